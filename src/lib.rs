@@ -1,0 +1,17 @@
+//! simplets: the pressure-based SIMPLE-TS algorithm for unsteady, viscous, compressible,
+//! heat-conductive 2D gas flow (Navier–Stokes–Fourier), with a serial reference solver and an
+//! OpenCL backend.
+//!
+//! The numerical method is specified in `spec/simple-ts.md` (equation numbers in comments refer
+//! to it); `docs/DESIGN.md` describes the modules and the data flow of one time step.
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod config_check;
+pub mod error;
+pub mod fields;
+pub mod geometry;
+pub mod grid;
+pub mod physics;
+pub mod reference;
+pub mod solver;
