@@ -94,3 +94,98 @@ pub enum OutputError {
         path: String,
     },
 }
+
+/// A failure finding, checking or using an OpenCL device, or building kernels for it.
+/// Sizes are in bytes; messages print MiB/KiB where that reads better.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum DeviceError {
+    /// libOpenCL.so.1 could not be loaded, or the ICD loader found no platform (-1001).
+    #[error(
+        "no OpenCL platform ({detail}); install an ICD such as pocl-opencl-icd or a GPU driver"
+    )]
+    NoRuntime {
+        /// What failed, e.g. `clGetPlatformIDs returned -1001 (CL_PLATFORM_NOT_FOUND_KHR)`.
+        detail: String,
+    },
+    /// The loader works but lists no platform, or the platforms have no device.
+    #[error("the OpenCL loader lists no platform with a device; install an ICD such as pocl-opencl-icd or a GPU driver")]
+    NoPlatform,
+    /// No device matches the selector.
+    #[error(
+        "no OpenCL device matches '{selector}'; available: {available} (see `simplets devices`)"
+    )]
+    NoDevice {
+        /// The selector as given (index or name substring).
+        selector: String,
+        /// `index: name (platform)` of every listed device, `; `-separated.
+        available: String,
+    },
+    /// The device cannot do double precision.
+    #[error("{device} has no FP64 (cl_khr_fp64) support; choose another device with --device (see `simplets devices`)")]
+    NoFp64 {
+        /// Device name.
+        device: String,
+    },
+    /// The kernel's local-memory budget exceeds the device's.
+    #[error("{device} has {available} B of local memory, the kernel needs {needed} B; use a narrower work-group or another device")]
+    LocalMemTooSmall {
+        /// Device name.
+        device: String,
+        /// Bytes needed per work-group.
+        needed: u64,
+        /// CL_DEVICE_LOCAL_MEM_SIZE.
+        available: u64,
+    },
+    /// The work-group is wider than the device allows.
+    #[error("{device} allows work-groups of at most {max} items, the kernel needs {needed}; use a narrower work-group or another device")]
+    WorkGroupTooLarge {
+        /// Device name.
+        device: String,
+        /// Work-items per group requested.
+        needed: usize,
+        /// CL_DEVICE_MAX_WORK_GROUP_SIZE.
+        max: usize,
+    },
+    /// The buffers do not fit in global memory, or one buffer exceeds the allocation limit.
+    #[error("{device}: {limit} is {:.1} MiB, the case needs {:.1} MiB; use a smaller grid or a device with more memory", *.available_bytes as f64 / 1048576.0, *.needed_bytes as f64 / 1048576.0)]
+    OutOfMemory {
+        /// Device name.
+        device: String,
+        /// Which limit: `global memory` or `the largest single buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)`.
+        limit: &'static str,
+        /// Bytes needed.
+        needed_bytes: u64,
+        /// Bytes the limit allows.
+        available_bytes: u64,
+    },
+    /// The OpenCL C compiler rejected the assembled kernel source.
+    #[error("kernel build failed on {device}: {first_error} (build log: {log_path})")]
+    Build {
+        /// Device name.
+        device: String,
+        /// Where the full log was written, or why it was not.
+        log_path: String,
+        /// First log line containing `error`, with its `cl/<file>.cl:line:col`.
+        first_error: String,
+    },
+    /// Any other OpenCL call failed.
+    #[error("OpenCL {call} failed on {device}: {code} ({name}); check the driver with `clinfo`")]
+    Api {
+        /// Device name (or `-` before a device is chosen).
+        device: String,
+        /// What was being done, e.g. `clCreateContext`.
+        call: &'static str,
+        /// OpenCL error code.
+        code: i32,
+        /// Symbolic name of the code.
+        name: String,
+    },
+    /// A kernel log, source or dump could not be written.
+    #[error("cannot write {path}: {message}")]
+    Io {
+        /// File path.
+        path: String,
+        /// OS error text.
+        message: String,
+    },
+}

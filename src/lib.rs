@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod config_check;
+pub mod device;
 pub mod error;
 pub mod fields;
 pub mod geometry;

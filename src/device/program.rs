@@ -1,0 +1,257 @@
+//! Building an assembled source for one device: context, profiling queue, program, build log.
+//!
+//! On failure the full log (and the source it refers to) goes to `log_dir`, and the error
+//! carries the first log line that contains `error`; thanks to the `#line` markers of
+//! [`assemble`](super::source::assemble) it names `cl/<file>.cl:line`.
+
+use std::path::Path;
+use std::ptr;
+use std::time::Instant;
+
+use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
+use opencl3::context::Context;
+use opencl3::device::Device;
+use opencl3::error_codes::ClError;
+use opencl3::kernel::{ExecuteKernel, Kernel};
+use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::program::Program;
+use opencl3::types::{cl_device_id, cl_double, CL_BLOCKING};
+
+use super::select::{cl_error_name, entries, DeviceInfo};
+use super::source::{write_atomic, Defines};
+use crate::error::DeviceError;
+
+/// File name of the build log written to `log_dir`.
+pub const BUILD_LOG_FILE: &str = "kernel-build.log";
+/// File name of the assembled source written to `log_dir`.
+pub const SOURCE_FILE: &str = "kernel-source.cl";
+
+/// A program built for one device, with its context and in-order profiling queue.
+pub struct BuiltProgram {
+    program: Program,
+    queue: CommandQueue,
+    context: Context,
+    device_id: cl_device_id,
+    device: DeviceInfo,
+    options: String,
+    log: String,
+    build_seconds: f64,
+}
+
+/// `map_err` helper: an OpenCL failure in `call` on `device`.
+fn api<'a>(device: &'a DeviceInfo, call: &'static str) -> impl Fn(ClError) -> DeviceError + 'a {
+    move |ClError(code)| DeviceError::Api {
+        device: device.name.clone(),
+        call,
+        code,
+        name: cl_error_name(code),
+    }
+}
+
+/// Build `source` with `defines` for `device` (a value from [`list_devices`](super::list_devices)).
+///
+/// With `log_dir`, the build log ([`BUILD_LOG_FILE`], warnings too) and the source
+/// ([`SOURCE_FILE`]) are written there whether or not the build succeeds.
+pub fn build(
+    device: &DeviceInfo,
+    source: &str,
+    defines: &Defines,
+    log_dir: Option<&Path>,
+) -> Result<BuiltProgram, DeviceError> {
+    let listed = entries()?;
+    let entry = listed.iter().find(|e| e.info == *device).ok_or_else(|| {
+        let available = listed
+            .iter()
+            .map(|e| e.info.name.as_str())
+            .collect::<Vec<_>>();
+        DeviceError::NoDevice {
+            selector: device.name.clone(),
+            available: available.join("; "),
+        }
+    })?;
+    let id = entry.id();
+    let context = Context::from_device(&Device::new(id)).map_err(api(device, "clCreateContext"))?;
+    // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included.
+    let queue = CommandQueue::create_default(&context, CL_QUEUE_PROFILING_ENABLE)
+        .map_err(api(device, "clCreateCommandQueue"))?;
+    let mut program = Program::create_from_source(&context, source)
+        .map_err(api(device, "clCreateProgramWithSource"))?;
+    let options = defines.to_options();
+    let start = Instant::now();
+    let built = program.build(&[id], &options);
+    let build_seconds = start.elapsed().as_secs_f64();
+    let log = program.get_build_log(id).unwrap_or_default();
+    let log_path = match log_dir {
+        Some(dir) => Some(write_logs(dir, device, &options, &log, source)?),
+        None => None,
+    };
+    if let Err(ClError(code)) = built {
+        let first_error = first_error(&log)
+            .unwrap_or_else(|| format!("clBuildProgram returned {code} ({})", cl_error_name(code)));
+        let log_path =
+            log_path.unwrap_or_else(|| "not written; give a log directory to keep it".to_string());
+        return Err(DeviceError::Build {
+            device: device.name.clone(),
+            log_path,
+            first_error,
+        });
+    }
+    log::info!("kernels built for {} in {build_seconds:.2} s", device.name);
+    if log.contains("warning") {
+        let at = log_path.as_deref().unwrap_or("the debug log");
+        log::warn!("kernel build on {} has warnings; see {at}", device.name);
+        log::debug!("kernel build log:\n{log}");
+    }
+    Ok(BuiltProgram {
+        program,
+        queue,
+        context,
+        device_id: id,
+        device: device.clone(),
+        options,
+        log,
+        build_seconds,
+    })
+}
+
+/// Write the log (with a header naming device and options) and the source; the log's path.
+fn write_logs(
+    dir: &Path,
+    device: &DeviceInfo,
+    options: &str,
+    log: &str,
+    source: &str,
+) -> Result<String, DeviceError> {
+    let path = dir.join(BUILD_LOG_FILE);
+    let text = format!(
+        "device: {} ({}, driver {})\noptions: {options}\nsource: {SOURCE_FILE}\n\n{log}\n",
+        device.name, device.platform_name, device.driver_version
+    );
+    write_atomic(&path, &text)?;
+    write_atomic(&dir.join(SOURCE_FILE), source)?;
+    Ok(path.display().to_string())
+}
+
+/// The first log line containing `error` (any case), trimmed.
+pub fn first_error(log: &str) -> Option<String> {
+    log.lines()
+        .find(|l| l.to_lowercase().contains("error"))
+        .map(|l| l.trim().to_string())
+}
+
+impl BuiltProgram {
+    /// The device it was built for.
+    pub fn device(&self) -> &DeviceInfo {
+        &self.device
+    }
+
+    /// The build options used (see [`Defines::to_options`]).
+    pub fn options(&self) -> &str {
+        &self.options
+    }
+
+    /// The compiler's log (warnings; often empty).
+    pub fn build_log(&self) -> &str {
+        &self.log
+    }
+
+    /// Wall time of `clBuildProgram`, in seconds.
+    pub fn build_seconds(&self) -> f64 {
+        self.build_seconds
+    }
+
+    /// The kernels the program defines.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.program
+            .kernel_names()
+            .split(';')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    /// The OpenCL context (for buffers).
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The in-order queue, created with `CL_QUEUE_PROFILING_ENABLE`.
+    pub fn queue(&self) -> &CommandQueue {
+        &self.queue
+    }
+
+    /// The built program (for kernels).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The `cl_device_id`.
+    pub fn device_id(&self) -> cl_device_id {
+        self.device_id
+    }
+
+    /// Run a probe kernel `name(__global const real* a, __global real* b)` with one work-item
+    /// per element of `b` (`n_out` of them) and return `b`. For tests of the pipeline and of
+    /// fragments (STYLE §5); `a` is zero-padded to `n_out` values.
+    pub fn run_probe(&self, name: &str, a: &[f64], n_out: usize) -> Result<Vec<f64>, DeviceError> {
+        let d = &self.device;
+        let mut b = vec![0.0; n_out];
+        if n_out == 0 {
+            return Ok(b);
+        }
+        let kernel = Kernel::create(&self.program, name).map_err(api(d, "clCreateKernel"))?;
+        let n_args = kernel.num_args().map_err(api(d, "clGetKernelInfo"))?;
+        if n_args != 2 {
+            // CL_INVALID_KERNEL_ARGS: not the probe signature.
+            return Err(api(d, "probe kernel signature check")(ClError(-52)));
+        }
+        // `a` zero-padded to n_out, so a kernel reading a[k] for every k stays in bounds.
+        let mut a_host = a.to_vec();
+        a_host.resize(a.len().max(n_out), 0.0);
+        // SAFETY: buffer sizes match the host slices; transfers are blocking, so the slices
+        // outlive them; the probe contract has item k touch a[k] and b[k] only, k < n_out.
+        unsafe {
+            let mut a_buf = Buffer::<cl_double>::create(
+                &self.context,
+                CL_MEM_READ_ONLY,
+                a_host.len(),
+                ptr::null_mut(),
+            )
+            .map_err(api(d, "clCreateBuffer"))?;
+            let b_buf = Buffer::<cl_double>::create(
+                &self.context,
+                CL_MEM_WRITE_ONLY,
+                n_out,
+                ptr::null_mut(),
+            )
+            .map_err(api(d, "clCreateBuffer"))?;
+            self.queue
+                .enqueue_write_buffer(&mut a_buf, CL_BLOCKING, 0, &a_host, &[])
+                .map_err(api(d, "clEnqueueWriteBuffer"))?;
+            ExecuteKernel::new(&kernel)
+                .set_arg(&a_buf)
+                .set_arg(&b_buf)
+                .set_global_work_size(n_out)
+                .enqueue_nd_range(&self.queue)
+                .map_err(api(d, "clEnqueueNDRangeKernel"))?
+                .wait()
+                .map_err(api(d, "clWaitForEvents"))?;
+            self.queue
+                .enqueue_read_buffer(&b_buf, CL_BLOCKING, 0, &mut b, &[])
+                .map_err(api(d, "clEnqueueReadBuffer"))?;
+        }
+        Ok(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_error_skips_warnings() {
+        let log = "cl/a.cl:2:1: warning: unused\n  cl/b.cl:3:5: error: bad token\nerror: 1 error\n";
+        assert_eq!(first_error(log).unwrap(), "cl/b.cl:3:5: error: bad token");
+        assert_eq!(first_error("all fine"), None);
+    }
+}

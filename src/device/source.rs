@@ -1,0 +1,251 @@
+//! Kernel source assembly: `cl/` pieces joined in `cl/README.md` order, each preceded by
+//! `#line 1 "cl/<file>.cl"` so compiler messages name the real file and line; and the `-D`
+//! defines (`CFG_` case, `DEV_` device) with build options.
+
+use std::path::Path;
+
+use crate::error::DeviceError;
+
+/// `cl/prelude.cl`: fp64 pragma, `real`, FP_CONTRACT OFF, define guards, index macros.
+pub const PRELUDE: (&str, &str) = ("cl/prelude.cl", include_str!("../../cl/prelude.cl"));
+/// `cl/kernels/probe.cl`: test entry points (`probe_copy`).
+pub const PROBE: (&str, &str) = (
+    "cl/kernels/probe.cl",
+    include_str!("../../cl/kernels/probe.cl"),
+);
+
+/// Options every build gets. OpenCL C 1.2 runs on PoCL, NVIDIA, AMD and Intel; the argument
+/// info lets the host check kernel signatures. Never fast-math, finite-math-only or mad-enable:
+/// they change results and may delete `isnan` guards.
+pub const BASE_OPTIONS: &str = "-cl-std=CL1.2 -cl-kernel-arg-info";
+
+/// An ordered list of source pieces, each `(path like "cl/prelude.cl", text)`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Source {
+    /// The pieces in assembly order; the path is what `#line` names.
+    pub pieces: Vec<(&'static str, &'static str)>,
+}
+
+impl Source {
+    /// The prelude alone; push the other pieces in `cl/README.md` order.
+    pub fn new() -> Source {
+        Source {
+            pieces: vec![PRELUDE],
+        }
+    }
+
+    /// The probe program: prelude + `cl/kernels/probe.cl`.
+    pub fn probe() -> Source {
+        Source::new().with(PROBE)
+    }
+
+    /// Append a piece `(path, text)`.
+    pub fn with(mut self, piece: (&'static str, &'static str)) -> Source {
+        self.pieces.push(piece);
+        self
+    }
+
+    /// The text to compile; see [`assemble`].
+    pub fn assemble(&self) -> String {
+        assemble(&self.pieces)
+    }
+}
+
+/// Join pieces, each preceded by `#line 1 "<path>"` and ending in a newline.
+pub fn assemble(pieces: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (path, text) in pieces {
+        out.push_str(&format!("#line 1 \"{path}\"\n"));
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Host constants passed as `-D NAME=VALUE`, in insertion order.
+///
+/// Names start with `CFG_` (from the case) or `DEV_` (from the device) and use only
+/// `[A-Za-z0-9_]`; a name is a literal in our code, so a bad or repeated one is a bug and
+/// panics. Reals print with `{:?}`, which round-trips exactly and always has a `.` or an
+/// exponent, so OpenCL C reads them as `double`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Defines {
+    entries: Vec<(String, Option<String>)>,
+}
+
+impl Defines {
+    /// No defines.
+    pub fn new() -> Defines {
+        Defines::default()
+    }
+
+    fn push(mut self, name: &str, value: Option<String>) -> Defines {
+        let ok_prefix = name.starts_with("CFG_") || name.starts_with("DEV_");
+        let ok_chars = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        assert!(
+            ok_prefix && ok_chars && name.len() > 4,
+            "bad define name {name:?}"
+        );
+        assert!(
+            self.entries.iter().all(|(n, _)| n != name),
+            "define {name} given twice"
+        );
+        self.entries.push((name.to_string(), value));
+        self
+    }
+
+    /// An integer define, e.g. `CFG_NXT=258`.
+    pub fn int(self, name: &str, value: i64) -> Defines {
+        let text = if value < 0 {
+            format!("({value})")
+        } else {
+            value.to_string()
+        };
+        self.push(name, Some(text))
+    }
+
+    /// An FP64 define, printed by [`real_literal`].
+    pub fn real(self, name: &str, value: f64) -> Defines {
+        self.push(name, Some(real_literal(value)))
+    }
+
+    /// A define without value, for `#ifdef` switches.
+    pub fn flag(self, name: &str) -> Defines {
+        self.push(name, None)
+    }
+
+    /// `(name, value)` pairs in order; `None` for a flag.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.entries.iter().map(|(n, v)| (n.as_str(), v.as_deref()))
+    }
+
+    /// The full build options: [`BASE_OPTIONS`] then ` -D NAME=VALUE` (or ` -D NAME`) each.
+    pub fn to_options(&self) -> String {
+        let mut out = String::from(BASE_OPTIONS);
+        for (name, value) in &self.entries {
+            match value {
+                Some(v) => out.push_str(&format!(" -D {name}={v}")),
+                None => out.push_str(&format!(" -D {name}")),
+            }
+        }
+        out
+    }
+}
+
+/// An OpenCL C `double` literal equal to `v`: `{:?}` (shortest round-trip, always with `.` or
+/// exponent), parenthesised when negative so `a-CFG_X` cannot become `a--0.5`; non-finite
+/// values use OpenCL's `INFINITY`/`NAN`.
+pub fn real_literal(v: f64) -> String {
+    if v.is_nan() {
+        "NAN".to_string()
+    } else if v.is_infinite() {
+        if v > 0.0 { "INFINITY" } else { "(-INFINITY)" }.to_string()
+    } else if v.is_sign_negative() {
+        format!("({v:?})")
+    } else {
+        format!("{v:?}")
+    }
+}
+
+/// Write `text` to `path` atomically (`<path>.tmp`, then rename), overwriting `path`.
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), DeviceError> {
+    let io = |e: std::io::Error| DeviceError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Write an assembled kernel source (`kernels --dump`, `--dump-kernel`) atomically, replacing
+/// any file at `path`; the caller decides whether overwriting is allowed.
+pub fn dump_kernel(path: &Path, source: &str) -> Result<(), DeviceError> {
+    write_atomic(path, source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reals_round_trip_bit_exactly() {
+        let awkward = [
+            0.1,
+            1.0 / 3.0,
+            5e-324,
+            1e300,
+            -0.0,
+            2.0,
+            1e16,
+            123456789.125,
+            -1.5e-7,
+        ];
+        for v in awkward {
+            let lit = real_literal(v);
+            let digits = lit.trim_start_matches('(').trim_end_matches(')');
+            assert!(
+                digits.contains('.') || digits.contains('e'),
+                "{lit} would be an int"
+            );
+            let back: f64 = digits.parse().unwrap();
+            assert_eq!(back.to_bits(), v.to_bits(), "{v:e} printed as {lit}");
+        }
+        assert_eq!(real_literal(-0.0), "(-0.0)");
+        assert_eq!(real_literal(f64::NEG_INFINITY), "(-INFINITY)");
+    }
+
+    #[test]
+    fn options_keep_order_and_never_fast_math() {
+        let d = Defines::new()
+            .int("CFG_NXT", 6)
+            .real("CFG_A", 0.1)
+            .flag("DEV_AMD")
+            .int("CFG_M", -2);
+        let o = d.to_options();
+        assert_eq!(
+            o,
+            "-cl-std=CL1.2 -cl-kernel-arg-info -D CFG_NXT=6 -D CFG_A=0.1 -D DEV_AMD -D CFG_M=(-2)"
+        );
+        for bad in [
+            "fast-relaxed-math",
+            "finite-math-only",
+            "mad-enable",
+            "unsafe-math",
+        ] {
+            assert!(!o.contains(bad));
+        }
+        let names: Vec<&str> = d.entries().map(|(n, _)| n).collect();
+        assert_eq!(names, ["CFG_NXT", "CFG_A", "DEV_AMD", "CFG_M"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "bad define name")]
+    fn define_names_need_a_prefix() {
+        let _ = Defines::new().int("NXT", 1);
+    }
+
+    #[test]
+    fn assemble_marks_every_piece() {
+        let s = assemble(&[("cl/a.cl", "x\n"), ("cl/b.cl", "y")]);
+        assert_eq!(s, "#line 1 \"cl/a.cl\"\nx\n#line 1 \"cl/b.cl\"\ny\n");
+        let p = Source::probe().assemble();
+        assert!(p.starts_with("#line 1 \"cl/prelude.cl\"\n"));
+        assert!(p.contains("#line 1 \"cl/kernels/probe.cl\"\n"));
+    }
+
+    #[test]
+    fn dump_is_atomic_and_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.cl");
+        dump_kernel(&path, "abc").unwrap();
+        dump_kernel(&path, "def").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "def");
+        assert!(!dir.path().join("k.cl.tmp").exists());
+        let e = dump_kernel(&dir.path().join("no/such/k.cl"), "x").unwrap_err();
+        assert!(e.to_string().starts_with("cannot write "), "{e}");
+    }
+}

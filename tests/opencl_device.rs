@@ -1,0 +1,221 @@
+//! The OpenCL device layer on a real device (PoCL's CPU device in CI): listing, selection,
+//! building the probe program, exact results, and build errors that name `cl/` files.
+//!
+//! The device is looked up once per process (`OnceLock`) and every OpenCL use holds one
+//! global mutex: PoCL races when threads look devices up or build concurrently.
+
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use simplets::device::{
+    build, list_devices, list_devices_from, select_device, select_from, Defines, DeviceInfo,
+    Source, BUILD_LOG_FILE, DISABLE_ENV, SOURCE_FILE,
+};
+use simplets::error::DeviceError;
+
+/// Serialises OpenCL use across this file's tests.
+fn cl_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The device the tests build for: the default choice, looked up once.
+fn device() -> &'static DeviceInfo {
+    static DEV: OnceLock<DeviceInfo> = OnceLock::new();
+    DEV.get_or_init(|| select_device(None).expect("an FP64 OpenCL device (PoCL in CI)"))
+}
+
+/// Grid defines every program needs (cl/prelude.cl guards).
+fn grid_defines() -> Defines {
+    Defines::new().int("CFG_NXT", 6).int("CFG_NYT", 5)
+}
+
+#[test]
+fn list_devices_finds_an_fp64_device() {
+    let _g = cl_lock();
+    let list = list_devices().unwrap();
+    assert!(!list.is_empty());
+    assert!(list.iter().any(|d| d.fp64), "{list:#?}");
+    let d = device();
+    assert!(d.fp64 && d.compute_units > 0 && d.global_mem_bytes > 0 && d.max_work_group_size > 0);
+    assert!(
+        d.local_mem_bytes >= 16 << 10,
+        "OpenCL guarantees 16 KiB local memory"
+    );
+    eprintln!("{}", simplets::device::devices_table(&list));
+}
+
+#[test]
+fn select_by_index_substring_and_bad_selector() {
+    let _g = cl_lock();
+    let list = list_devices().unwrap();
+    let k = list.iter().position(|d| d == device()).unwrap();
+    assert_eq!(&select_device(Some(&k.to_string())).unwrap(), device());
+    let part = device().name[..device().name.len().min(6)].to_uppercase();
+    assert_eq!(select_from(&list, Some(&part)).unwrap().name, device().name);
+    let e = select_device(Some("no-such-device-xyz")).unwrap_err();
+    let DeviceError::NoDevice { ref available, .. } = e else {
+        panic!("{e}")
+    };
+    assert!(available.contains(&device().name), "{e}");
+    assert!(e
+        .to_string()
+        .starts_with("no OpenCL device matches 'no-such-device-xyz'"));
+    let e = select_device(Some(&list.len().to_string())).unwrap_err();
+    assert!(matches!(e, DeviceError::NoDevice { .. }), "{e}");
+}
+
+#[test]
+fn probe_copy_doubles_exactly() {
+    let _g = cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let src = Source::probe().assemble();
+    let p = build(device(), &src, &grid_defines(), Some(dir.path())).unwrap();
+    assert!(
+        p.kernel_names().contains(&"probe_copy".to_string()),
+        "{:?}",
+        p.kernel_names()
+    );
+    let a: Vec<f64> = (0..37)
+        .map(|k| (k as f64 - 18.0) / 7.0 + 1e-300 * k as f64)
+        .collect();
+    let b = p.run_probe("probe_copy", &a, a.len()).unwrap();
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(y.to_bits(), (2.0 * x).to_bits(), "{x:e}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(SOURCE_FILE)).unwrap(),
+        src
+    );
+    let log = std::fs::read_to_string(dir.path().join(BUILD_LOG_FILE)).unwrap();
+    assert!(log.contains("-D CFG_NXT=6"), "{log}");
+}
+
+/// Defines reach the compiler bit-exactly and the prelude's index macros match `Grid::idx`
+/// with clamping. Test-only piece, so it is kept here rather than in cl/.
+#[test]
+fn defines_round_trip_and_clamped_index() {
+    const ECHO: &str = "__kernel void echo(__global const real* a, __global real* b)\n\
+        {\n  b[0] = CFG_R0; b[1] = CFG_R1; b[2] = CFG_R2; b[3] = CFG_R3; b[4] = 1.0 - CFG_R4;\n  \
+        b[5] = (real)IDXC(-1, 2); b[6] = (real)IDXC(9, 9); b[7] = (real)IDX(2, 3);\n}\n";
+    let _g = cl_lock();
+    let vals = [0.1, 1.0 / 3.0, 5e-324, 1e300, -0.0];
+    let mut d = grid_defines();
+    for (k, name) in ["CFG_R0", "CFG_R1", "CFG_R2", "CFG_R3", "CFG_R4"]
+        .iter()
+        .enumerate()
+    {
+        d = d.real(name, vals[k]);
+    }
+    let src = Source::new().with(("cl/test_echo.cl", ECHO)).assemble();
+    let p = build(device(), &src, &d, None).unwrap();
+    let b = p.run_probe("echo", &[], 8).unwrap();
+    for k in 0..4 {
+        assert_eq!(b[k].to_bits(), vals[k].to_bits(), "CFG_R{k}");
+    }
+    assert_eq!(b[4], 1.0, "1.0 - CFG_R4 with CFG_R4 = -0.0 parses");
+    assert_eq!(
+        &b[5..],
+        &[12.0, 29.0, 20.0],
+        "IDXC(-1,2)=0+2*6, IDXC(9,9)=5+4*6, IDX(2,3)"
+    );
+}
+
+#[test]
+fn syntax_error_names_piece_and_line() {
+    const BROKEN: &str =
+        "/* line 1 */\n__kernel void broken(__global real* b)\n{ b[0] = 1.0 +; }\n";
+    let _g = cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let src = Source::probe().with(("cl/broken.cl", BROKEN)).assemble();
+    let e = build(device(), &src, &grid_defines(), Some(dir.path()))
+        .err()
+        .unwrap();
+    let DeviceError::Build {
+        ref first_error,
+        ref log_path,
+        ..
+    } = e
+    else {
+        panic!("{e}")
+    };
+    eprintln!("{e}");
+    assert!(first_error.contains("cl/broken.cl:3"), "{e}");
+    assert_eq!(
+        log_path,
+        &dir.path().join(BUILD_LOG_FILE).display().to_string()
+    );
+    let log = std::fs::read_to_string(log_path).unwrap();
+    eprintln!("--- {BUILD_LOG_FILE} ---\n{log}");
+    assert!(log.contains("cl/broken.cl:3"));
+    assert!(dir.path().join(SOURCE_FILE).exists());
+}
+
+#[test]
+fn missing_define_hits_prelude_guard() {
+    let _g = cl_lock();
+    let src = Source::probe().assemble();
+    let e = build(device(), &src, &Defines::new().int("CFG_NXT", 6), None)
+        .err()
+        .unwrap();
+    eprintln!("{e}");
+    let DeviceError::Build {
+        ref first_error,
+        ref log_path,
+        ..
+    } = e
+    else {
+        panic!("{e}")
+    };
+    assert!(first_error.contains("cl/prelude.cl:"), "{e}");
+    assert!(first_error.contains("CFG_NYT not defined"), "{e}");
+    assert!(log_path.starts_with("not written"), "{e}");
+}
+
+#[test]
+fn no_platform_messages() {
+    let e = list_devices_from(Err(-1001)).unwrap_err();
+    assert!(matches!(e, DeviceError::NoRuntime { .. }));
+    assert!(e.to_string().contains("CL_PLATFORM_NOT_FOUND_KHR"), "{e}");
+    assert!(e
+        .to_string()
+        .ends_with("install an ICD such as pocl-opencl-icd or a GPU driver"));
+    assert_eq!(
+        list_devices_from(Ok(Vec::new())).unwrap_err(),
+        DeviceError::NoPlatform
+    );
+}
+
+/// `SIMPLETS_OPENCL_DISABLE=1` hides every platform. Checked in a child process (this test
+/// binary re-run on [`disabled_child`]) so the variable never changes under other threads.
+#[test]
+fn disable_env_var_gives_no_platform() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "disabled_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(DISABLE_ENV, "1")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("disabled_child: NoPlatform checked"),
+        "{text}"
+    );
+}
+
+/// Runs its check only in the child started by [`disable_env_var_gives_no_platform`].
+#[test]
+fn disabled_child() {
+    if std::env::var(DISABLE_ENV).as_deref() != Ok("1") {
+        return;
+    }
+    let e = list_devices().unwrap_err();
+    assert_eq!(e, DeviceError::NoPlatform);
+    assert_eq!(select_device(None).unwrap_err(), DeviceError::NoPlatform);
+    eprintln!("disabled_child: NoPlatform checked");
+}
