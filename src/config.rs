@@ -341,7 +341,13 @@ fn default_interval() -> u64 {
 
 impl Default for Initial {
     fn default() -> Self {
-        Initial { u: 0.0, v: 0.0, p: 1.0, p_east: None, t: 1.0 }
+        Initial {
+            u: 0.0,
+            v: 0.0,
+            p: 1.0,
+            p_east: None,
+            t: 1.0,
+        }
     }
 }
 
@@ -361,7 +367,9 @@ impl Default for SolverSpec {
 
 impl Default for OutputSpec {
     fn default() -> Self {
-        OutputSpec { interval: default_interval() }
+        OutputSpec {
+            interval: default_interval(),
+        }
     }
 }
 

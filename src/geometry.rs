@@ -89,7 +89,12 @@ impl Ghost {
                         vv = s;
                     }
                 }
-                Ghost::Inflow { u: uu, v: vv, p: *p, t: *t }
+                Ghost::Inflow {
+                    u: uu,
+                    v: vv,
+                    p: *p,
+                    t: *t,
+                }
             }
             Side::Outflow => Ghost::Outflow,
             Side::Pressure { p, t } => Ghost::Pressure { p: *p, t: *t },
@@ -152,15 +157,32 @@ impl Geometry {
         let mut walls: Vec<Wall> = case
             .bodies
             .iter()
-            .map(|bd| Wall { u: bd.u_wall, v: bd.v_wall, t: bd.t_wall, bc: bd.wall })
+            .map(|bd| Wall {
+                u: bd.u_wall,
+                v: bd.v_wall,
+                t: bd.t_wall,
+                bc: bd.wall,
+            })
             .collect();
         // Wall sides: the wall velocity is tangential (u on south/north, v on west/east).
         let mut side_wall = [u16::MAX; 4];
-        for (k, side) in [&b.west, &b.east, &b.south, &b.north].into_iter().enumerate() {
+        for (k, side) in [&b.west, &b.east, &b.south, &b.north]
+            .into_iter()
+            .enumerate()
+        {
             if let Side::Wall { velocity, t, wall } = side {
-                let (u, v) = if k < 2 { (0.0, *velocity) } else { (*velocity, 0.0) };
+                let (u, v) = if k < 2 {
+                    (0.0, *velocity)
+                } else {
+                    (*velocity, 0.0)
+                };
                 side_wall[k] = walls.len() as u16;
-                walls.push(Wall { u, v, t: *t, bc: *wall });
+                walls.push(Wall {
+                    u,
+                    v,
+                    t: *t,
+                    bc: *wall,
+                });
             }
         }
         // Ghost layer: y-sides take the corners when they are walls, then x-sides.
@@ -170,8 +192,20 @@ impl Geometry {
                     continue;
                 }
                 let ij = grid.idx(i, j);
-                let ys = if j == 0 { Some(SOUTH) } else if j == nyt - 1 { Some(NORTH) } else { None };
-                let xs = if i == 0 { Some(WEST) } else if i == nxt - 1 { Some(EAST) } else { None };
+                let ys = if j == 0 {
+                    Some(SOUTH)
+                } else if j == nyt - 1 {
+                    Some(NORTH)
+                } else {
+                    None
+                };
+                let xs = if i == 0 {
+                    Some(WEST)
+                } else if i == nxt - 1 {
+                    Some(EAST)
+                } else {
+                    None
+                };
                 let wall = ys
                     .filter(|&s| side_wall[s] != u16::MAX)
                     .or(xs.filter(|&s| side_wall[s] != u16::MAX));

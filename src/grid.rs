@@ -49,7 +49,11 @@ fn widths(n: usize, ext: [f64; 2], faces: Option<&Vec<f64>>) -> Vec<f64> {
 /// Pad computed widths with one ghost each side; face coordinates from `start`.
 fn padded(h: Vec<f64>, start: f64, periodic: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let n = h.len();
-    let (g0, g1) = if periodic { (h[n - 1], h[0]) } else { (h[0], h[n - 1]) };
+    let (g0, g1) = if periodic {
+        (h[n - 1], h[0])
+    } else {
+        (h[0], h[n - 1])
+    };
     let mut hp = Vec::with_capacity(n + 2);
     hp.push(g0);
     hp.extend_from_slice(&h);
@@ -116,7 +120,11 @@ impl Grid {
 
     /// Smallest cell width.
     pub fn h_min(&self) -> f64 {
-        self.hx[1..=self.nx].iter().chain(&self.hy[1..=self.ny]).cloned().fold(f64::MAX, f64::min)
+        self.hx[1..=self.nx]
+            .iter()
+            .chain(&self.hy[1..=self.ny])
+            .cloned()
+            .fold(f64::MAX, f64::min)
     }
 
     /// Stored column whose computed cell contains x (clamped to 1..=nx).
@@ -137,7 +145,14 @@ mod tests {
     use super::*;
 
     fn spec(x_faces: Option<Vec<f64>>) -> GridSpec {
-        GridSpec { nx: 4, ny: 2, x: [0.0, 2.0], y: [1.0, 2.0], x_faces, y_faces: None }
+        GridSpec {
+            nx: 4,
+            ny: 2,
+            x: [0.0, 2.0],
+            y: [1.0, 2.0],
+            x_faces,
+            y_faces: None,
+        }
     }
 
     #[test]

@@ -79,7 +79,13 @@ mod tests {
     use super::*;
 
     fn hard_sphere(kn: f64) -> Gas {
-        Gas { kn, gamma: 5.0 / 3.0, pr: 2.0 / 3.0, sigma_u: 1.1466, sigma_t: 2.1904 }
+        Gas {
+            kn,
+            gamma: 5.0 / 3.0,
+            pr: 2.0 / 3.0,
+            sigma_u: 1.1466,
+            sigma_t: 2.1904,
+        }
     }
 
     /// Spec §1.4 table, to 1e-15 relative (the values were computed in exact arithmetic there).
