@@ -387,14 +387,15 @@ fn check_solver(case: &Case) -> Result<(), ConfigError> {
     positive("solver.eps_p", s.eps_p)?;
     positive("solver.eps_T", s.eps_t)?;
     int_range("solver.inner_sweeps", s.inner_sweeps.into(), 1, 100)?;
-    if !(s.divergence_limit > 0.0) {
-        return Err(invalid(
+    if s.divergence_limit > 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(
             "solver.divergence_limit",
             num(s.divergence_limit),
             "must be > 0",
-        ));
+        ))
     }
-    Ok(())
 }
 
 #[cfg(test)]
