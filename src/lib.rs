@@ -12,6 +12,7 @@ pub mod error;
 pub mod fields;
 pub mod geometry;
 pub mod grid;
+pub mod io;
 pub mod physics;
 pub mod reference;
 pub mod solver;
