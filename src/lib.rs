@@ -15,4 +15,6 @@ pub mod grid;
 pub mod io;
 pub mod physics;
 pub mod reference;
+pub mod report;
+pub mod run;
 pub mod solver;
