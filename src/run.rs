@@ -257,15 +257,17 @@ pub fn check_divergence(
 ) -> Option<RunError> {
     let (nx, ny) = (grid.nx, grid.ny);
     let (k, n) = (&state.k, &state.n);
-    let fields: [(
+    // (field, residual name, level k, level n, residual, columns, rows)
+    type Guarded<'a> = (
         &'static str,
         &'static str,
-        &[f64],
-        &[f64],
+        &'a [f64],
+        &'a [f64],
         f64,
         usize,
         usize,
-    ); 4] = [
+    );
+    let fields: [Guarded; 4] = [
         ("p", "dp", &k.p, &n.p, rep.res.dp, nx, ny),
         ("T", "dT", &k.T, &n.T, rep.res.dt, nx, ny),
         ("u", "du", &k.u, &n.u, rep.res.du, nx + 1, ny),
