@@ -6,6 +6,7 @@
 //! to it); `docs/DESIGN.md` describes the modules and the data flow of one time step.
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod config;
 pub mod config_check;
 pub mod device;
@@ -13,6 +14,9 @@ pub mod error;
 pub mod fields;
 pub mod geometry;
 pub mod grid;
+pub mod io;
 pub mod physics;
 pub mod reference;
+pub mod report;
+pub mod run;
 pub mod solver;

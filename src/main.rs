@@ -1,1 +1,40 @@
-fn main() {}
+//! `simplets` binary: parse the command line, initialise logging, run, and on failure print
+//! `error: <one line>` to stderr and exit with 2 (bad input) or 1 (run failure).
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let parsed = match cli::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                eprintln!("error: missing command: run or check (see simplets --help)");
+                return ExitCode::from(2);
+            }
+            // clap's message is several lines (tip, usage); keep the first.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {first} (see simplets --help)");
+            return ExitCode::from(2);
+        }
+    };
+    match cli::execute(parsed) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            log::debug!("{f:?}");
+            eprintln!("error: {}", f.one_line());
+            ExitCode::from(f.code())
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Command line (clap derive): `simplets run` and `simplets check`.
+//!
+//! Failures are split by who must act: [`Failure::Input`] (exit status 2) for a bad command
+//! line, an unreadable or invalid case file or an existing output without `--force`;
+//! [`Failure::Run`] (exit status 1) for divergence, solver or write errors.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use clap::{Parser, Subcommand, ValueEnum};
+use simplets::check::CaseNumbers;
+use simplets::config::Case;
+use simplets::error::{OutputError, RunError};
+use simplets::io::{atomic::check_writable, output_path};
+use simplets::run::{run_case, RunOptions};
+use simplets::solver::Solver;
+
+/// Exit status documentation, shown at the end of `--help`.
+const EXIT_STATUS: &str = "Exit status:
+  0  success
+  1  run failure: divergence, solver or write error (the output keeps the last good state)
+  2  bad input: command line, unreadable or invalid case file, output exists without --force
+
+Logging: RUST_LOG=debug|info|warn (default info), on stderr.";
+
+/// SIMPLE-TS solver for unsteady, viscous, compressible, heat-conductive 2D gas flow.
+#[derive(Debug, Parser)]
+#[command(name = "simplets", version, about, after_help = EXIT_STATUS)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a case and write <OUT>/<name>.nc (NetCDF-4, CF-1.8).
+    #[command(after_help = EXIT_STATUS)]
+    Run(RunArgs),
+    /// Validate a case and print its derived numbers (cells, Kn, Re, CFL, memory).
+    #[command(after_help = EXIT_STATUS)]
+    Check {
+        /// Case file (JSON).
+        case: PathBuf,
+    },
+}
+
+/// Arguments of `simplets run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Case file (JSON); default: configs/default.json.
+    pub case: Option<PathBuf>,
+    /// Output directory.
+    #[arg(long, default_value = "out")]
+    pub out: PathBuf,
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+    /// Run N time steps instead of the case's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub steps: Option<u64>,
+    /// Solver backend.
+    #[arg(long, value_enum, default_value_t = Backend::Reference)]
+    pub backend: Backend,
+}
+
+/// Solver backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The serial reference solver.
+    Reference,
+}
+
+/// A failed command, classified for the exit status.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input: exit status 2.
+    Input(anyhow::Error),
+    /// Run failure: exit status 1.
+    Run(anyhow::Error),
+}
+
+impl Failure {
+    /// Process exit status.
+    pub fn code(&self) -> u8 {
+        match self {
+            Failure::Input(_) => 2,
+            Failure::Run(_) => 1,
+        }
+    }
+
+    /// The error as one line (anyhow's context chain joined with ": ").
+    pub fn one_line(&self) -> String {
+        let (Failure::Input(e) | Failure::Run(e)) = self;
+        format!("{e:#}").replace('\n', " ")
+    }
+}
+
+/// Run the parsed command line.
+pub fn execute(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Run(args) => run(args),
+        Command::Check { case } => check(&case),
+    }
+}
+
+fn load(path: &Path) -> Result<Case, Failure> {
+    log::debug!("reading case {}", path.display());
+    Case::from_file(path).map_err(|e| Failure::Input(e.into()))
+}
+
+/// `configs/default.json` in the current directory, else in the source tree.
+fn default_case() -> Result<PathBuf, Failure> {
+    let rel = Path::new("configs/default.json");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    [rel.to_path_buf(), src.clone()]
+        .into_iter()
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            Failure::Input(anyhow!(
+                "no CASE given and {} not found in the current directory or {}",
+                rel.display(),
+                src.parent()
+                    .map_or(src.clone(), Path::to_path_buf)
+                    .display()
+            ))
+        })
+}
+
+fn run(args: RunArgs) -> Result<(), Failure> {
+    let path = match args.case {
+        Some(p) => p,
+        None => default_case()?,
+    };
+    let case = load(&path)?;
+    let opts = RunOptions {
+        out_dir: args.out,
+        force: args.force,
+        steps_override: args.steps,
+        ..RunOptions::default()
+    };
+    // Refuse before building the solver (which may allocate gigabytes).
+    check_writable(&output_path(&opts.out_dir, &case.name), opts.force)
+        .map_err(|e| Failure::Input(e.into()))?;
+    let mut solver: Box<dyn Solver> = match args.backend {
+        Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+    };
+    match run_case(&case, solver.as_mut(), &opts) {
+        Ok(summary) => {
+            println!("{}", summary.output.display());
+            Ok(())
+        }
+        Err(e @ RunError::Output(OutputError::Exists { .. })) => Err(Failure::Input(e.into())),
+        Err(e) => Err(Failure::Run(e.into())),
+    }
+}
+
+fn check(path: &Path) -> Result<(), Failure> {
+    let case = load(path)?;
+    print!("{}", CaseNumbers::new(&case).render(&case));
+    Ok(())
+}

@@ -1,0 +1,250 @@
+//! NetCDF-4 snapshot writer (CF-1.8), compiled with the `netcdf` feature.
+//!
+//! Layout (all values non-dimensional, `units = "1"`; `long_name` names the scale):
+//!
+//! ```text
+//! dimensions: time (unlimited), x_c = nx, y_c = ny, x_f = nx + 1, y_f = ny + 1
+//! time(time)  step(time)  iterations(time)          x_c(x_c) y_c(y_c) x_f(x_f) y_f(y_f)
+//! p, T, rho(time, y_c, x_c)   u(time, y_c, x_f)   v(time, y_f, x_c)   fluid_mask(y_c, x_c)
+//! ```
+//!
+//! `u` and `v` are the stored staggered values (u on the x-faces, v on the y-faces), not
+//! interpolated to centres. The file is written as `<path>.tmp` and renamed by
+//! [`NcWriter::finish`]; dropping the writer without finishing removes the temporary file.
+
+use std::path::{Path, PathBuf};
+
+use ::netcdf::{FileMut, NcTypeDescriptor, VariableMut};
+
+use super::atomic::AtomicFile;
+use super::{cell_values, u_face_values, v_face_values};
+use crate::config::Case;
+use crate::error::OutputError;
+use crate::fields::State;
+use crate::geometry::Geometry;
+use crate::grid::Grid;
+
+const LN_TIME: &str = "time / (L / V_th), V_th = sqrt(2 R T0)";
+const LN_P: &str = "pressure / p0 (inflow or reference pressure)";
+const LN_T: &str = "temperature / T0 (reference temperature)";
+const LN_RHO: &str = "density / rho0 = p0 / (R T0)";
+const LN_U: &str = "velocity x-component on x-faces (west face of cell i) / V_th = sqrt(2 R T0)";
+const LN_V: &str = "velocity y-component on y-faces (south face of cell j) / V_th = sqrt(2 R T0)";
+
+/// Writes snapshots of a run into one NetCDF-4 file.
+pub struct NcWriter {
+    // Field order matters: the file is closed before `atomic` removes an unfinished tmp file.
+    file: FileMut,
+    atomic: AtomicFile,
+    grid: Grid,
+    written: usize,
+}
+
+impl std::fmt::Debug for NcWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NcWriter")
+            .field("atomic", &self.atomic)
+            .field("written", &self.written)
+            .finish()
+    }
+}
+
+fn nc_err(path: &Path) -> impl Fn(::netcdf::Error) -> OutputError + '_ {
+    move |e| OutputError::NetCdf {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Define a variable with `units = "1"` and its `long_name`.
+fn define<'f, T: NcTypeDescriptor>(
+    file: &'f mut FileMut,
+    name: &str,
+    dims: &[&str],
+    long_name: &str,
+) -> ::netcdf::Result<VariableMut<'f>> {
+    let mut v = file.add_variable::<T>(name, dims)?;
+    v.put_attribute("units", "1")?;
+    v.put_attribute("long_name", long_name)?;
+    Ok(v)
+}
+
+/// Current UTC time as ISO 8601 (`YYYY-MM-DDTHH:MM:SSZ`).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        sod / 3600,
+        sod % 3600 / 60,
+        sod % 60
+    )
+}
+
+impl NcWriter {
+    /// Create `<path>.tmp` with dimensions, coordinates, attributes and the fluid mask.
+    /// Fails with [`OutputError::Exists`] if `path` exists and `force` is false.
+    pub fn create(
+        path: &Path,
+        force: bool,
+        case: &Case,
+        grid: &Grid,
+        geom: &Geometry,
+        backend: &str,
+    ) -> Result<Self, OutputError> {
+        let atomic = AtomicFile::prepare(path, force)?;
+        let err = nc_err(path);
+        let mut file = ::netcdf::create(atomic.tmp_path()).map_err(&err)?;
+        Self::define_all(&mut file, case, grid, geom, backend).map_err(&err)?;
+        Ok(NcWriter {
+            file,
+            atomic,
+            grid: grid.clone(),
+            written: 0,
+        })
+    }
+
+    fn define_all(
+        file: &mut FileMut,
+        case: &Case,
+        grid: &Grid,
+        geom: &Geometry,
+        backend: &str,
+    ) -> ::netcdf::Result<()> {
+        let (nx, ny) = (grid.nx, grid.ny);
+        let version = env!("CARGO_PKG_VERSION");
+        let case_json = serde_json::to_string_pretty(case).unwrap_or_default();
+        file.add_attribute("Conventions", "CF-1.8")?;
+        file.add_attribute("title", format!("simplets case {}", case.name))?;
+        file.add_attribute("description", case.description.as_str())?;
+        file.add_attribute("case_json", case_json)?;
+        file.add_attribute("scheme", case.scheme.to_string())?;
+        file.add_attribute("backend", backend)?;
+        file.add_attribute("simplets_version", version)?;
+        file.add_attribute(
+            "history",
+            format!("{}: created by simplets {version}", utc_now()),
+        )?;
+        file.add_attribute(
+            "comment",
+            "non-dimensional: lengths / L, velocities / V_th = sqrt(2 R T0), time / (L / V_th), \
+             p / p0, T / T0, rho / rho0; u and v are staggered (on x_f and y_f)",
+        )?;
+        file.add_unlimited_dimension("time")?;
+        file.add_dimension("x_c", nx)?;
+        file.add_dimension("y_c", ny)?;
+        file.add_dimension("x_f", nx + 1)?;
+        file.add_dimension("y_f", ny + 1)?;
+
+        define::<f64>(file, "time", &["time"], LN_TIME)?;
+        define::<i64>(file, "step", &["time"], "completed time steps")?;
+        let ln_it = "loop-2 iterations of the last time step (0 for the initial state)";
+        define::<i32>(file, "iterations", &["time"], ln_it)?;
+        let coords = [
+            ("x_c", "x of cell centres / L", &grid.x_v[1..=nx]),
+            ("y_c", "y of cell centres / L", &grid.y_v[1..=ny]),
+            (
+                "x_f",
+                "x of cell faces (u locations) / L",
+                &grid.x_f[1..=nx + 1],
+            ),
+            (
+                "y_f",
+                "y of cell faces (v locations) / L",
+                &grid.y_f[1..=ny + 1],
+            ),
+        ];
+        for (name, long_name, values) in coords {
+            let mut v = define::<f64>(file, name, &[name], long_name)?;
+            v.put_values(values, ..)?;
+        }
+        for (name, dims, long_name) in [
+            ("p", ["time", "y_c", "x_c"], LN_P),
+            ("T", ["time", "y_c", "x_c"], LN_T),
+            ("rho", ["time", "y_c", "x_c"], LN_RHO),
+            ("u", ["time", "y_c", "x_f"], LN_U),
+            ("v", ["time", "y_f", "x_c"], LN_V),
+        ] {
+            define::<f64>(file, name, &dims, long_name)?;
+        }
+        let mut m = define::<i8>(
+            file,
+            "fluid_mask",
+            &["y_c", "x_c"],
+            "1 = fluid cell, 0 = solid",
+        )?;
+        m.put_attribute("flag_values", vec![0i8, 1])?;
+        m.put_attribute("flag_meanings", "solid fluid")?;
+        let mask: Vec<i8> = geom.fluid_mask(grid).into_iter().map(|b| b as i8).collect();
+        m.put_values(&mask, ..)?;
+        Ok(())
+    }
+
+    /// Append one snapshot: `state.time`, `state.step`, `iterations` and the fields of the
+    /// current iterate `state.k`.
+    pub fn append(&mut self, state: &State, iterations: u32) -> Result<(), OutputError> {
+        let path = self.atomic.path().to_path_buf();
+        self.put(state, iterations).map_err(nc_err(&path))?;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn put(&mut self, state: &State, iterations: u32) -> ::netcdf::Result<()> {
+        let (t, nx, ny, g) = (self.written, self.grid.nx, self.grid.ny, &self.grid);
+        let k = &state.k;
+        let series: [(&str, Vec<f64>, [usize; 2]); 5] = [
+            ("p", cell_values(g, &k.p), [ny, nx]),
+            ("T", cell_values(g, &k.T), [ny, nx]),
+            ("rho", cell_values(g, &k.rho), [ny, nx]),
+            ("u", u_face_values(g, &k.u), [ny, nx + 1]),
+            ("v", v_face_values(g, &k.v), [ny + 1, nx]),
+        ];
+        let f = &mut self.file;
+        let missing = |name: &str| ::netcdf::Error::Str(format!("variable {name} not defined"));
+        f.variable_mut("time")
+            .ok_or_else(|| missing("time"))?
+            .put_values(&[state.time], ([t], [1]))?;
+        let step = i64::try_from(state.step).unwrap_or(i64::MAX);
+        f.variable_mut("step")
+            .ok_or_else(|| missing("step"))?
+            .put_values(&[step], ([t], [1]))?;
+        let it = i32::try_from(iterations).unwrap_or(i32::MAX);
+        f.variable_mut("iterations")
+            .ok_or_else(|| missing("iterations"))?
+            .put_values(&[it], ([t], [1]))?;
+        for (name, values, [nj, ni]) in series {
+            f.variable_mut(name)
+                .ok_or_else(|| missing(name))?
+                .put_values(&values, ([t, 0, 0], [1, nj, ni]))?;
+        }
+        Ok(())
+    }
+
+    /// Number of snapshots written so far.
+    pub fn snapshots(&self) -> usize {
+        self.written
+    }
+
+    /// Close the file and rename it to its final name; returns that name.
+    pub fn finish(self) -> Result<PathBuf, OutputError> {
+        let NcWriter { file, atomic, .. } = self;
+        file.close().map_err(nc_err(atomic.path()))?;
+        atomic.commit()
+    }
+}
+
+#[cfg(test)]
+#[path = "netcdf_tests.rs"]
+mod tests;

@@ -1,0 +1,300 @@
+//! The run driver: output file, time-step loop, output schedule, stop rules and the
+//! divergence guard. It calls a [`Solver`] and the writers, never kernels.
+//!
+//! Snapshots are the initial state, every `output.interval` steps (0: none in between) and
+//! always the final state. On divergence (a non-finite p, T, u or v in a computed cell, or a
+//! residual that is non-finite or above `solver.divergence_limit`) or a solver error, the run
+//! stops: the last good state is appended if it was not written yet, the file is finished
+//! under its final name, and the error names the step, the field and the cell. To have the last
+//! good state at hand, the driver copies the current iterate after every step that writes no
+//! snapshot (one extra set of host fields).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::config::Case;
+use crate::error::RunError;
+use crate::fields::{Fields, State};
+use crate::grid::Grid;
+use crate::io::{output_path, NcWriter};
+use crate::report::{Progress, Reporter};
+use crate::solver::{Solver, StepReport};
+
+/// Steady state: one loop-2 iteration and every update norm below this (spec §4).
+pub const STEADY_TOL: f64 = 1e-12;
+
+/// Options of [`run_case`] that do not belong to the case file.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Directory of the output file `<name>.nc` (created if missing).
+    pub out_dir: PathBuf,
+    /// Overwrite an existing output file.
+    pub force: bool,
+    /// Run this many steps instead of the case's.
+    pub steps_override: Option<u64>,
+    /// Progress display.
+    pub progress: Progress,
+    /// Status-line period in wall time.
+    pub status_every: Duration,
+    /// Also print a status line every this many steps (0: by time only).
+    pub status_every_steps: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            out_dir: PathBuf::from("out"),
+            force: false,
+            steps_override: None,
+            progress: Progress::Auto,
+            status_every: Duration::from_secs(2),
+            status_every_steps: 0,
+        }
+    }
+}
+
+/// What a finished run did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    /// Time steps taken.
+    pub steps: u64,
+    /// Loop-2 iterations over all steps.
+    pub iterations: u64,
+    /// Wall-clock seconds of the step loop.
+    pub wall_s: f64,
+    /// Fluid cells × loop-2 iterations per wall second.
+    pub cell_iters_per_s: f64,
+    /// Snapshots in the output file.
+    pub snapshots: usize,
+    /// True if the run stopped early at steady state.
+    pub steady: bool,
+    /// The output file.
+    pub output: PathBuf,
+}
+
+/// The last state that passed the guard and is not in the file yet.
+#[derive(Default)]
+struct LastGood {
+    state: Option<State>,
+    iters: u32,
+    unwritten: bool,
+}
+
+impl LastGood {
+    /// Copy the iterate, step and time of `st` (reusing the buffers after the first step).
+    fn keep(&mut self, st: &State, iters: u32) {
+        match &mut self.state {
+            Some(s) => {
+                copy_fields(&mut s.k, &st.k);
+                s.step = st.step;
+                s.time = st.time;
+            }
+            None => self.state = Some(st.clone()),
+        }
+        self.iters = iters;
+        self.unwritten = true;
+    }
+}
+
+fn copy_fields(dst: &mut Fields, src: &Fields) {
+    dst.u.clone_from(&src.u);
+    dst.v.clone_from(&src.v);
+    dst.p.clone_from(&src.p);
+    dst.T.clone_from(&src.T);
+    dst.rho.clone_from(&src.rho);
+    dst.Gam.clone_from(&src.Gam);
+}
+
+/// Run `case` on `solver`, writing `<out_dir>/<name>.nc`. Fails before the first step if the
+/// output exists and `force` is false. See the module docs for what is kept on divergence.
+pub fn run_case(
+    case: &Case,
+    solver: &mut dyn Solver,
+    opts: &RunOptions,
+) -> Result<RunSummary, RunError> {
+    let path = output_path(&opts.out_dir, &case.name);
+    let grid = solver.grid().clone();
+    let n_fluid = solver.geometry().n_fluid;
+    let backend = solver.name();
+    let mut writer = NcWriter::create(&path, opts.force, case, &grid, solver.geometry(), &backend)?;
+    let n_steps = opts.steps_override.unwrap_or_else(|| case.time.n_steps());
+    log::info!(
+        "case {}: {}x{} cells ({n_fluid} fluid), {n_steps} steps of dt = {:?}, scheme {}, \
+         backend {backend}, output {}",
+        case.name,
+        grid.nx,
+        grid.ny,
+        case.time.dt,
+        case.scheme,
+        path.display()
+    );
+    writer.append(solver.state(), 0)?;
+    let interval = case.output.interval;
+    let step0 = solver.state().step;
+    let mut ui = Reporter::new(
+        opts.progress,
+        n_steps,
+        n_fluid,
+        opts.status_every,
+        opts.status_every_steps,
+    );
+    let mut last = LastGood::default();
+    let (mut iterations, mut steps, mut steady) = (0u64, 0u64, false);
+    let start = Instant::now();
+    for s in 1..=n_steps {
+        let rep = match solver.step() {
+            Ok(rep) => rep,
+            Err(e) => return Err(abort(writer, &last, e, &ui)),
+        };
+        iterations += u64::from(rep.iters);
+        let st = solver.state();
+        let limit = case.solver.divergence_limit;
+        if let Some(e) = check_divergence(step0 + s, &rep, st, &grid, limit) {
+            return Err(abort(writer, &last, e, &ui));
+        }
+        steps = s;
+        steady = case.time.stop_at_steady_state && rep.iters == 1 && rep.res.max() < STEADY_TOL;
+        if s == n_steps || steady || (interval > 0 && s % interval == 0) {
+            writer.append(st, rep.iters)?;
+            last.unwritten = false;
+        } else {
+            last.keep(st, rep.iters);
+        }
+        ui.update(s, st.time, rep.iters, &rep.res, iterations);
+        if steady {
+            log::info!("steady state at step {}", st.step);
+            break;
+        }
+    }
+    ui.finish();
+    let wall_s = start.elapsed().as_secs_f64();
+    let snapshots = writer.snapshots();
+    let output = writer.finish()?;
+    let cell_iters_per_s = n_fluid as f64 * iterations as f64 / wall_s.max(1e-9);
+    log::info!(
+        "{steps} steps, {iterations} loop-2 iterations in {wall_s:.3} s ({:.3} Mcell-it/s); \
+         wrote {} ({snapshots} snapshots)",
+        cell_iters_per_s / 1e6,
+        output.display()
+    );
+    Ok(RunSummary {
+        steps,
+        iterations,
+        wall_s,
+        cell_iters_per_s,
+        snapshots,
+        steady,
+        output,
+    })
+}
+
+/// Stop after a failed step: append the last good state if needed, finish the file, return `err`.
+fn abort(mut writer: NcWriter, last: &LastGood, err: RunError, ui: &Reporter) -> RunError {
+    ui.finish();
+    if let (true, Some(st)) = (last.unwritten, &last.state) {
+        if let Err(e) = writer.append(st, last.iters) {
+            log::error!("could not append the last good state: {e}");
+        }
+    }
+    match writer.finish() {
+        Ok(p) => log::warn!(
+            "kept the snapshots up to the last good state in {}",
+            p.display()
+        ),
+        Err(e) => log::error!("could not keep the output: {e}"),
+    }
+    err
+}
+
+/// The first non-finite value among `(i, j)` in `1..=ni × 1..=nj` of `f`, as computed-cell
+/// coordinates (ghost offset removed).
+fn first_non_finite(grid: &Grid, f: &[f64], ni: usize, nj: usize) -> Option<(i64, i64, f64)> {
+    for j in 1..=nj {
+        for i in 1..=ni {
+            let x = f[grid.idx(i, j)];
+            if !x.is_finite() {
+                return Some((i as i64 - 1, j as i64 - 1, x));
+            }
+        }
+    }
+    None
+}
+
+/// Where `|a - b|` is largest in `1..=ni × 1..=nj` (computed-cell coordinates); where `|a|` is
+/// largest if `a` and `b` agree everywhere (a solver that already copied level n).
+fn largest_change(grid: &Grid, a: &[f64], b: &[f64], ni: usize, nj: usize) -> (i64, i64) {
+    let argmax = |d: &dyn Fn(usize) -> f64| {
+        let mut best = (0, 0, -1.0);
+        for j in 1..=nj {
+            for i in 1..=ni {
+                let x = d(grid.idx(i, j));
+                let x = if x.is_nan() { f64::INFINITY } else { x };
+                if x > best.2 {
+                    best = (i as i64 - 1, j as i64 - 1, x);
+                }
+            }
+        }
+        best
+    };
+    let (i, j, d) = argmax(&|ij| (a[ij] - b[ij]).abs());
+    if d > 0.0 {
+        (i, j)
+    } else {
+        let (i, j, _) = argmax(&|ij| a[ij].abs());
+        (i, j)
+    }
+}
+
+/// The divergence guard after step `step`: a non-finite p, T, u or v of the current iterate
+/// names its cell; a residual above `limit` (or non-finite) is named `du`, `dv`, `dp` or `dT`
+/// with the cell where that field changed most during the step.
+pub fn check_divergence(
+    step: u64,
+    rep: &StepReport,
+    state: &State,
+    grid: &Grid,
+    limit: f64,
+) -> Option<RunError> {
+    let (nx, ny) = (grid.nx, grid.ny);
+    let (k, n) = (&state.k, &state.n);
+    // (field, residual name, level k, level n, residual, columns, rows)
+    type Guarded<'a> = (
+        &'static str,
+        &'static str,
+        &'a [f64],
+        &'a [f64],
+        f64,
+        usize,
+        usize,
+    );
+    let fields: [Guarded; 4] = [
+        ("p", "dp", &k.p, &n.p, rep.res.dp, nx, ny),
+        ("T", "dT", &k.T, &n.T, rep.res.dt, nx, ny),
+        ("u", "du", &k.u, &n.u, rep.res.du, nx + 1, ny),
+        ("v", "dv", &k.v, &n.v, rep.res.dv, nx, ny + 1),
+    ];
+    let diverged = |field, i, j, value| RunError::Diverged {
+        step,
+        iter: rep.iters,
+        field,
+        i,
+        j,
+        value,
+    };
+    for &(name, _, f, _, _, ni, nj) in &fields {
+        if let Some((i, j, x)) = first_non_finite(grid, f, ni, nj) {
+            return Some(diverged(name, i, j, x));
+        }
+    }
+    for &(_, res_name, f, f_n, r, ni, nj) in &fields {
+        if !r.is_finite() || r > limit {
+            let (i, j) = largest_change(grid, f, f_n, ni, nj);
+            return Some(diverged(res_name, i, j, r));
+        }
+    }
+    None
+}
+
+#[cfg(all(test, feature = "netcdf"))]
+#[path = "run_tests.rs"]
+mod tests;

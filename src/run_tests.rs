@@ -1,0 +1,264 @@
+//! [`run_case`] with mock solvers: schedule, steady stop, divergence guard, refusal to overwrite.
+
+use super::*;
+use crate::error::OutputError;
+use crate::geometry::Geometry;
+use crate::solver::Residuals;
+
+/// A solver whose fields evolve trivially: every step adds 1 to p in all cells.
+struct Mock {
+    grid: Grid,
+    geom: Geometry,
+    state: State,
+    dt: f64,
+    calls: u64,
+    /// Step at which p of stored cell (3, 2) becomes NaN.
+    nan_at: Option<u64>,
+    /// Step from which the mock reports a steady step (1 iteration, zero residuals).
+    steady_from: Option<u64>,
+    /// Residual du to report.
+    du: f64,
+}
+
+impl Mock {
+    fn new(case: &Case) -> Mock {
+        let grid = Grid::new(&case.grid, false, false);
+        let geom = Geometry::new(case, &grid);
+        let mut f = Fields::zeros(grid.len());
+        f.p.fill(1.0);
+        f.T.fill(1.0);
+        f.rho.fill(1.0);
+        f.u.fill(0.5);
+        let state = State {
+            n: f.clone(),
+            k: f,
+            step: 0,
+            time: 0.0,
+        };
+        Mock {
+            grid,
+            geom,
+            state,
+            dt: case.time.dt,
+            calls: 0,
+            nan_at: None,
+            steady_from: None,
+            du: 1e-3,
+        }
+    }
+}
+
+impl Solver for Mock {
+    fn name(&self) -> String {
+        "mock".into()
+    }
+    fn grid(&self) -> &Grid {
+        &self.grid
+    }
+    fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+    fn step(&mut self) -> Result<StepReport, RunError> {
+        self.calls += 1;
+        let st = &mut self.state;
+        st.n = st.k.clone();
+        st.step += 1;
+        st.time = st.step as f64 * self.dt;
+        st.k.p.iter_mut().for_each(|p| *p += 1.0);
+        if self.nan_at == Some(st.step) {
+            let ij = self.grid.idx(3, 2);
+            st.k.p[ij] = f64::NAN;
+        }
+        if self.steady_from.is_some_and(|s| st.step >= s) {
+            return Ok(StepReport {
+                iters: 1,
+                res: Residuals::default(),
+                converged: true,
+            });
+        }
+        let res = Residuals {
+            du: self.du,
+            dv: 1e-4,
+            dp: 1e-5,
+            dt: 1e-6,
+        };
+        Ok(StepReport {
+            iters: 3,
+            res,
+            converged: true,
+        })
+    }
+    fn state(&mut self) -> &State {
+        &self.state
+    }
+}
+
+fn case(steps: u64, interval: u64) -> Case {
+    let json = format!(
+        r#"{{
+        "name": "mock",
+        "gas": {{ "kn": 0.1 }},
+        "grid": {{ "nx": 5, "ny": 4, "x": [0.0, 5.0], "y": [0.0, 4.0] }},
+        "boundaries": {{
+            "west": {{ "kind": "periodic" }}, "east": {{ "kind": "periodic" }},
+            "south": {{ "kind": "wall" }}, "north": {{ "kind": "wall" }}
+        }},
+        "time": {{ "dt": 0.5, "steps": {steps} }},
+        "output": {{ "interval": {interval} }}
+    }}"#
+    );
+    Case::from_json(&json, "mock").unwrap()
+}
+
+fn opts(dir: &std::path::Path) -> RunOptions {
+    RunOptions {
+        out_dir: dir.join("out"),
+        progress: Progress::Off,
+        ..RunOptions::default()
+    }
+}
+
+/// `step` values and p at stored cell (1, 1) of every snapshot in `path`.
+fn read_steps(path: &std::path::Path) -> (Vec<i64>, Vec<f64>) {
+    let f = ::netcdf::open(path).unwrap();
+    let steps = f
+        .variable("step")
+        .unwrap()
+        .get_values::<i64, _>(..)
+        .unwrap();
+    let p = f.variable("p").unwrap().get_values::<f64, _>(..).unwrap();
+    let per = 5 * 4;
+    (steps, p.chunks(per).map(|c| c[0]).collect())
+}
+
+#[test]
+fn writes_initial_every_interval_and_final() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 2);
+    let mut m = Mock::new(&c);
+    let sum = run_case(&c, &mut m, &opts(dir.path())).unwrap();
+    assert_eq!(
+        (sum.steps, sum.iterations, sum.snapshots, sum.steady),
+        (5, 15, 4, false)
+    );
+    assert_eq!(sum.output, dir.path().join("out/mock.nc"));
+    assert!(sum.cell_iters_per_s > 0.0);
+    let (steps, p) = read_steps(&sum.output);
+    assert_eq!(steps, vec![0, 2, 4, 5]);
+    assert_eq!(p, vec![1.0, 3.0, 5.0, 6.0]);
+}
+
+#[test]
+fn interval_zero_and_steps_override() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(50, 0);
+    let mut m = Mock::new(&c);
+    let o = RunOptions {
+        steps_override: Some(3),
+        ..opts(dir.path())
+    };
+    let sum = run_case(&c, &mut m, &o).unwrap();
+    assert_eq!(sum.steps, 3);
+    assert_eq!(read_steps(&sum.output).0, vec![0, 3]);
+}
+
+#[test]
+fn stops_at_steady_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = case(10, 0);
+    c.time.stop_at_steady_state = true;
+    let mut m = Mock::new(&c);
+    m.steady_from = Some(4);
+    let sum = run_case(&c, &mut m, &opts(dir.path())).unwrap();
+    assert!(sum.steady);
+    assert_eq!((sum.steps, m.calls), (4, 4));
+    assert_eq!(read_steps(&sum.output).0, vec![0, 4]);
+}
+
+#[test]
+fn nan_keeps_the_file_with_the_last_good_state() {
+    for (interval, want) in [(1, vec![0, 1, 2]), (0, vec![0, 2]), (2, vec![0, 2])] {
+        let dir = tempfile::tempdir().unwrap();
+        let c = case(10, interval);
+        let mut m = Mock::new(&c);
+        m.nan_at = Some(3);
+        let err = run_case(&c, &mut m, &opts(dir.path())).unwrap_err();
+        match &err {
+            RunError::Diverged {
+                step,
+                iter,
+                field,
+                i,
+                j,
+                value,
+            } => {
+                assert_eq!((*step, *iter, *field, *i, *j), (3, 3, "p", 2, 1));
+                assert!(value.is_nan());
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(err.to_string().contains("step 3"), "{err}");
+        let (steps, p) = read_steps(&dir.path().join("out/mock.nc"));
+        assert_eq!(steps, want, "interval {interval}");
+        assert_eq!(*p.last().unwrap(), 3.0);
+        assert!(!dir.path().join("out/mock.nc.tmp").exists());
+    }
+}
+
+#[test]
+fn residual_above_limit_is_divergence() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = case(10, 0);
+    c.solver.divergence_limit = 1e-2;
+    let mut m = Mock::new(&c);
+    m.du = 0.5;
+    let err = run_case(&c, &mut m, &opts(dir.path())).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::Diverged {
+                step: 1,
+                field: "du",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(read_steps(&dir.path().join("out/mock.nc")).0, vec![0]);
+}
+
+#[test]
+fn existing_output_is_refused_before_any_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out/mock.nc");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"keep me").unwrap();
+    let c = case(3, 1);
+    let mut m = Mock::new(&c);
+    let err = run_case(&c, &mut m, &opts(dir.path())).unwrap_err();
+    assert!(
+        matches!(err, RunError::Output(OutputError::Exists { .. })),
+        "{err:?}"
+    );
+    assert_eq!(m.calls, 0);
+    assert_eq!(std::fs::read(&path).unwrap(), b"keep me");
+    let o = RunOptions {
+        force: true,
+        ..opts(dir.path())
+    };
+    run_case(&c, &mut m, &o).unwrap();
+    assert_eq!(read_steps(&path).0, vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn status_lines_mode_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(3, 0);
+    let mut m = Mock::new(&c);
+    let o = RunOptions {
+        progress: Progress::Lines,
+        status_every_steps: 1,
+        ..opts(dir.path())
+    };
+    run_case(&c, &mut m, &o).unwrap();
+}

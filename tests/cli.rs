@@ -1,0 +1,177 @@
+//! The `simplets` binary: bad input gives one `error:` line and a non-zero exit, nothing is
+//! overwritten, `check` prints the derived numbers. No test here runs the solver.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const VALID: &str = r#"{
+    "name": "cli-case",
+    "gas": { "kn": 0.05 },
+    "grid": { "nx": 20, "ny": 10, "x": [0.0, 2.0], "y": [0.0, 1.0] },
+    "bodies": [ { "x": [0.5, 0.8], "y": [0.3, 0.6] } ],
+    "boundaries": {
+        "west": { "kind": "inflow", "mach": 2.43 },
+        "east": { "kind": "outflow" },
+        "south": { "kind": "wall" },
+        "north": { "kind": "wall" }
+    },
+    "time": { "dt": 0.01, "steps": 3 }
+}"#;
+
+fn simplets(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run simplets")
+}
+
+/// Exit status `code` and exactly one stderr line, starting with `error:`; returns that line.
+fn one_error_line(out: &Output, code: i32) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "stderr: {err}");
+    assert!(lines[0].starts_with("error: "), "stderr: {err}");
+    lines[0].to_string()
+}
+
+fn write_case(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn missing_case_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["check", "run"] {
+        let line = one_error_line(&simplets(&[cmd, "nope.json"], dir.path()), 2);
+        assert!(line.contains("nope.json"), "{line}");
+    }
+}
+
+#[test]
+fn malformed_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(
+        dir.path(),
+        "bad.json",
+        "{ \"name\": \"x\",\n  \"gas\": { \"kn\": 0.05 ",
+    );
+    let line = one_error_line(&simplets(&["check", &p], dir.path()), 2);
+    assert!(line.contains("bad.json:2:"), "{line}");
+}
+
+#[test]
+fn unknown_field_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = VALID.replace("\"nx\": 20", "\"nx\": 20, \"nz\": 4");
+    let p = write_case(dir.path(), "unknown.json", &text);
+    for cmd in ["check", "run"] {
+        let line = one_error_line(&simplets(&[cmd, &p], dir.path()), 2);
+        assert!(line.contains("unknown field `nz`"), "{line}");
+    }
+}
+
+#[test]
+fn out_of_range_value_names_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(
+        dir.path(),
+        "range.json",
+        &VALID.replace("\"kn\": 0.05", "\"kn\": 50.0"),
+    );
+    let line = one_error_line(&simplets(&["check", &p], dir.path()), 2);
+    assert!(line.contains("gas.kn = 50.0"), "{line}");
+    let p = write_case(
+        dir.path(),
+        "body.json",
+        &VALID.replace("[0.5, 0.8]", "[0.0, 0.8]"),
+    );
+    let line = one_error_line(&simplets(&["run", &p], dir.path()), 2);
+    assert!(line.contains("bodies[0].x"), "{line}");
+}
+
+#[test]
+fn bad_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = one_error_line(&simplets(&["run", "--bogus"], dir.path()), 2);
+    assert!(line.contains("--bogus"), "{line}");
+    one_error_line(&simplets(&["run", "--steps", "zero"], dir.path()), 2);
+    one_error_line(&simplets(&["run", "--backend", "cuda"], dir.path()), 2);
+    one_error_line(&simplets(&["frobnicate"], dir.path()), 2);
+    one_error_line(&simplets(&[], dir.path()), 2);
+}
+
+#[test]
+fn existing_output_is_left_untouched_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(dir.path(), "case.json", VALID);
+    let out = dir.path().join("results");
+    std::fs::create_dir_all(&out).unwrap();
+    let nc = out.join("cli-case.nc");
+    let bytes = b"\x89HDF\r\n\x1a\nprecious earlier result".to_vec();
+    std::fs::write(&nc, &bytes).unwrap();
+    let o = simplets(&["run", &p, "--out", "results", "--steps", "2"], dir.path());
+    let line = one_error_line(&o, 2);
+    assert!(
+        line.contains("--force") && line.contains("cli-case.nc"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read(&nc).unwrap(), bytes);
+    assert!(!out.join("cli-case.nc.tmp").exists());
+}
+
+#[test]
+fn check_prints_derived_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(dir.path(), "case.json", VALID);
+    let o = simplets(&["check", &p], dir.path());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "200 computed cells",
+        "191 fluid",
+        "Re 80.",
+        "Mach 2.43",
+        "C_T2",
+        "CFL",
+        "memory",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+}
+
+#[test]
+fn default_case_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/default.json");
+    let o = simplets(&["check", &p.display().to_string()], dir.path());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn help_documents_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["--help"][..], &["run", "--help"][..]] {
+        let o = simplets(args, dir.path());
+        assert_eq!(o.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains("Exit status") && text.contains("2  bad input"),
+            "{text}"
+        );
+    }
+}
