@@ -151,7 +151,7 @@ fn mass_is_conserved_at_loop2_convergence() {
 }
 
 /// (d) The paper's supersonic case (coarse) in every scheme: 200 steps without NaN, mass
-/// conserved to the loop-2 residual, and a bow shock: p ahead of the front face > 1.5 p_in
+/// conserved to the loop-2 residual (bound derived below), and a bow shock: p ahead of the front face > 1.5 p_in
 /// (the normal-shock stagnation pressure at M = 2.43, γ = 5/3 is ≈ 7.9 p_in).
 #[test]
 fn supersonic_square_runs_in_all_four_schemes_with_a_bow_shock() {
@@ -168,9 +168,27 @@ fn supersonic_square_runs_in_all_four_schemes_with_a_bow_shock() {
             case.solver.max_iters = 20;
             let mut r = Reference::new(&case);
             let mut worst_mass: f64 = 0.0;
+            let height = case.grid.y[1] - case.grid.y[0];
             for _ in 0..200 {
-                r.step().unwrap_or_else(|e| panic!("{}: {e}", case.scheme));
+                let rep = r.step().unwrap_or_else(|e| panic!("{}: {e}", case.scheme));
                 let b = r.mass_budget();
+                // Loop 2 may stop at max_iters: interior faces still telescope exactly, and the
+                // only flux not taken from the final pressure solve is the outflow copy face,
+                // whose u moved by at most du and whose upwind ρ = p/T by at most
+                // dρ ≤ (dp + ρ dT)/T in the last iteration: |imbalance| ≤ Δt H (ρ du + |u| dρ).
+                let k = &r.state.k;
+                let fl = |v: &Vec<f64>, f: fn(f64, f64) -> f64, z| v.iter().cloned().fold(z, f);
+                let (rho_max, u_max) = (fl(&k.rho, f64::max, 0.0), fl(&k.u, f64::max, 0.0));
+                let t_min = fl(&k.T, f64::min, f64::MAX);
+                let drho = (rep.res.dp + rho_max * rep.res.dt) / t_min;
+                let bound = case.time.dt * height * (rho_max * rep.res.du + u_max * drho)
+                    + 1e-13 * b.mass;
+                assert!(
+                    b.imbalance.abs() <= bound,
+                    "{}: imbalance {:.3e} above the loop-2 bound {bound:.3e}",
+                    case.scheme,
+                    b.imbalance
+                );
                 worst_mass = worst_mass.max((b.imbalance / b.mass).abs());
             }
             let g = r.grid.clone();
@@ -194,13 +212,6 @@ fn supersonic_square_runs_in_all_four_schemes_with_a_bow_shock() {
             assert!(
                 p_ahead > 1.5,
                 "{}: no bow shock, max p ahead {p_ahead}",
-                case.scheme
-            );
-            // Inflow and outflow fluxes are fixed within a step: the budget closes to round-off
-            // even when loop 2 stops at max_iters.
-            assert!(
-                worst_mass < MASS_TOL,
-                "{}: mass imbalance {worst_mass:.3e}",
                 case.scheme
             );
         }
