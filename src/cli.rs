@@ -1,4 +1,4 @@
-//! Command line (clap derive): `simplets run` and `simplets check`.
+//! Command line (clap derive): `simplets run`, `simplets check` and `simplets devices`.
 //!
 //! Failures are split by who must act: [`Failure::Input`] (exit status 2) for a bad command
 //! line, an unreadable or invalid case file or an existing output without `--force`;
@@ -44,6 +44,9 @@ pub enum Command {
         /// Case file (JSON).
         case: PathBuf,
     },
+    /// List every OpenCL platform and device (type, compute units, memory, fp64, driver).
+    #[command(after_help = EXIT_STATUS)]
+    Devices,
 }
 
 /// Arguments of `simplets run`.
@@ -102,6 +105,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Run(args) => run(args),
         Command::Check { case } => check(&case),
+        Command::Devices => devices(),
     }
 }
 
@@ -154,6 +158,12 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         Err(e @ RunError::Output(OutputError::Exists { .. })) => Err(Failure::Input(e.into())),
         Err(e) => Err(Failure::Run(e.into())),
     }
+}
+
+fn devices() -> Result<(), Failure> {
+    let list = simplets::device::list_devices().map_err(|e| Failure::Run(e.into()))?;
+    print!("{}", simplets::device::devices_table(&list));
+    Ok(())
 }
 
 fn check(path: &Path) -> Result<(), Failure> {

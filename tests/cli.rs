@@ -175,3 +175,62 @@ fn help_documents_exit_codes() {
         );
     }
 }
+
+/// The solver end to end: `run` writes `<out>/<name>.nc` with the initial and final states,
+/// refuses a second run, and replaces the file with `--force`.
+#[test]
+fn run_writes_netcdf_and_force_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(dir.path(), "case.json", VALID);
+    let o = simplets(&["run", &p, "--out", "res", "--steps", "2"], dir.path());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let nc = dir.path().join("res/cli-case.nc");
+    let first = std::fs::read(&nc).unwrap();
+    assert_eq!(&first[1..4], b"HDF", "NetCDF-4 is an HDF5 file");
+    let again = simplets(&["run", &p, "--out", "res", "--steps", "2"], dir.path());
+    one_error_line(&again, 2);
+    assert_eq!(std::fs::read(&nc).unwrap(), first);
+    let forced = simplets(
+        &["run", &p, "--out", "res", "--steps", "1", "--force"],
+        dir.path(),
+    );
+    assert!(forced.status.success());
+    assert!(!dir.path().join("res/cli-case.nc.tmp").exists());
+}
+
+/// A time step far beyond stability diverges: exit 1, one line naming step, field and cell,
+/// and the output file keeps the last good state.
+#[test]
+fn diverging_run_stops_with_a_message_and_keeps_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = VALID.replace("\"dt\": 0.01, \"steps\": 3", "\"dt\": 5.0, \"steps\": 50");
+    let p = write_case(dir.path(), "case.json", &text);
+    let o = simplets(&["run", &p, "--out", "res"], dir.path());
+    assert_eq!(o.status.code(), Some(1));
+    // Info/warn log lines precede it on stderr; the error itself is the last, single line.
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    let line = err.lines().last().unwrap_or_default();
+    assert!(
+        line.starts_with("error: ") && err.matches("error: ").count() == 1,
+        "{err}"
+    );
+    assert!(
+        line.contains("diverged at step") && line.contains("cell (i="),
+        "{line}"
+    );
+    assert!(dir.path().join("res/cli-case.nc").is_file());
+}
+
+/// `devices` lists the OpenCL devices (PoCL on CI), or says clearly that there are none.
+#[test]
+fn devices_lists_opencl_devices() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = simplets(&["devices"], dir.path());
+    if o.status.success() {
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.lines().count() >= 2, "{out}");
+    } else {
+        let line = one_error_line(&o, 1);
+        assert!(line.contains("OpenCL"), "{line}");
+    }
+}
