@@ -23,5 +23,5 @@ if ! command -v cargo >/dev/null 2>&1; then
         $sudo apt-get install -y -qq --no-install-recommends curl ca-certificates >/dev/null
         curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal >/dev/null
     }
-    echo "setup: add \$HOME/.cargo/bin to PATH (source \$HOME/.cargo/env)" >&2
+    echo "setup: Rust installed in $HOME/.cargo (scripts/test.sh and scripts/main-job.sh use it)" >&2
 fi
