@@ -217,3 +217,26 @@ fn supersonic_square_runs_in_all_four_schemes_with_a_bow_shock() {
         }
     }
 }
+
+/// Spec §2.8/G14: `order: gpu` is the kernels' order, one T/p evaluation per loop-2
+/// iteration, identical bit for bit to the C++ order with one inner sweep, and different from
+/// the C++ default of two sweeps after the first iteration.
+#[test]
+fn gpu_order_is_one_inner_sweep() {
+    let mut a = load("confined_square_coarse.json");
+    a.solver.order = simplets::config::SweepOrder::Gpu;
+    a.solver.inner_sweeps = 7; // ignored in the GPU order
+    let mut b = a.clone();
+    b.solver.order = simplets::config::SweepOrder::Cpp;
+    b.solver.inner_sweeps = 1;
+    let mut c = b.clone();
+    c.solver.inner_sweeps = 2;
+    let (mut ra, mut rb, mut rc) = (Reference::new(&a), Reference::new(&b), Reference::new(&c));
+    for r in [&mut ra, &mut rb, &mut rc] {
+        r.begin_step();
+        r.iterate();
+        r.iterate();
+    }
+    assert_eq!(ra.state.k, rb.state.k);
+    assert_ne!(rb.state.k.p, rc.state.k.p);
+}
