@@ -181,8 +181,8 @@ fn supersonic_square_runs_in_all_four_schemes_with_a_bow_shock() {
                 let (rho_max, u_max) = (fl(&k.rho, f64::max, 0.0), fl(&k.u, f64::max, 0.0));
                 let t_min = fl(&k.T, f64::min, f64::MAX);
                 let drho = (rep.res.dp + rho_max * rep.res.dt) / t_min;
-                let bound = case.time.dt * height * (rho_max * rep.res.du + u_max * drho)
-                    + 1e-13 * b.mass;
+                let bound =
+                    case.time.dt * height * (rho_max * rep.res.du + u_max * drho) + 1e-13 * b.mass;
                 assert!(
                     b.imbalance.abs() <= bound,
                     "{}: imbalance {:.3e} above the loop-2 bound {bound:.3e}",
