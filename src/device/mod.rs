@@ -3,7 +3,8 @@
 //! - [`select`]: list devices once per process, choose one, check FP64 and capacity.
 //! - [`table`]: the `simplets devices` table.
 //! - [`source`]: assemble `cl/` pieces with `#line` markers; `-D` defines and build options.
-//! - [`program`]: build for a device (context, profiling queue, log), run probe kernels.
+//! - [`program`]: build for a device (context, profiling queue, log), run probe kernels
+//!   ([`BuiltProgram::run_probe`], [`BuiltProgram::run_kernel`]).
 //!
 //! Kernel sources live in `cl/` (see `cl/README.md` for the assembly order and the `-D`
 //! contract).
@@ -19,6 +20,7 @@ pub use select::{
     DeviceInfo, DISABLE_ENV,
 };
 pub use source::{
-    assemble, dump_kernel, real_literal, Defines, Source, BASE_OPTIONS, PRELUDE, PROBE,
+    assemble, dump_kernel, real_literal, Defines, Source, BASE_OPTIONS, DENSITY, FIELDS, OPS,
+    PRELUDE, PROBE, PROBE_FRAGMENTS,
 };
 pub use table::devices_table;

@@ -13,9 +13,9 @@ use opencl3::context::Context;
 use opencl3::device::Device;
 use opencl3::error_codes::ClError;
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
 use opencl3::program::Program;
-use opencl3::types::{cl_device_id, cl_double, CL_BLOCKING};
+use opencl3::types::{cl_device_id, cl_double, cl_int, cl_uint, CL_BLOCKING};
 
 use super::select::{cl_error_name, entries, DeviceInfo};
 use super::source::{write_atomic, Defines};
@@ -241,6 +241,92 @@ impl BuiltProgram {
                 .map_err(api(d, "clEnqueueReadBuffer"))?;
         }
         Ok(b)
+    }
+
+    /// Run kernel `name` with arguments `(real inputs…, int inputs…, __global real* out)`, one
+    /// read-only buffer per input slice in order, over `global` work-items (1-D, local size
+    /// left to the driver), and return `out` (`n_out` values, zero before the run). For probe
+    /// kernels of the fragments (`cl/kernels/probe_fragments.cl`, STYLE §5).
+    ///
+    /// The kernel must take exactly `inputs.len() + int_inputs.len() + 1` arguments
+    /// (else `Api { call: "kernel signature check", code: -52 }`); it must keep its reads
+    /// within each slice and its writes within `n_out`. An empty slice becomes a one-value
+    /// buffer (OpenCL has no empty buffers).
+    pub fn run_kernel(
+        &self,
+        name: &str,
+        inputs: &[&[f64]],
+        int_inputs: &[&[i32]],
+        n_out: usize,
+        global: usize,
+    ) -> Result<Vec<f64>, DeviceError> {
+        let d = &self.device;
+        let mut out = vec![0.0; n_out];
+        if n_out == 0 || global == 0 {
+            return Ok(out);
+        }
+        let kernel = Kernel::create(&self.program, name).map_err(api(d, "clCreateKernel"))?;
+        let n_args = kernel.num_args().map_err(api(d, "clGetKernelInfo"))? as usize;
+        if n_args != inputs.len() + int_inputs.len() + 1 {
+            // CL_INVALID_KERNEL_ARGS: not (reals…, ints…, out).
+            return Err(api(d, "kernel signature check")(ClError(-52)));
+        }
+        // SAFETY: every buffer is created from (and sized by) its host slice and copied at
+        // creation; the kernel's bounds are the caller's contract above; transfers and the
+        // run are blocking, so nothing outlives the host data it refers to.
+        unsafe {
+            let reals = inputs
+                .iter()
+                .map(|x| self.input_buffer::<cl_double>(x))
+                .collect::<Result<Vec<_>, _>>()?;
+            let ints = int_inputs
+                .iter()
+                .map(|x| self.input_buffer::<cl_int>(x))
+                .collect::<Result<Vec<_>, _>>()?;
+            let out_buf = Buffer::<cl_double>::create(
+                &self.context,
+                CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR,
+                n_out,
+                out.as_mut_ptr().cast(),
+            )
+            .map_err(api(d, "clCreateBuffer"))?;
+            let set = api(d, "clSetKernelArg");
+            let mut k: cl_uint = 0;
+            for b in &reals {
+                kernel.set_arg(k, &b.get()).map_err(&set)?;
+                k += 1;
+            }
+            for b in &ints {
+                kernel.set_arg(k, &b.get()).map_err(&set)?;
+                k += 1;
+            }
+            kernel.set_arg(k, &out_buf.get()).map_err(&set)?;
+            self.queue
+                .enqueue_nd_range_kernel(kernel.get(), 1, ptr::null(), &global, ptr::null(), &[])
+                .map_err(api(d, "clEnqueueNDRangeKernel"))?
+                .wait()
+                .map_err(api(d, "clWaitForEvents"))?;
+            self.queue
+                .enqueue_read_buffer(&out_buf, CL_BLOCKING, 0, &mut out, &[])
+                .map_err(api(d, "clEnqueueReadBuffer"))?;
+        }
+        Ok(out)
+    }
+
+    /// A read-only buffer holding a copy of `data` (one zero value if `data` is empty).
+    ///
+    /// # Safety
+    /// `T` must be the plain OpenCL type the kernel argument expects.
+    unsafe fn input_buffer<T: Copy + Default>(&self, data: &[T]) -> Result<Buffer<T>, DeviceError> {
+        let one = [T::default()];
+        let host = if data.is_empty() { &one[..] } else { data };
+        Buffer::<T>::create(
+            &self.context,
+            CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+            host.len(),
+            host.as_ptr() as *mut std::ffi::c_void,
+        )
+        .map_err(api(&self.device, "clCreateBuffer"))
     }
 }
 

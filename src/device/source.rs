@@ -14,6 +14,20 @@ pub const PROBE: (&str, &str) = (
     include_str!("../../cl/kernels/probe.cl"),
 );
 
+/// `cl/fields.cl`: accessors of the stored fields and geometry (`RHO(i,j)`, `CELL(i,j)`, `HX(i)`).
+pub const FIELDS: (&str, &str) = ("cl/fields.cl", include_str!("../../cl/fields.cl"));
+/// `cl/ops.cl`: scalar operators (upwind, TVD, interpolation, slip, jump), twins of
+/// `reference::ops`.
+pub const OPS: (&str, &str) = ("cl/ops.cl", include_str!("../../cl/ops.cl"));
+/// `cl/density.cl`: face densities (9)–(12), twins of `reference::density`; needs `CFG_TVD`.
+pub const DENSITY: (&str, &str) = ("cl/density.cl", include_str!("../../cl/density.cl"));
+/// `cl/kernels/probe_fragments.cl`: probe kernels of the fragments (`probe_ops`,
+/// `probe_density`).
+pub const PROBE_FRAGMENTS: (&str, &str) = (
+    "cl/kernels/probe_fragments.cl",
+    include_str!("../../cl/kernels/probe_fragments.cl"),
+);
+
 /// Options every build gets. OpenCL C 1.2 runs on PoCL, NVIDIA, AMD and Intel; the argument
 /// info lets the host check kernel signatures. Never fast-math, finite-math-only or mad-enable:
 /// they change results and may delete `isnan` guards.
@@ -37,6 +51,17 @@ impl Source {
     /// The probe program: prelude + `cl/kernels/probe.cl`.
     pub fn probe() -> Source {
         Source::new().with(PROBE)
+    }
+
+    /// The fragment probe program: prelude, fields, ops, density, then
+    /// `cl/kernels/probe_fragments.cl` (`cl/README.md` order). Needs `CFG_NXT`, `CFG_NYT`,
+    /// `CFG_TVD`.
+    pub fn fragments() -> Source {
+        Source::new()
+            .with(FIELDS)
+            .with(OPS)
+            .with(DENSITY)
+            .with(PROBE_FRAGMENTS)
     }
 
     /// Append a piece `(path, text)`.
