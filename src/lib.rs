@@ -13,6 +13,7 @@ pub mod device;
 pub mod error;
 pub mod fields;
 pub mod geometry;
+pub mod gpu;
 pub mod grid;
 pub mod io;
 pub mod physics;
