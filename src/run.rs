@@ -16,6 +16,7 @@ use crate::config::Case;
 use crate::error::RunError;
 use crate::fields::{Fields, State};
 use crate::grid::Grid;
+use crate::io::manifest::{write_manifest, Manifest};
 use crate::io::{output_path, NcWriter};
 use crate::report::{Progress, Reporter};
 use crate::solver::{Solver, StepReport};
@@ -141,15 +142,41 @@ pub fn run_case(
     let mut last = LastGood::default();
     let (mut iterations, mut steps, mut steady) = (0u64, 0u64, false);
     let start = Instant::now();
+    let started_unix_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let manifest = |status: String, steps: u64, iterations: u64| {
+        let wall_s = start.elapsed().as_secs_f64();
+        let m = Manifest {
+            simplets_version: env!("CARGO_PKG_VERSION"),
+            status,
+            backend: backend.clone(),
+            scheme: case.scheme.to_string(),
+            started_unix_s,
+            wall_s,
+            steps,
+            iterations,
+            cell_iters_per_s: n_fluid as f64 * iterations as f64 / wall_s.max(1e-9),
+            output: path.clone(),
+            case,
+        };
+        if let Err(e) = write_manifest(&opts.out_dir, &m) {
+            log::error!("could not write the run manifest: {e}");
+        }
+    };
     for s in 1..=n_steps {
         let rep = match solver.step() {
             Ok(rep) => rep,
-            Err(e) => return Err(abort(writer, &last, e, &ui)),
+            Err(e) => {
+                manifest(e.to_string(), steps, iterations);
+                return Err(abort(writer, &last, e, &ui));
+            }
         };
         iterations += u64::from(rep.iters);
         let st = solver.state();
         let limit = case.solver.divergence_limit;
         if let Some(e) = check_divergence(step0 + s, &rep, st, &grid, limit) {
+            manifest(e.to_string(), steps, iterations);
             return Err(abort(writer, &last, e, &ui));
         }
         steps = s;
@@ -170,6 +197,11 @@ pub fn run_case(
     let wall_s = start.elapsed().as_secs_f64();
     let snapshots = writer.snapshots();
     let output = writer.finish()?;
+    manifest(
+        if steady { "steady" } else { "ok" }.to_string(),
+        steps,
+        iterations,
+    );
     let cell_iters_per_s = n_fluid as f64 * iterations as f64 / wall_s.max(1e-9);
     log::info!(
         "{steps} steps, {iterations} loop-2 iterations in {wall_s:.3} s ({:.3} Mcell-it/s); \

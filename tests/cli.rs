@@ -219,6 +219,9 @@ fn diverging_run_stops_with_a_message_and_keeps_the_file() {
         "{line}"
     );
     assert!(dir.path().join("res/cli-case.nc").is_file());
+    let manifest = std::fs::read_to_string(dir.path().join("res/cli-case.manifest.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert!(m["status"].as_str().unwrap().starts_with("diverged"), "{m}");
 }
 
 /// `devices` lists the OpenCL devices (PoCL on CI), or says clearly that there are none.

@@ -6,6 +6,7 @@
 //! faces `i = 1..=nx+1` of rows `1..=ny`, `v` on the ny + 1 south/north faces `j = 1..=ny+1`.
 
 pub mod atomic;
+pub mod manifest;
 #[cfg(feature = "netcdf")]
 mod netcdf;
 
