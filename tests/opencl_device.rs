@@ -219,3 +219,42 @@ fn disabled_child() {
     assert_eq!(select_device(None).unwrap_err(), DeviceError::NoPlatform);
     eprintln!("disabled_child: NoPlatform checked");
 }
+
+/// Kernel cache: the first build stores the binary, the second loads it (same results), a
+/// corrupt binary is rejected and rebuilt from source, and another source gets another key.
+#[test]
+fn kernel_cache_stores_reuses_and_survives_corruption() {
+    use simplets::device::{build_cached, KernelCache};
+    let _g = cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = KernelCache::new(dir.path().join("cache"));
+    let src = Source::probe().assemble();
+    let a: Vec<f64> = (0..9).map(|k| k as f64 / 3.0).collect();
+    let first = build_cached(device(), &src, &grid_defines(), None, Some(&cache)).unwrap();
+    assert!(!first.cache_hit());
+    let stored: Vec<_> = std::fs::read_dir(cache.dir()).unwrap().collect();
+    if stored.is_empty() {
+        // A driver may give no binary; then there is nothing to reuse, and that is allowed.
+        eprintln!(
+            "{} gives no program binary; cache not exercised",
+            device().name
+        );
+        return;
+    }
+    let want = first.run_probe("probe_copy", &a, a.len()).unwrap();
+    let second = build_cached(device(), &src, &grid_defines(), None, Some(&cache)).unwrap();
+    assert!(second.cache_hit());
+    assert_eq!(second.run_probe("probe_copy", &a, a.len()).unwrap(), want);
+    // Corrupt the stored binary: rejected, rebuilt from source, still correct.
+    let path = stored[0].as_ref().unwrap().path();
+    std::fs::write(&path, b"not a program binary").unwrap();
+    let third = build_cached(device(), &src, &grid_defines(), None, Some(&cache)).unwrap();
+    assert!(!third.cache_hit());
+    assert_eq!(third.run_probe("probe_copy", &a, a.len()).unwrap(), want);
+    // Different options, different key.
+    let other = grid_defines().int("CFG_EXTRA", 1).to_options();
+    assert_ne!(
+        KernelCache::key(device(), &src, &other),
+        KernelCache::key(device(), &src, &grid_defines().to_options())
+    );
+}

@@ -9,12 +9,14 @@
 //! Kernel sources live in `cl/` (see `cl/README.md` for the assembly order and the `-D`
 //! contract).
 
+pub mod cache;
 pub mod program;
 pub mod select;
 pub mod source;
 pub mod table;
 
-pub use program::{build, first_error, BuiltProgram, BUILD_LOG_FILE, SOURCE_FILE};
+pub use cache::KernelCache;
+pub use program::{build, build_cached, first_error, BuiltProgram, BUILD_LOG_FILE, SOURCE_FILE};
 pub use select::{
     check_capacity, list_devices, list_devices_from, require_fp64, select_device, select_from,
     DeviceInfo, DISABLE_ENV,

@@ -17,6 +17,7 @@ use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_
 use opencl3::program::Program;
 use opencl3::types::{cl_device_id, cl_double, cl_int, cl_uint, CL_BLOCKING};
 
+use super::cache::KernelCache;
 use super::select::{cl_error_name, entries, DeviceInfo};
 use super::source::{write_atomic, Defines};
 use crate::error::DeviceError;
@@ -36,6 +37,7 @@ pub struct BuiltProgram {
     options: String,
     log: String,
     build_seconds: f64,
+    cache_hit: bool,
 }
 
 /// `map_err` helper: an OpenCL failure in `call` on `device`.
@@ -58,6 +60,18 @@ pub fn build(
     defines: &Defines,
     log_dir: Option<&Path>,
 ) -> Result<BuiltProgram, DeviceError> {
+    build_cached(device, source, defines, log_dir, None)
+}
+
+/// [`build`] with a kernel binary cache: a cached binary for the same device, driver, options
+/// and source is loaded instead of compiling; after a source build the binary is stored.
+pub fn build_cached(
+    device: &DeviceInfo,
+    source: &str,
+    defines: &Defines,
+    log_dir: Option<&Path>,
+    cache: Option<&KernelCache>,
+) -> Result<BuiltProgram, DeviceError> {
     let listed = entries()?;
     let entry = listed.iter().find(|e| e.info == *device).ok_or_else(|| {
         let available = listed
@@ -74,10 +88,25 @@ pub fn build(
     // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included.
     let queue = CommandQueue::create_default(&context, CL_QUEUE_PROFILING_ENABLE)
         .map_err(api(device, "clCreateCommandQueue"))?;
+    let options = defines.to_options();
+    let key = KernelCache::key(device, source, &options);
+    let start = Instant::now();
+    if let Some(hit) = cache.and_then(|c| from_binary(c, &key, &context, id, &options)) {
+        log::info!("kernels for {} loaded from the cache ({key})", device.name);
+        return Ok(BuiltProgram {
+            program: hit,
+            queue,
+            context,
+            device_id: id,
+            device: device.clone(),
+            options,
+            log: String::new(),
+            build_seconds: start.elapsed().as_secs_f64(),
+            cache_hit: true,
+        });
+    }
     let mut program = Program::create_from_source(&context, source)
         .map_err(api(device, "clCreateProgramWithSource"))?;
-    let options = defines.to_options();
-    let start = Instant::now();
     let built = program.build(&[id], &options);
     let build_seconds = start.elapsed().as_secs_f64();
     let log = program.get_build_log(id).unwrap_or_default();
@@ -97,6 +126,12 @@ pub fn build(
         });
     }
     log::info!("kernels built for {} in {build_seconds:.2} s", device.name);
+    if let Some(c) = cache {
+        match program.get_binaries() {
+            Ok(bins) if bins.first().is_some_and(|b| !b.is_empty()) => c.store(&key, &bins[0]),
+            _ => log::debug!("kernel cache: {} gives no program binary", device.name),
+        }
+    }
     if log.contains("warning") {
         let at = log_path.as_deref().unwrap_or("the debug log");
         log::warn!("kernel build on {} has warnings; see {at}", device.name);
@@ -111,7 +146,35 @@ pub fn build(
         options,
         log,
         build_seconds,
+        cache_hit: false,
     })
+}
+
+/// A program from a cached binary, built for `id`; `None` if absent or rejected.
+fn from_binary(
+    cache: &KernelCache,
+    key: &str,
+    context: &Context,
+    id: cl_device_id,
+    options: &str,
+) -> Option<Program> {
+    let bin = cache.load(key)?;
+    // SAFETY: the binary is handed to the driver, which validates it; a rejected binary is an
+    // error code, not undefined behaviour.
+    let program = unsafe { Program::create_from_binary(context, &[id], &[&bin]) };
+    match program {
+        Ok(mut p) => match p.build(&[id], options) {
+            Ok(()) => Some(p),
+            Err(e) => {
+                log::warn!("kernel cache: binary {key} rejected at build ({e}); rebuilding");
+                None
+            }
+        },
+        Err(e) => {
+            log::warn!("kernel cache: binary {key} rejected ({e}); rebuilding");
+            None
+        }
+    }
 }
 
 /// Write the log (with a header naming device and options) and the source; the log's path.
@@ -153,6 +216,11 @@ impl BuiltProgram {
     /// The compiler's log (warnings; often empty).
     pub fn build_log(&self) -> &str {
         &self.log
+    }
+
+    /// True if the program came from the kernel cache.
+    pub fn cache_hit(&self) -> bool {
+        self.cache_hit
     }
 
     /// Wall time of `clBuildProgram`, in seconds.
