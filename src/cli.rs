@@ -2,7 +2,10 @@
 //!
 //! Failures are split by who must act: [`Failure::Input`] (exit status 2) for a bad command
 //! line, an unreadable or invalid case file or an existing output without `--force`;
-//! [`Failure::Run`] (exit status 1) for divergence, solver or write errors.
+//! [`Failure::Run`] (exit status 1) for divergence, solver or write errors;
+//! [`Failure::Interrupted`] (exit status 3) for a run stopped by SIGTERM/SIGINT after writing a
+//! checkpoint. An unusable `--restart` checkpoint (missing, corrupt, another case) is bad
+//! input.
 
 use std::path::{Path, PathBuf};
 
@@ -11,15 +14,18 @@ use clap::{Parser, Subcommand, ValueEnum};
 use simplets::check::CaseNumbers;
 use simplets::config::Case;
 use simplets::error::{OutputError, RunError};
-use simplets::io::{atomic::check_writable, output_path};
-use simplets::run::{run_case, RunOptions};
+use simplets::io::checkpoint::{check_header, read_header};
+use simplets::io::{atomic::check_writable, segment_output_path};
+use simplets::run::{interrupt_on_signals, run_case, RunOptions};
 use simplets::solver::Solver;
 
 /// Exit status documentation, shown at the end of `--help`.
 const EXIT_STATUS: &str = "Exit status:
   0  success
   1  run failure: divergence, solver or write error (the output keeps the last good state)
-  2  bad input: command line, unreadable or invalid case file, output exists without --force
+  2  bad input: command line, unreadable or invalid case file, output exists without --force,
+     restart checkpoint missing, corrupt or written for another case or grid
+  3  interrupted by SIGTERM/SIGINT: checkpoint written, resume with --restart
 
 Logging: RUST_LOG=debug|info|warn (default info), on stderr.";
 
@@ -66,6 +72,13 @@ pub struct RunArgs {
     /// Solver backend.
     #[arg(long, value_enum, default_value_t = Backend::Reference)]
     pub backend: Backend,
+    /// Write <OUT>/<name>.ckpt-<step> every N steps and at the end (the last two are kept).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_every: Option<u64>,
+    /// Continue from a checkpoint up to the case's total steps (or --steps N, counted from
+    /// step 0); output goes to <OUT>/<name>.s<step>.nc.
+    #[arg(long, value_name = "FILE")]
+    pub restart: Option<PathBuf>,
 }
 
 /// Solver backends.
@@ -82,6 +95,8 @@ pub enum Failure {
     Input(anyhow::Error),
     /// Run failure: exit status 1.
     Run(anyhow::Error),
+    /// Stopped by SIGTERM/SIGINT with a checkpoint: exit status 3.
+    Interrupted(anyhow::Error),
 }
 
 impl Failure {
@@ -90,12 +105,13 @@ impl Failure {
         match self {
             Failure::Input(_) => 2,
             Failure::Run(_) => 1,
+            Failure::Interrupted(_) => 3,
         }
     }
 
     /// The error as one line (anyhow's context chain joined with ": ").
     pub fn one_line(&self) -> String {
-        let (Failure::Input(e) | Failure::Run(e)) = self;
+        let (Failure::Input(e) | Failure::Run(e) | Failure::Interrupted(e)) = self;
         format!("{e:#}").replace('\n', " ")
     }
 }
@@ -138,15 +154,29 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         None => default_case()?,
     };
     let case = load(&path)?;
+    // Refuse a bad checkpoint or an existing output before building the solver (which may
+    // allocate gigabytes).
+    let restart_step = match &args.restart {
+        Some(ckpt) => {
+            let header = read_header(ckpt).map_err(|e| Failure::Input(e.into()))?;
+            check_header(&header, ckpt, &case).map_err(|e| Failure::Input(e.into()))?;
+            Some(header.step)
+        }
+        None => None,
+    };
+    let out = segment_output_path(&args.out, &case.name, restart_step);
+    check_writable(&out, args.force).map_err(|e| Failure::Input(e.into()))?;
+    let interrupt = interrupt_on_signals()
+        .map_err(|e| Failure::Run(anyhow!("cannot install the SIGTERM/SIGINT handler: {e}")))?;
     let opts = RunOptions {
         out_dir: args.out,
         force: args.force,
         steps_override: args.steps,
+        checkpoint_every: args.checkpoint_every,
+        restart: args.restart,
+        interrupt: Some(interrupt),
         ..RunOptions::default()
     };
-    // Refuse before building the solver (which may allocate gigabytes).
-    check_writable(&output_path(&opts.out_dir, &case.name), opts.force)
-        .map_err(|e| Failure::Input(e.into()))?;
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
     };
@@ -155,7 +185,10 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             println!("{}", summary.output.display());
             Ok(())
         }
-        Err(e @ RunError::Output(OutputError::Exists { .. })) => Err(Failure::Input(e.into())),
+        Err(e @ (RunError::Output(OutputError::Exists { .. }) | RunError::Checkpoint(_))) => {
+            Err(Failure::Input(e.into()))
+        }
+        Err(e @ RunError::Interrupted { .. }) => Err(Failure::Interrupted(e.into())),
         Err(e) => Err(Failure::Run(e.into())),
     }
 }

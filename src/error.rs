@@ -60,6 +60,83 @@ pub enum RunError {
     /// Output could not be written.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// The restart checkpoint could not be used (missing, corrupt, or for another case).
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// SIGTERM or SIGINT arrived: the run stopped after a complete step, wrote a checkpoint,
+    /// finished its output and manifest.
+    #[error("interrupted after step {step}; checkpoint written to {}: resume with --restart {}", .checkpoint.display(), .checkpoint.display())]
+    Interrupted {
+        /// Last completed time step.
+        step: u64,
+        /// The checkpoint holding that step.
+        checkpoint: std::path::PathBuf,
+    },
+}
+
+/// A checkpoint that cannot be used for a restart. Every message names the file.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum CheckpointError {
+    /// The file could not be read.
+    #[error("cannot read checkpoint {path}: {message}")]
+    Io {
+        /// File path.
+        path: String,
+        /// OS error text.
+        message: String,
+    },
+    /// The file does not start with the checkpoint magic line.
+    #[error("{path} is not a simplets checkpoint (no `SIMPLETS-CHECKPOINT` first line)")]
+    NotACheckpoint {
+        /// File path.
+        path: String,
+    },
+    /// A checkpoint format this simplets cannot read.
+    #[error(
+        "checkpoint {path} has format version {found}, this simplets reads version {supported}"
+    )]
+    Version {
+        /// File path.
+        path: String,
+        /// Version in the file.
+        found: String,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// Truncated file, bad header, or checksum mismatch.
+    #[error("checkpoint {path} is corrupt: {detail}")]
+    Corrupt {
+        /// File path.
+        path: String,
+        /// What is wrong, e.g. `truncated: 1200 of 614416 bytes`.
+        detail: String,
+    },
+    /// Written for a different grid size.
+    #[error("checkpoint {path} is for grid {ckpt_nx}x{ckpt_ny}, this case has {nx}x{ny}")]
+    Grid {
+        /// File path.
+        path: String,
+        /// Checkpoint nx.
+        ckpt_nx: usize,
+        /// Checkpoint ny.
+        ckpt_ny: usize,
+        /// Case nx.
+        nx: usize,
+        /// Case ny.
+        ny: usize,
+    },
+    /// Written for a case with different physics (see `checkpoint::case_hash`).
+    #[error("checkpoint {path} was written for a different case (hash {ckpt_hash}, this case {hash}): {differs} differ")]
+    Case {
+        /// File path.
+        path: String,
+        /// Hash stored in the checkpoint.
+        ckpt_hash: String,
+        /// Hash of this case.
+        hash: String,
+        /// Comma-separated JSON paths that differ, e.g. `gas.kn, scheme.interpolation`.
+        differs: String,
+    },
 }
 
 /// A failure writing results.

@@ -1,5 +1,6 @@
 //! `simplets` binary: parse the command line, initialise logging, run, and on failure print
-//! `error: <one line>` to stderr and exit with 2 (bad input) or 1 (run failure).
+//! `error: <one line>` to stderr and exit with 2 (bad input), 1 (run failure) or 3
+//! (interrupted by SIGTERM/SIGINT, checkpoint written).
 
 mod cli;
 

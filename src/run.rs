@@ -8,16 +8,32 @@
 //! under its final name, and the error names the step, the field and the cell. To have the last
 //! good state at hand, the driver copies the current iterate after every step that writes no
 //! snapshot (one extra set of host fields).
+//!
+//! Checkpoints (`io::checkpoint`): with `checkpoint_every = N` a checkpoint
+//! `<name>.ckpt-<step>` is written after every step that is a multiple of N and at the end of
+//! the run; only the last two are kept. Checkpoints are written only after the divergence guard
+//! passed, so a diverged run keeps its last good checkpoint. With `restart`, the checkpoint is
+//! loaded (refused if written for another grid or case), handed to [`Solver::restore`], and
+//! the run continues from its step up to the case's total (`time.steps` or `steps_override`,
+//! counted from step 0) into a new segment `<name>.s<step>.nc` (manifest
+//! `<name>.s<step>.manifest.json`) that starts with the restart state; earlier segments are
+//! not touched. Snapshot and checkpoint schedules use absolute step numbers. When
+//! `interrupt` becomes true the run stops after the current step, writes a checkpoint and the
+//! snapshot of that step, finishes the file and the manifest (status `interrupted`) and returns
+//! [`RunError::Interrupted`].
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::Case;
 use crate::error::RunError;
 use crate::fields::{Fields, State};
 use crate::grid::Grid;
+use crate::io::checkpoint::{load_checkpoint, write_checkpoint};
 use crate::io::manifest::{write_manifest, Manifest};
-use crate::io::{output_path, NcWriter};
+use crate::io::{output_stem, segment_output_path, NcWriter};
 use crate::report::{Progress, Reporter};
 use crate::solver::{Solver, StepReport};
 
@@ -39,6 +55,27 @@ pub struct RunOptions {
     pub status_every: Duration,
     /// Also print a status line every this many steps (0: by time only).
     pub status_every_steps: u64,
+    /// Write a checkpoint after every step whose number is a multiple of this, and at the end
+    /// of the run (`None`: only when interrupted).
+    pub checkpoint_every: Option<u64>,
+    /// Continue from this checkpoint (output `<name>.s<step>.nc`).
+    pub restart: Option<PathBuf>,
+    /// Stop after the current step when this becomes true (see [`interrupt_on_signals`]).
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// A flag that SIGTERM and SIGINT set, for [`RunOptions::interrupt`]. A second signal, once
+/// the flag is set, ends the process at once with status 1 (for a run that hangs).
+pub fn interrupt_on_signals() -> std::io::Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [SIGTERM, SIGINT] {
+        // Registration order matters: the shutdown check sees the flag before this signal
+        // sets it, so only a second signal exits.
+        signal_hook::flag::register_conditional_shutdown(sig, 1, Arc::clone(&flag))?;
+        signal_hook::flag::register(sig, Arc::clone(&flag))?;
+    }
+    Ok(flag)
 }
 
 impl Default for RunOptions {
@@ -50,6 +87,9 @@ impl Default for RunOptions {
             progress: Progress::Auto,
             status_every: Duration::from_secs(2),
             status_every_steps: 0,
+            checkpoint_every: None,
+            restart: None,
+            interrupt: None,
         }
     }
 }
@@ -106,19 +146,41 @@ fn copy_fields(dst: &mut Fields, src: &Fields) {
     dst.Gam.clone_from(&src.Gam);
 }
 
-/// Run `case` on `solver`, writing `<out_dir>/<name>.nc`. Fails before the first step if the
-/// output exists and `force` is false. See the module docs for what is kept on divergence.
+/// Run `case` on `solver`, writing `<out_dir>/<name>.nc` (or `<name>.s<step>.nc` when
+/// restarting from a checkpoint of `step`). Fails before the first step if the output exists
+/// and `force` is false, or if the restart checkpoint is unusable. See the module docs for
+/// what is kept on divergence and for checkpoints, restarts and interruption.
 pub fn run_case(
     case: &Case,
     solver: &mut dyn Solver,
     opts: &RunOptions,
 ) -> Result<RunSummary, RunError> {
-    let path = output_path(&opts.out_dir, &case.name);
+    let restart_step = match &opts.restart {
+        Some(ckpt) => {
+            let st = load_checkpoint(ckpt, case)?;
+            let step = st.step;
+            log::info!(
+                "restarting from {} at step {step}, t = {:?}",
+                ckpt.display(),
+                st.time
+            );
+            solver.restore(st)?;
+            Some(step)
+        }
+        None => None,
+    };
+    let stem = output_stem(&case.name, restart_step);
+    let path = segment_output_path(&opts.out_dir, &case.name, restart_step);
     let grid = solver.grid().clone();
     let n_fluid = solver.geometry().n_fluid;
     let backend = solver.name();
     let mut writer = NcWriter::create(&path, opts.force, case, &grid, solver.geometry(), &backend)?;
-    let n_steps = opts.steps_override.unwrap_or_else(|| case.time.n_steps());
+    let total = opts.steps_override.unwrap_or_else(|| case.time.n_steps());
+    let step0 = solver.state().step;
+    let n_steps = total.saturating_sub(step0);
+    if restart_step.is_some() && n_steps == 0 {
+        log::warn!("the checkpoint is at step {step0}, the run has {total} steps: nothing to do");
+    }
     log::info!(
         "case {}: {}x{} cells ({n_fluid} fluid), {n_steps} steps of dt = {:?}, scheme {}, \
          backend {backend}, output {}",
@@ -131,7 +193,6 @@ pub fn run_case(
     );
     writer.append(solver.state(), 0)?;
     let interval = case.output.interval;
-    let step0 = solver.state().step;
     let mut ui = Reporter::new(
         opts.progress,
         n_steps,
@@ -140,12 +201,13 @@ pub fn run_case(
         opts.status_every_steps,
     );
     let mut last = LastGood::default();
-    let (mut iterations, mut steps, mut steady) = (0u64, 0u64, false);
+    let (mut iterations, mut steps, mut steady, mut interrupted) = (0u64, 0u64, false, false);
+    let mut checkpoint: Option<PathBuf> = None;
     let start = Instant::now();
     let started_unix_s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let manifest = |status: String, steps: u64, iterations: u64| {
+    let manifest = |status: String, steps: u64, iterations: u64, ckpt: &Option<PathBuf>| {
         let wall_s = start.elapsed().as_secs_f64();
         let m = Manifest {
             simplets_version: env!("CARGO_PKG_VERSION"),
@@ -158,9 +220,11 @@ pub fn run_case(
             iterations,
             cell_iters_per_s: n_fluid as f64 * iterations as f64 / wall_s.max(1e-9),
             output: path.clone(),
+            restarted_from: opts.restart.clone(),
+            checkpoint: ckpt.clone(),
             case,
         };
-        if let Err(e) = write_manifest(&opts.out_dir, &m) {
+        if let Err(e) = write_manifest(&opts.out_dir, &stem, &m) {
             log::error!("could not write the run manifest: {e}");
         }
     };
@@ -168,7 +232,7 @@ pub fn run_case(
         let rep = match solver.step() {
             Ok(rep) => rep,
             Err(e) => {
-                manifest(e.to_string(), steps, iterations);
+                manifest(e.to_string(), steps, iterations, &checkpoint);
                 return Err(abort(writer, &last, e, &ui));
             }
         };
@@ -176,20 +240,46 @@ pub fn run_case(
         let st = solver.state();
         let limit = case.solver.divergence_limit;
         if let Some(e) = check_divergence(step0 + s, &rep, st, &grid, limit) {
-            manifest(e.to_string(), steps, iterations);
+            manifest(e.to_string(), steps, iterations, &checkpoint);
             return Err(abort(writer, &last, e, &ui));
         }
         steps = s;
+        let abs = step0 + s;
         steady = case.time.stop_at_steady_state && rep.iters == 1 && rep.res.max() < STEADY_TOL;
-        if s == n_steps || steady || (interval > 0 && s % interval == 0) {
+        interrupted = opts
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::SeqCst));
+        let end = s == n_steps || steady;
+        if end || interrupted || (interval > 0 && abs % interval == 0) {
             writer.append(st, rep.iters)?;
             last.unwritten = false;
         } else {
             last.keep(st, rep.iters);
         }
+        let due = opts
+            .checkpoint_every
+            .is_some_and(|n| end || (n > 0 && abs % n == 0));
+        if due || interrupted {
+            match write_checkpoint(&opts.out_dir, case, &grid, st) {
+                Ok(p) => {
+                    log::debug!("checkpoint {}", p.display());
+                    checkpoint = Some(p);
+                }
+                Err(e) => {
+                    let e = RunError::from(e);
+                    manifest(e.to_string(), steps, iterations, &checkpoint);
+                    return Err(abort(writer, &last, e, &ui));
+                }
+            }
+        }
         ui.update(s, st.time, rep.iters, &rep.res, iterations);
         if steady {
             log::info!("steady state at step {}", st.step);
+            break;
+        }
+        if interrupted {
+            log::warn!("interrupted: stopping after step {abs}");
             break;
         }
     }
@@ -197,11 +287,12 @@ pub fn run_case(
     let wall_s = start.elapsed().as_secs_f64();
     let snapshots = writer.snapshots();
     let output = writer.finish()?;
-    manifest(
-        if steady { "steady" } else { "ok" }.to_string(),
-        steps,
-        iterations,
-    );
+    let status = match (interrupted, steady) {
+        (true, _) => "interrupted",
+        (false, true) => "steady",
+        (false, false) => "ok",
+    };
+    manifest(status.to_string(), steps, iterations, &checkpoint);
     let cell_iters_per_s = n_fluid as f64 * iterations as f64 / wall_s.max(1e-9);
     log::info!(
         "{steps} steps, {iterations} loop-2 iterations in {wall_s:.3} s ({:.3} Mcell-it/s); \
@@ -209,6 +300,14 @@ pub fn run_case(
         cell_iters_per_s / 1e6,
         output.display()
     );
+    if interrupted {
+        if let Some(checkpoint) = checkpoint {
+            return Err(RunError::Interrupted {
+                step: step0 + steps,
+                checkpoint,
+            });
+        }
+    }
     Ok(RunSummary {
         steps,
         iterations,

@@ -91,6 +91,10 @@ impl Solver for Mock {
     fn state(&mut self) -> &State {
         &self.state
     }
+    fn restore(&mut self, state: State) -> Result<(), RunError> {
+        self.state = state;
+        Ok(())
+    }
 }
 
 fn case(steps: u64, interval: u64) -> Case {
@@ -261,4 +265,120 @@ fn status_lines_mode_runs() {
         ..opts(dir.path())
     };
     run_case(&c, &mut m, &o).unwrap();
+}
+
+fn ckpt_steps(dir: &std::path::Path) -> Vec<u64> {
+    crate::io::checkpoint::list_checkpoints(dir, "mock")
+        .into_iter()
+        .map(|c| c.0)
+        .collect()
+}
+
+#[test]
+fn checkpoints_on_schedule_and_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(10, 0);
+    let mut m = Mock::new(&c);
+    let o = RunOptions {
+        checkpoint_every: Some(4),
+        steps_override: Some(7),
+        ..opts(dir.path())
+    };
+    run_case(&c, &mut m, &o).unwrap();
+    // 4 and the end (7); 4 is kept as the one before the last.
+    assert_eq!(ckpt_steps(&o.out_dir), vec![4, 7]);
+}
+
+#[test]
+fn restart_continues_into_a_new_segment() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(10, 3);
+    let mut m = Mock::new(&c);
+    let o = RunOptions {
+        checkpoint_every: Some(2),
+        steps_override: Some(4),
+        ..opts(dir.path())
+    };
+    run_case(&c, &mut m, &o).unwrap();
+    let first = std::fs::read(o.out_dir.join("mock.nc")).unwrap();
+    let mut m2 = Mock::new(&c);
+    let o2 = RunOptions {
+        restart: Some(o.out_dir.join("mock.ckpt-4")),
+        ..opts(dir.path())
+    };
+    let sum = run_case(&c, &mut m2, &o2).unwrap();
+    assert_eq!((sum.steps, m2.calls), (6, 6));
+    assert_eq!(sum.output, o.out_dir.join("mock.s4.nc"));
+    // Absolute schedule: restart state, multiples of 3, the end.
+    let (steps, p) = read_steps(&sum.output);
+    assert_eq!(steps, vec![4, 6, 9, 10]);
+    assert_eq!(p, vec![5.0, 7.0, 10.0, 11.0]);
+    assert_eq!(std::fs::read(o.out_dir.join("mock.nc")).unwrap(), first);
+    assert!(o.out_dir.join("mock.s4.manifest.json").is_file());
+}
+
+#[test]
+fn interrupt_writes_checkpoint_snapshot_and_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(10, 0);
+    let mut m = Mock::new(&c);
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let o = RunOptions {
+        interrupt: Some(flag),
+        ..opts(dir.path())
+    };
+    let err = run_case(&c, &mut m, &o).unwrap_err();
+    let ckpt = o.out_dir.join("mock.ckpt-1");
+    match &err {
+        RunError::Interrupted { step, checkpoint } => {
+            assert_eq!((*step, checkpoint), (1, &ckpt));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(err.to_string().contains("--restart"), "{err}");
+    assert_eq!(read_steps(&o.out_dir.join("mock.nc")).0, vec![0, 1]);
+    let manifest = std::fs::read_to_string(o.out_dir.join("mock.manifest.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(v["status"], "interrupted");
+    let st = crate::io::checkpoint::load_checkpoint(&ckpt, &c).unwrap();
+    assert_eq!(st, m.state);
+}
+
+#[test]
+fn divergence_keeps_the_last_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(10, 0);
+    let mut m = Mock::new(&c);
+    m.nan_at = Some(5);
+    let o = RunOptions {
+        checkpoint_every: Some(2),
+        ..opts(dir.path())
+    };
+    run_case(&c, &mut m, &o).unwrap_err();
+    assert_eq!(ckpt_steps(&o.out_dir), vec![2, 4]);
+    let st = crate::io::checkpoint::load_checkpoint(&o.out_dir.join("mock.ckpt-4"), &c).unwrap();
+    assert!(st.k.p.iter().all(|p| p.is_finite()));
+}
+
+#[test]
+fn restart_of_another_case_is_refused_before_any_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(3, 0);
+    let mut m = Mock::new(&c);
+    let o = RunOptions {
+        checkpoint_every: Some(3),
+        ..opts(dir.path())
+    };
+    run_case(&c, &mut m, &o).unwrap();
+    let mut other = c.clone();
+    other.gas.kn = 0.2;
+    let mut m2 = Mock::new(&other);
+    let o2 = RunOptions {
+        restart: Some(o.out_dir.join("mock.ckpt-3")),
+        ..opts(dir.path())
+    };
+    let err = run_case(&other, &mut m2, &o2).unwrap_err();
+    assert!(matches!(err, RunError::Checkpoint(_)), "{err:?}");
+    assert_eq!(m2.calls, 0);
+    assert!(!o.out_dir.join("mock.s3.nc").exists());
 }

@@ -49,4 +49,8 @@ pub trait Solver {
     fn step(&mut self) -> Result<StepReport, RunError>;
     /// The current state; backends that keep fields elsewhere copy them here first.
     fn state(&mut self) -> &State;
+    /// Replace the whole state (both time levels, step and time), e.g. from a checkpoint; the
+    /// backend rebuilds everything derived from it (face fluxes, device buffers), so that the
+    /// next [`Solver::step`] gives the same bits as the run that wrote the state.
+    fn restore(&mut self, state: State) -> Result<(), RunError>;
 }

@@ -1,5 +1,6 @@
 //! The `simplets` binary: bad input gives one `error:` line and a non-zero exit, nothing is
-//! overwritten, `check` prints the derived numbers. No test here runs the solver.
+//! overwritten, `check` prints the derived numbers; a few run the solver end to end (output,
+//! divergence, SIGTERM and restart).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -170,7 +171,9 @@ fn help_documents_exit_codes() {
         assert_eq!(o.status.code(), Some(0));
         let text = String::from_utf8_lossy(&o.stdout);
         assert!(
-            text.contains("Exit status") && text.contains("2  bad input"),
+            text.contains("Exit status")
+                && text.contains("2  bad input")
+                && text.contains("3  interrupted by SIGTERM/SIGINT"),
             "{text}"
         );
     }
@@ -236,4 +239,121 @@ fn devices_lists_opencl_devices() {
         let line = one_error_line(&o, 1);
         assert!(line.contains("OpenCL"), "{line}");
     }
+}
+
+fn coarse_case() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("configs/confined_square_coarse.json")
+        .display()
+        .to_string()
+}
+
+/// Checkpoints of the coarse square in `dir`, by step.
+fn checkpoints(dir: &Path) -> Vec<(u64, std::path::PathBuf)> {
+    simplets::io::checkpoint::list_checkpoints(dir, "confined_square_coarse")
+}
+
+/// SIGTERM mid-run: exit 3 with one error line naming the checkpoint, the NetCDF file and the
+/// manifest are finished; `--restart` of that checkpoint completes with exit 0 into a new
+/// segment; a restart into a different case exits 2 with one line.
+#[test]
+fn sigterm_writes_a_checkpoint_and_restart_completes() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("res");
+    let case = coarse_case();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["run", &case, "--out", "res", "--steps", "2000"])
+        .args(["--checkpoint-every", "5"])
+        .current_dir(dir.path())
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn simplets");
+    // The handler is installed before the first step: wait for the first checkpoint.
+    let t0 = Instant::now();
+    while checkpoints(&out).is_empty() && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!checkpoints(&out).is_empty(), "no checkpoint within 20 s");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("simplets did not stop within 30 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(3), "stderr: {err}");
+    let line = err.lines().last().unwrap_or_default();
+    assert!(
+        line.starts_with("error: interrupted after step") && line.contains("--restart"),
+        "{err}"
+    );
+    let (step, ckpt) = checkpoints(&out).pop().unwrap();
+    assert!(step < 2000);
+    assert!(line.contains(&format!("ckpt-{step}")), "{line}");
+    assert!(checkpoints(&out).len() <= 2);
+    assert!(out.join("confined_square_coarse.nc").is_file());
+    let manifest =
+        std::fs::read_to_string(out.join("confined_square_coarse.manifest.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(m["status"], "interrupted");
+    let ckpt = ckpt.display().to_string();
+
+    // Restart: 3 more steps (--steps counts from step 0).
+    let total = (step + 3).to_string();
+    let o = simplets(
+        &[
+            "run",
+            &case,
+            "--out",
+            "res",
+            "--restart",
+            &ckpt,
+            "--steps",
+            &total,
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let seg = out.join(format!("confined_square_coarse.s{step}.nc"));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        seg.strip_prefix(dir.path()).unwrap().display().to_string()
+    );
+    assert!(seg.is_file());
+
+    // Restart into a different case: exit 2, one line, nothing written.
+    let text = std::fs::read_to_string(&case)
+        .unwrap()
+        .replace("\"kn\": 0.05", "\"kn\": 0.1");
+    let other = write_case(dir.path(), "other.json", &text);
+    let o = simplets(
+        &["run", &other, "--out", "res", "--restart", &ckpt, "--force"],
+        dir.path(),
+    );
+    let line = one_error_line(&o, 2);
+    assert!(
+        line.contains("was written for a different case") && line.contains("gas.kn"),
+        "{line}"
+    );
+    // A missing checkpoint is bad input too.
+    let o = simplets(
+        &["run", &case, "--out", "res", "--restart", "nope.ckpt-1"],
+        dir.path(),
+    );
+    let line = one_error_line(&o, 2);
+    assert!(line.contains("nope.ckpt-1"), "{line}");
 }

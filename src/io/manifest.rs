@@ -14,7 +14,7 @@ use crate::error::OutputError;
 pub struct Manifest<'a> {
     /// `simplets` version.
     pub simplets_version: &'static str,
-    /// `ok`, `steady`, or the one-line error that stopped the run.
+    /// `ok`, `steady`, `interrupted`, or the one-line error that stopped the run.
     pub status: String,
     /// Backend name (`reference`, `opencl:<device>`).
     pub backend: String,
@@ -32,19 +32,24 @@ pub struct Manifest<'a> {
     pub cell_iters_per_s: f64,
     /// Output file.
     pub output: PathBuf,
+    /// The checkpoint this run restarted from, if any.
+    pub restarted_from: Option<PathBuf>,
+    /// The last checkpoint this run wrote, if any.
+    pub checkpoint: Option<PathBuf>,
     /// The complete case.
     pub case: &'a Case,
 }
 
-/// Path of the manifest next to the output of `case_name` in `out_dir`.
-pub fn manifest_path(out_dir: &Path, case_name: &str) -> PathBuf {
-    out_dir.join(format!("{case_name}.manifest.json"))
+/// Path of the manifest next to the output of stem `stem` (`<name>`, or `<name>.s<step>` for a
+/// restarted segment, see [`super::output_stem`]) in `out_dir`.
+pub fn manifest_path(out_dir: &Path, stem: &str) -> PathBuf {
+    out_dir.join(format!("{stem}.manifest.json"))
 }
 
-/// Write the manifest (tmp + rename; it belongs to the output just written, so it replaces an
-/// older one).
-pub fn write_manifest(out_dir: &Path, m: &Manifest) -> Result<PathBuf, OutputError> {
-    let path = manifest_path(out_dir, &m.case.name);
+/// Write the manifest of output stem `stem` (tmp + rename; it belongs to the output just
+/// written, so it replaces an older one).
+pub fn write_manifest(out_dir: &Path, stem: &str, m: &Manifest) -> Result<PathBuf, OutputError> {
+    let path = manifest_path(out_dir, stem);
     let text = serde_json::to_string_pretty(m).map_err(|e| OutputError::Io {
         path: path.display().to_string(),
         message: e.to_string(),

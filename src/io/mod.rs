@@ -6,6 +6,7 @@
 //! faces `i = 1..=nx+1` of rows `1..=ny`, `v` on the ny + 1 south/north faces `j = 1..=ny+1`.
 
 pub mod atomic;
+pub mod checkpoint;
 pub mod manifest;
 #[cfg(feature = "netcdf")]
 mod netcdf;
@@ -42,7 +43,26 @@ fn block(grid: &Grid, f: &[f64], ni: usize, nj: usize) -> Vec<f64> {
 
 /// The output file of a case: `<out_dir>/<name>.nc`.
 pub fn output_path(out_dir: &std::path::Path, case_name: &str) -> std::path::PathBuf {
-    out_dir.join(format!("{case_name}.nc"))
+    out_dir.join(format!("{}.nc", output_stem(case_name, None)))
+}
+
+/// Stem of the output files of one run segment: `<name>` for a run from the initial state,
+/// `<name>.s<step>` for a run restarted from a checkpoint of `step`.
+pub fn output_stem(case_name: &str, restart_step: Option<u64>) -> String {
+    match restart_step {
+        None => case_name.to_string(),
+        Some(s) => format!("{case_name}.s{s}"),
+    }
+}
+
+/// The NetCDF file of a run segment: `<out_dir>/<name>.nc`, or `<out_dir>/<name>.s<step>.nc`
+/// for a run restarted at `step` (the earlier segments stay untouched).
+pub fn segment_output_path(
+    out_dir: &std::path::Path,
+    case_name: &str,
+    restart_step: Option<u64>,
+) -> std::path::PathBuf {
+    out_dir.join(format!("{}.nc", output_stem(case_name, restart_step)))
 }
 
 #[cfg(not(feature = "netcdf"))]

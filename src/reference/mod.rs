@@ -372,4 +372,9 @@ impl Solver for Reference {
     fn state(&mut self) -> &State {
         &self.state
     }
+    fn restore(&mut self, state: State) -> Result<(), RunError> {
+        self.state = state;
+        self.update_fluxes();
+        Ok(())
+    }
 }

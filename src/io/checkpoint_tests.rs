@@ -1,0 +1,191 @@
+//! Checkpoint round trip, refusals (grid, physics, truncation, corruption) and rotation.
+
+use super::*;
+
+fn case_json(nx: usize, kn: f64, steps: u64) -> String {
+    format!(
+        r#"{{
+        "name": "ck",
+        "gas": {{ "kn": {kn} }},
+        "grid": {{ "nx": {nx}, "ny": 4, "x": [0.0, 5.0], "y": [0.0, 4.0] }},
+        "boundaries": {{
+            "west": {{ "kind": "periodic" }}, "east": {{ "kind": "periodic" }},
+            "south": {{ "kind": "wall" }}, "north": {{ "kind": "wall" }}
+        }},
+        "time": {{ "dt": 0.5, "steps": {steps} }}
+    }}"#
+    )
+}
+
+fn case(nx: usize, kn: f64) -> Case {
+    Case::from_json(&case_json(nx, kn, 10), "ck").unwrap()
+}
+
+/// A state with a distinct value in every entry (including awkward ones).
+fn state(grid: &Grid, step: u64) -> State {
+    let n = grid.len();
+    let mut x = 0.1f64;
+    let mut fill = || {
+        (0..n)
+            .map(|_| {
+                x = x * 1.000_001 + std::f64::consts::PI;
+                x
+            })
+            .collect::<Vec<f64>>()
+    };
+    let mut level = || Fields {
+        u: fill(),
+        v: fill(),
+        p: fill(),
+        T: fill(),
+        rho: fill(),
+        Gam: fill(),
+    };
+    let mut n_level = level();
+    let k_level = level();
+    n_level.u[0] = -0.0;
+    n_level.v[1] = f64::MIN_POSITIVE / 3.0;
+    State {
+        n: n_level,
+        k: k_level,
+        step,
+        time: step as f64 * 0.1,
+    }
+}
+
+fn grid_of(c: &Case) -> Grid {
+    Grid::new(&c.grid, true, false)
+}
+
+#[test]
+fn round_trip_is_bit_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 0.1);
+    let g = grid_of(&c);
+    let st = state(&g, 7);
+    let path = write_checkpoint(dir.path(), &c, &g, &st).unwrap();
+    assert_eq!(path, dir.path().join("ck.ckpt-7"));
+    assert!(!dir.path().join("ck.ckpt-7.tmp").exists());
+    let back = load_checkpoint(&path, &c).unwrap();
+    assert_eq!(back, st);
+    assert_eq!(back.n.u[0].to_bits(), (-0.0f64).to_bits());
+    let h = read_header(&path).unwrap();
+    assert_eq!((h.step, h.nx, h.ny, h.cells), (7, 5, 4, g.len()));
+    assert_eq!(h.scheme, c.scheme.to_string());
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.starts_with(MAGIC));
+}
+
+#[test]
+fn run_length_output_and_name_are_not_physics() {
+    let c = case(5, 0.1);
+    let mut d = Case::from_json(&case_json(5, 0.1, 999), "ck").unwrap();
+    d.name = "other".into();
+    d.description = "text".into();
+    d.output.interval = 3;
+    d.time.stop_at_steady_state = true;
+    d.solver.divergence_limit = 1.0;
+    assert_eq!(case_hash(&c), case_hash(&d));
+    d.solver.max_iters += 1;
+    assert_ne!(case_hash(&c), case_hash(&d));
+}
+
+#[test]
+fn refuses_another_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 0.1);
+    let g = grid_of(&c);
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3)).unwrap();
+    let err = load_checkpoint(&path, &case(6, 0.1)).unwrap_err();
+    assert!(matches!(err, CheckpointError::Grid { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.ends_with("is for grid 5x4, this case has 6x4") && msg.contains("ck.ckpt-3"),
+        "{msg}"
+    );
+    assert_eq!(
+        check_header(&read_header(&path).unwrap(), &path, &case(6, 0.1)),
+        Err(err)
+    );
+}
+
+#[test]
+fn refuses_another_kn_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 0.1);
+    let g = grid_of(&c);
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3)).unwrap();
+    let err = load_checkpoint(&path, &case(5, 0.2)).unwrap_err();
+    assert!(matches!(err, CheckpointError::Case { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("was written for a different case") && msg.contains("gas.kn differ"),
+        "{msg}"
+    );
+    assert!(!msg.contains('\n'));
+}
+
+#[test]
+fn refuses_truncated_and_corrupt_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 0.1);
+    let g = grid_of(&c);
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3)).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = dir.path().join("cut");
+    std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+    let err = load_checkpoint(&cut, &c).unwrap_err();
+    assert!(matches!(err, CheckpointError::Corrupt { .. }), "{err:?}");
+    assert!(err.to_string().contains("is corrupt: truncated"), "{err}");
+    // Cut inside the header line.
+    std::fs::write(&cut, &bytes[..MAGIC.len() + 20]).unwrap();
+    let err = load_checkpoint(&cut, &c).unwrap_err();
+    assert!(matches!(err, CheckpointError::Corrupt { .. }), "{err:?}");
+    assert!(matches!(
+        read_header(&cut),
+        Err(CheckpointError::Corrupt { .. })
+    ));
+    // One flipped bit in the payload.
+    let mut flipped = bytes.clone();
+    let at = flipped.len() - 50;
+    flipped[at] ^= 0x10;
+    std::fs::write(&cut, &flipped).unwrap();
+    let err = load_checkpoint(&cut, &c).unwrap_err();
+    assert!(err.to_string().contains("checksum mismatch"), "{err}");
+    // Not a checkpoint; another version.
+    std::fs::write(&cut, b"{\"name\": 1}").unwrap();
+    let err = load_checkpoint(&cut, &c).unwrap_err();
+    assert!(
+        matches!(err, CheckpointError::NotACheckpoint { .. }),
+        "{err:?}"
+    );
+    std::fs::write(&cut, b"SIMPLETS-CHECKPOINT 9\n{}\n").unwrap();
+    let err = load_checkpoint(&cut, &c).unwrap_err();
+    assert!(
+        matches!(err, CheckpointError::Version { ref found, .. } if found == "9"),
+        "{err:?}"
+    );
+    let err = load_checkpoint(&dir.path().join("missing"), &c).unwrap_err();
+    assert!(matches!(err, CheckpointError::Io { .. }), "{err:?}");
+}
+
+#[test]
+fn rotation_keeps_the_last_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 0.1);
+    let g = grid_of(&c);
+    // A stale checkpoint of a later step (an earlier, longer run) and another case's file.
+    std::fs::write(dir.path().join("ck.ckpt-1000"), b"old").unwrap();
+    std::fs::write(dir.path().join("ckx.ckpt-1"), b"other case").unwrap();
+    for step in [6, 12, 18, 24] {
+        write_checkpoint(dir.path(), &c, &g, &state(&g, step)).unwrap();
+    }
+    let left: Vec<u64> = list_checkpoints(dir.path(), "ck")
+        .into_iter()
+        .map(|c| c.0)
+        .collect();
+    assert_eq!(left, vec![18, 24]);
+    assert!(dir.path().join("ckx.ckpt-1").exists());
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(files, 3, "no temporary files left");
+}

@@ -1,0 +1,87 @@
+//! Restart equality: a run stopped at a checkpoint and restarted from it ends in the same state,
+//! bit for bit, as the uninterrupted run (reference backend, two schemes).
+#![cfg(feature = "netcdf")]
+
+use std::path::Path;
+
+use simplets::config::{Case, Convection, Interpolation, Scheme};
+use simplets::fields::State;
+use simplets::reference::Reference;
+use simplets::report::Progress;
+use simplets::run::{run_case, RunOptions};
+
+/// The coarse confined square, shortened to 30 steps of at most 5 loop-2 iterations.
+fn case(scheme: Scheme) -> Case {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/confined_square_coarse.json");
+    let mut c = Case::from_file(&path).unwrap();
+    c.time.steps = Some(30);
+    c.time.end_time = None;
+    c.solver.max_iters = 5;
+    c.output.interval = 10;
+    c.scheme = scheme;
+    c
+}
+
+fn opts(out: &Path) -> RunOptions {
+    RunOptions {
+        out_dir: out.to_path_buf(),
+        progress: Progress::Off,
+        ..RunOptions::default()
+    }
+}
+
+fn final_state(r: &Reference) -> State {
+    r.state.clone()
+}
+
+fn restart_equals_uninterrupted(scheme: Scheme) {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(scheme);
+
+    let mut whole = Reference::new(&c);
+    run_case(&c, &mut whole, &opts(&dir.path().join("whole"))).unwrap();
+
+    let out = dir.path().join("split");
+    let mut first = Reference::new(&c);
+    let o = RunOptions {
+        steps_override: Some(12),
+        checkpoint_every: Some(6),
+        ..opts(&out)
+    };
+    let sum = run_case(&c, &mut first, &o).unwrap();
+    assert_eq!(sum.steps, 12);
+    let ckpt = out.join(format!("{}.ckpt-12", c.name));
+    assert!(out.join(format!("{}.ckpt-6", c.name)).is_file());
+
+    // A fresh solver: everything must come from the checkpoint.
+    let mut second = Reference::new(&c);
+    let o = RunOptions {
+        restart: Some(ckpt),
+        ..opts(&out)
+    };
+    let sum = run_case(&c, &mut second, &o).unwrap();
+    assert_eq!(sum.steps, 18, "30 steps in all, 12 done before the restart");
+    assert_eq!(sum.output, out.join(format!("{}.s12.nc", c.name)));
+
+    let (a, b) = (final_state(&whole), final_state(&second));
+    assert_eq!((a.step, b.step), (30, 30));
+    assert_eq!(a.time.to_bits(), b.time.to_bits());
+    assert_eq!(a.k, b.k, "iterate k differs after the restart ({scheme})");
+    assert_eq!(a.n, b.n, "level n differs after the restart ({scheme})");
+}
+
+#[test]
+fn restart_is_bit_exact_implicit_upwind() {
+    restart_equals_uninterrupted(Scheme {
+        convection: Convection::Implicit,
+        interpolation: Interpolation::Upwind,
+    });
+}
+
+#[test]
+fn restart_is_bit_exact_explicit_tvd() {
+    restart_equals_uninterrupted(Scheme {
+        convection: Convection::Explicit,
+        interpolation: Interpolation::Tvd,
+    });
+}
