@@ -35,3 +35,41 @@ __kernel void probe_density(__global const real* rho, __global const real* u,
     out[2 * k] = rho_fc(i, j);
     out[2 * k + 1] = rho_cf(i, j);
 }
+
+/* The case arrays every probe below receives (reals, then ints, as run_kernel passes them;
+ * the order is mirrored in tests/fragments.rs, CaseArrays). A probe that needs more reals
+ * lists them between the two. Kernel parameters unused by a probe are harmless. */
+#define PROBE_CASE_REALS \
+    __global const real* u, __global const real* v, __global const real* p, \
+    __global const real* t, __global const real* rho, __global const real* gam, \
+    __global const real* u_n, __global const real* v_n, __global const real* p_n, \
+    __global const real* t_n, __global const real* rho_n, __global const real* rho_u, \
+    __global const real* rho_v, __global const real* fx, __global const real* fy, \
+    __global const real* hx, __global const real* hy, __global const real* wall_u, \
+    __global const real* wall_v, __global const real* wall_t, __global const real* cu, \
+    __global const real* cv, __global const real* ct
+#define PROBE_CASE_INTS \
+    __global const int* cell, __global const int* wall_of, __global const int* wall_bc, \
+    __global const int* u_face, __global const int* v_face
+
+/* cl/bc.cl at every stored cell (i,j) with i, j >= 1 (others stay 0), BC_OUT outputs each:
+ * u_wall_gas and T_wall_gas across the south face (solid (i,j−1), hh = hy/2), v_wall_gas
+ * across the west face (solid (i−1,j), hh = hx/2), gam_col, gam_row, gam_c, gam_c2. */
+#define BC_OUT 7
+
+__kernel void probe_bc(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
+{
+    const size_t k = get_global_id(0);
+    const int i = (int)(k % CFG_NXT);
+    const int j = (int)(k / CFG_NXT);
+    if (i < 1 || j < 1)
+        return;
+    __global real* y = out + k * BC_OUT;
+    y[0] = u_wall_gas(i, j, i, j - 1, 0.5 * HY(j));
+    y[1] = v_wall_gas(i, j, i - 1, j, 0.5 * HX(i));
+    y[2] = T_wall_gas(i, j, i, j - 1, 0.5 * HY(j));
+    y[3] = gam_col(i, j);
+    y[4] = gam_row(i, j);
+    y[5] = gam_c(i, j);
+    y[6] = gam_c2(i, j);
+}
