@@ -15,7 +15,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use simplets::config::{Case, WallBc};
 use simplets::device::{build, select_device, BuiltProgram, Defines, DeviceInfo, Source};
 use simplets::geometry::{FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID};
-use simplets::reference::{density, ops, Reference};
+use simplets::reference::{density, momentum, ops, Reference};
 
 /// Units in the last place the device may differ from the Rust twin: none (module docs).
 const ALLOWED_ULPS: u64 = 0;
@@ -515,6 +515,63 @@ fn bc_matches_reference() {
     eprintln!("bc: worst ulps {names:?} = {worst:?}, compared {compared:?}");
 }
 
+#[test]
+fn momentum_matches_reference() {
+    const MOM_OUT: usize = 6;
+    let names = ["u_hat", "d_u", "c_u_fc", "v_hat", "d_v", "c_v_cf"];
+    let mut r = perturbed_case(0x30_3e);
+    let n = r.grid.len();
+    let mut worst = [0u64; MOM_OUT];
+    let mut compared = [0usize; MOM_OUT];
+    let mut tvd_faces = 0;
+    for (scheme, rot) in [(0, 0), (1, 1), (2, 2), (3, 0)] {
+        (r.explicit, r.tvd) = (scheme & 1 == 1, scheme & 2 == 2);
+        rotate_wall_bcs(&mut r, rot);
+        r.update_fluxes();
+        let (mut cu, mut cv) = (vec![0.0; n], vec![0.0; n]);
+        momentum::convective_u(&r.ctx(), &mut cu);
+        momentum::convective_v(&r.ctx(), &mut cv);
+        let a = CaseArrays::new(&r, &cu, &cv, &[0.0]);
+        let out = {
+            let _g = cl_lock();
+            a.run(&case_program(&r), "probe_momentum", &[], MOM_OUT)
+        };
+        let (x, g, geo) = (r.ctx(), &r.grid, &r.geom);
+        for j in 1..g.nyt {
+            for i in 1..g.nxt {
+                let ij = g.idx(i, j);
+                let mut want = [None; MOM_OUT];
+                if j <= g.ny && geo.u_face[ij] == F_SOLVED {
+                    let (uh, du) = momentum::u_hat_d_u(&x, &cu, i, j);
+                    want[0..3].copy_from_slice(&[
+                        Some(uh),
+                        Some(du),
+                        Some(momentum::c_u_fc(&x, i, j)),
+                    ]);
+                    tvd_faces += (0..4).any(|f| momentum::u_tvd(&x, i, j, f, 1.0) != 0.0) as usize;
+                }
+                if i <= g.nx && geo.v_face[ij] == F_SOLVED {
+                    let (vh, dv) = momentum::v_hat_d_v(&x, &cv, i, j);
+                    want[3..6].copy_from_slice(&[
+                        Some(vh),
+                        Some(dv),
+                        Some(momentum::c_v_cf(&x, i, j)),
+                    ]);
+                    tvd_faces += (0..4).any(|f| momentum::v_tvd(&x, i, j, f, 1.0) != 0.0) as usize;
+                }
+                for (c, w) in want.iter().enumerate() {
+                    if let Some(w) = *w {
+                        check(names[c], i, j, out[MOM_OUT * ij + c], w, &mut worst[c]);
+                        compared[c] += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("momentum (4 schemes): worst ulps {names:?} = {worst:?}, compared {compared:?}, {tvd_faces} faces with a TVD stencil");
+    assert!(compared.iter().all(|&c| c > 100), "{compared:?}");
+}
+
 /// Definitions `#define name(` with a lower-case name (level-2/3 fragments) in `text`, in order.
 fn fragment_macros(text: &str) -> Vec<String> {
     text.lines()
@@ -545,7 +602,7 @@ fn pub_fns(text: &str) -> Vec<String> {
 #[test]
 fn every_fragment_has_a_rust_twin_in_order() {
     let root = env!("CARGO_MANIFEST_DIR");
-    for stem in ["ops", "density", "bc"] {
+    for stem in ["ops", "density", "bc", "momentum"] {
         let cl = std::fs::read_to_string(format!("{root}/cl/{stem}.cl")).unwrap();
         let rs = std::fs::read_to_string(format!("{root}/src/reference/{stem}.rs")).unwrap();
         let macros = fragment_macros(&cl);

@@ -73,3 +73,42 @@ __kernel void probe_bc(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
     y[5] = gam_c(i, j);
     y[6] = gam_c2(i, j);
 }
+
+/* cl/momentum.cl at every stored cell, MOM_OUT outputs each (0 where the face is not a
+ * solved interior face): u_hat, d_u, c_u at a solved u-face (i,j), then v_hat, d_v, c_v at a
+ * solved v-face, sequenced as a kernel would (momentum::u_hat_d_u, v_hat_d_v). */
+#define MOM_OUT 6
+
+__kernel void probe_momentum(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
+{
+    const size_t k = get_global_id(0);
+    const int i = (int)(k % CFG_NXT);
+    const int j = (int)(k / CFG_NXT);
+    __global real* y = out + k * MOM_OUT;
+    if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
+        const real gcs = gam_c(i, j);
+        const real gcn = gam_c(i, j + 1);
+        const real aw = aW_u_fc(i, j);
+        const real ae = aE_u_fc(i, j);
+        const real a_s = aS_u_fc(i, j, gcs);
+        const real an = aN_u_fc(i, j, gcn);
+        const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
+        const real b = b_u_fc(i, j, gcs, gcn);
+        y[0] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
+        y[1] = d_u_fc(j, ap);
+        y[2] = c_u_fc(i, j);
+    }
+    if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
+        const real gcw = gam_c2(i, j);
+        const real gce = gam_c2(i + 1, j);
+        const real an = aN_v_cf(i, j);
+        const real a_s = aS_v_cf(i, j);
+        const real ae = aE_v_cf(i, j, gce);
+        const real aw = aW_v_cf(i, j, gcw);
+        const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
+        const real b = b_v_cf(i, j, gcw, gce);
+        y[3] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
+        y[4] = d_v_cf(i, ap);
+        y[5] = c_v_cf(i, j);
+    }
+}
