@@ -12,10 +12,10 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use simplets::config::Case;
+use simplets::config::{Case, WallBc};
 use simplets::device::{build, select_device, BuiltProgram, Defines, DeviceInfo, Source};
-use simplets::geometry::{FLUID, OPEN, SOLID};
-use simplets::reference::{density, ops, Reference};
+use simplets::geometry::{FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID};
+use simplets::reference::{density, momentum, ops, Reference};
 
 /// Units in the last place the device may differ from the Rust twin: none (module docs).
 const ALLOWED_ULPS: u64 = 0;
@@ -40,12 +40,47 @@ fn device() -> &'static DeviceInfo {
     DEV.get_or_init(|| select_device(None).expect("an FP64 OpenCL device (PoCL in CI)"))
 }
 
-/// The fragment probe program for a grid of `nxt` × `nyt` stored cells.
+/// The fragment probe program for a grid of `nxt` × `nyt` stored cells, with placeholder
+/// case constants (the ops and density fragments use none of them).
 fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
     let d = Defines::new()
         .int("CFG_NXT", nxt as i64)
         .int("CFG_NYT", nyt as i64)
-        .int("CFG_TVD", tvd as i64);
+        .int("CFG_TVD", tvd as i64)
+        .int("CFG_EXPLICIT", 0);
+    let d = [
+        "CFG_A",
+        "CFG_B",
+        "CFG_CT1",
+        "CFG_CT2",
+        "CFG_CT3",
+        "CFG_KN",
+        "CFG_SIGMA_U",
+        "CFG_SIGMA_T",
+        "CFG_DT",
+    ]
+    .iter()
+    .fold(d, |d, name| d.real(name, 0.5));
+    build(device(), &Source::fragments().assemble(), &d, None).unwrap()
+}
+
+/// The fragment probe program for the case of `r` with its constants and scheme switches.
+fn case_program(r: &Reference) -> BuiltProgram {
+    let c = &r.c;
+    let d = Defines::new()
+        .int("CFG_NXT", r.grid.nxt as i64)
+        .int("CFG_NYT", r.grid.nyt as i64)
+        .int("CFG_TVD", r.tvd as i64)
+        .int("CFG_EXPLICIT", r.explicit as i64)
+        .real("CFG_A", c.a)
+        .real("CFG_B", c.b)
+        .real("CFG_CT1", c.ct1)
+        .real("CFG_CT2", c.ct2)
+        .real("CFG_CT3", c.ct3)
+        .real("CFG_KN", c.kn)
+        .real("CFG_SIGMA_U", c.sigma_u)
+        .real("CFG_SIGMA_T", c.sigma_t)
+        .real("CFG_DT", r.dt);
     build(device(), &Source::fragments().assemble(), &d, None).unwrap()
 }
 
@@ -309,6 +344,234 @@ fn density_matches_reference() {
     assert!(k.u.contains(&0.0) && k.v.contains(&0.0));
 }
 
+/// The SMALL_CASE reference with every field of iterate k and level n perturbed (smooth ramps
+/// with noise, flat pairs, spikes, velocities of both signs and ±0), random wall records, and
+/// the face densities and fluxes rebuilt for its scheme.
+fn perturbed_case(seed: u64) -> Reference {
+    let case = Case::from_json(SMALL_CASE, "SMALL_CASE").unwrap();
+    let mut r = Reference::new(&case);
+    let mut g = Lcg(seed);
+    let (nxt, n) = (r.grid.nxt, r.grid.len());
+    let scalar = |g: &mut Lcg, base: f64, ij: usize, prev: f64| {
+        let (i, j) = ((ij % nxt) as f64, (ij / nxt) as f64);
+        match g.below(8) {
+            0 => prev,
+            1 => base * g.range(0.5, 1.5),
+            _ => base * (0.8 + 0.05 * i + 0.03 * j + g.range(-0.01, 0.01)),
+        }
+    };
+    let vel = |g: &mut Lcg| match g.below(8) {
+        0 => 0.0,
+        1 => -0.0,
+        _ => g.range(-1.0, 1.0),
+    };
+    for f in [&mut r.state.k, &mut r.state.n] {
+        for ij in 0..n {
+            if r.geom.cell[ij] != SOLID {
+                let prev = |a: &[f64]| if ij > 0 { a[ij - 1] } else { a[ij] };
+                f.rho[ij] = scalar(&mut g, 1.0, ij, prev(&f.rho));
+                f.p[ij] = scalar(&mut g, 1.0, ij, prev(&f.p));
+                f.T[ij] = scalar(&mut g, 1.0, ij, prev(&f.T));
+                // Not √T, so a mix-up of Γ and √T shows.
+                f.Gam[ij] = scalar(&mut g, 1.0, ij, prev(&f.Gam));
+            }
+            f.u[ij] = vel(&mut g);
+            f.v[ij] = vel(&mut g);
+        }
+    }
+    for w in &mut r.geom.walls {
+        w.u = g.range(-1.0, 1.0);
+        w.v = g.range(-1.0, 1.0);
+        w.t = g.range(0.5, 1.5);
+    }
+    r.update_fluxes();
+    r
+}
+
+/// Give wall m the condition `[Slip, NoSlip, Adiabatic][(m + rot) % 3]`.
+fn rotate_wall_bcs(r: &mut Reference, rot: usize) {
+    let bcs = [WallBc::Slip, WallBc::NoSlip, WallBc::Adiabatic];
+    for (m, w) in r.geom.walls.iter_mut().enumerate() {
+        w.bc = bcs[(m + rot) % 3];
+    }
+}
+
+/// The arrays of `PROBE_CASE_REALS` and `PROBE_CASE_INTS` (cl/kernels/probe_fragments.cl).
+struct CaseArrays {
+    reals: Vec<Vec<f64>>,
+    ints: Vec<Vec<i32>>,
+}
+
+impl CaseArrays {
+    /// `cu`, `cv`, `ct`: the explicit convective terms (zeros when unused).
+    fn new(r: &Reference, cu: &[f64], cv: &[f64], ct: &[f64]) -> CaseArrays {
+        let (k, n, f, geo) = (&r.state.k, &r.state.n, &r.flux, &r.geom);
+        let walls = |get: fn(&simplets::geometry::Wall) -> f64| geo.walls.iter().map(get).collect();
+        let ints = |a: &[u8]| a.iter().map(|&c| c as i32).collect();
+        CaseArrays {
+            reals: vec![
+                k.u.clone(),
+                k.v.clone(),
+                k.p.clone(),
+                k.T.clone(),
+                k.rho.clone(),
+                k.Gam.clone(),
+                n.u.clone(),
+                n.v.clone(),
+                n.p.clone(),
+                n.T.clone(),
+                n.rho.clone(),
+                f.rho_u.clone(),
+                f.rho_v.clone(),
+                f.Fx.clone(),
+                f.Fy.clone(),
+                r.grid.hx.clone(),
+                r.grid.hy.clone(),
+                walls(|w| w.u),
+                walls(|w| w.v),
+                walls(|w| w.t),
+                cu.to_vec(),
+                cv.to_vec(),
+                ct.to_vec(),
+            ],
+            ints: vec![
+                ints(&geo.cell),
+                geo.wall_of.iter().map(|&w| w as i32).collect(),
+                geo.walls.iter().map(|w| w.bc as i32).collect(),
+                ints(&geo.u_face),
+                ints(&geo.v_face),
+            ],
+        }
+    }
+
+    /// Run probe `name` with these arrays, then `extra` reals, one work-item per stored cell,
+    /// `per_cell` outputs each.
+    fn run(&self, p: &BuiltProgram, name: &str, extra: &[&[f64]], per_cell: usize) -> Vec<f64> {
+        let n = self.ints[0].len();
+        let mut reals: Vec<&[f64]> = self.reals.iter().map(|v| v.as_slice()).collect();
+        reals.extend_from_slice(extra);
+        let ints: Vec<&[i32]> = self.ints.iter().map(|v| v.as_slice()).collect();
+        p.run_kernel(name, &reals, &ints, per_cell * n, n).unwrap()
+    }
+}
+
+/// Compare one device value with its Rust twin, naming the fragment and place on failure.
+fn check(name: &str, i: usize, j: usize, got: f64, want: f64, worst: &mut u64) {
+    let d = ulps(got, want);
+    *worst = (*worst).max(d);
+    assert!(
+        within_tolerance(d),
+        "{name}({i},{j}): device {got:e} ({:#x}), Rust {want:e} ({:#x}), {d} ulps",
+        got.to_bits(),
+        want.to_bits()
+    );
+}
+
+#[test]
+fn bc_matches_reference() {
+    const BC_OUT: usize = 7;
+    let names = [
+        "u_wall_gas",
+        "v_wall_gas",
+        "T_wall_gas",
+        "gam_col",
+        "gam_row",
+        "gam_c",
+        "gam_c2",
+    ];
+    let mut r = perturbed_case(0xb0_c0);
+    let mut worst = [0u64; BC_OUT];
+    let mut compared = [0usize; BC_OUT];
+    for rot in 0..3 {
+        rotate_wall_bcs(&mut r, rot);
+        let a = CaseArrays::new(&r, &[0.0], &[0.0], &[0.0]);
+        let out = {
+            let _g = cl_lock();
+            a.run(&case_program(&r), "probe_bc", &[], BC_OUT)
+        };
+        let (x, g) = (r.ctx(), &r.grid);
+        for j in 1..g.nyt {
+            for i in 1..g.nxt {
+                let ij = g.idx(i, j);
+                let want = [
+                    Some(x.u_wall_gas(ij, ij - g.nxt, 0.5 * g.hy[j])),
+                    Some(x.v_wall_gas(ij, ij - 1, 0.5 * g.hx[i])),
+                    Some(x.T_wall_gas(ij, ij - g.nxt, 0.5 * g.hy[j])),
+                    x.gam_col(i, j),
+                    x.gam_row(i, j),
+                    Some(x.gam_c(i, j)),
+                    Some(x.gam_c2(i, j)),
+                ];
+                for (c, w) in want.iter().enumerate() {
+                    // gam_col/gam_row: Rust's None (both cells solid) has no device twin.
+                    if let Some(w) = *w {
+                        check(names[c], i, j, out[BC_OUT * ij + c], w, &mut worst[c]);
+                        compared[c] += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("bc: worst ulps {names:?} = {worst:?}, compared {compared:?}");
+}
+
+#[test]
+fn momentum_matches_reference() {
+    const MOM_OUT: usize = 6;
+    let names = ["u_hat", "d_u", "c_u_fc", "v_hat", "d_v", "c_v_cf"];
+    let mut r = perturbed_case(0x30_3e);
+    let n = r.grid.len();
+    let mut worst = [0u64; MOM_OUT];
+    let mut compared = [0usize; MOM_OUT];
+    let mut tvd_faces = 0;
+    for (scheme, rot) in [(0, 0), (1, 1), (2, 2), (3, 0)] {
+        (r.explicit, r.tvd) = (scheme & 1 == 1, scheme & 2 == 2);
+        rotate_wall_bcs(&mut r, rot);
+        r.update_fluxes();
+        let (mut cu, mut cv) = (vec![0.0; n], vec![0.0; n]);
+        momentum::convective_u(&r.ctx(), &mut cu);
+        momentum::convective_v(&r.ctx(), &mut cv);
+        let a = CaseArrays::new(&r, &cu, &cv, &[0.0]);
+        let out = {
+            let _g = cl_lock();
+            a.run(&case_program(&r), "probe_momentum", &[], MOM_OUT)
+        };
+        let (x, g, geo) = (r.ctx(), &r.grid, &r.geom);
+        for j in 1..g.nyt {
+            for i in 1..g.nxt {
+                let ij = g.idx(i, j);
+                let mut want = [None; MOM_OUT];
+                if j <= g.ny && geo.u_face[ij] == F_SOLVED {
+                    let (uh, du) = momentum::u_hat_d_u(&x, &cu, i, j);
+                    want[0..3].copy_from_slice(&[
+                        Some(uh),
+                        Some(du),
+                        Some(momentum::c_u_fc(&x, i, j)),
+                    ]);
+                    tvd_faces += (0..4).any(|f| momentum::u_tvd(&x, i, j, f, 1.0) != 0.0) as usize;
+                }
+                if i <= g.nx && geo.v_face[ij] == F_SOLVED {
+                    let (vh, dv) = momentum::v_hat_d_v(&x, &cv, i, j);
+                    want[3..6].copy_from_slice(&[
+                        Some(vh),
+                        Some(dv),
+                        Some(momentum::c_v_cf(&x, i, j)),
+                    ]);
+                    tvd_faces += (0..4).any(|f| momentum::v_tvd(&x, i, j, f, 1.0) != 0.0) as usize;
+                }
+                for (c, w) in want.iter().enumerate() {
+                    if let Some(w) = *w {
+                        check(names[c], i, j, out[MOM_OUT * ij + c], w, &mut worst[c]);
+                        compared[c] += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("momentum (4 schemes): worst ulps {names:?} = {worst:?}, compared {compared:?}, {tvd_faces} faces with a TVD stencil");
+    assert!(compared.iter().all(|&c| c > 100), "{compared:?}");
+}
+
 /// Definitions `#define name(` with a lower-case name (level-2/3 fragments) in `text`, in order.
 fn fragment_macros(text: &str) -> Vec<String> {
     text.lines()
@@ -339,7 +602,7 @@ fn pub_fns(text: &str) -> Vec<String> {
 #[test]
 fn every_fragment_has_a_rust_twin_in_order() {
     let root = env!("CARGO_MANIFEST_DIR");
-    for stem in ["ops", "density"] {
+    for stem in ["ops", "density", "bc", "momentum"] {
         let cl = std::fs::read_to_string(format!("{root}/cl/{stem}.cl")).unwrap();
         let rs = std::fs::read_to_string(format!("{root}/src/reference/{stem}.rs")).unwrap();
         let macros = fragment_macros(&cl);
@@ -373,6 +636,27 @@ fn every_fragment_has_a_rust_twin_in_order() {
     assert_eq!(value(&fields_cl, "CELL_FLUID"), FLUID.to_string());
     assert_eq!(value(&fields_cl, "CELL_SOLID"), SOLID.to_string());
     assert_eq!(value(&fields_cl, "CELL_OPEN"), OPEN.to_string());
+    for (name, v) in [
+        ("F_SOLVED", F_SOLVED),
+        ("F_FIXED", F_FIXED),
+        ("F_COPY", F_COPY),
+        ("F_PERIODIC", F_PERIODIC),
+        ("F_NONE", F_NONE),
+    ] {
+        assert_eq!(value(&fields_cl, name), v.to_string());
+    }
+    assert_eq!(
+        value(&fields_cl, "WALL_SLIP"),
+        (WallBc::Slip as i32).to_string()
+    );
+    assert_eq!(
+        value(&fields_cl, "WALL_NOSLIP"),
+        (WallBc::NoSlip as i32).to_string()
+    );
+    assert_eq!(
+        value(&fields_cl, "WALL_ADIABATIC"),
+        (WallBc::Adiabatic as i32).to_string()
+    );
 }
 
 #[test]

@@ -21,6 +21,12 @@ pub const FIELDS: (&str, &str) = ("cl/fields.cl", include_str!("../../cl/fields.
 pub const OPS: (&str, &str) = ("cl/ops.cl", include_str!("../../cl/ops.cl"));
 /// `cl/density.cl`: face densities (9)–(12), twins of `reference::density`; needs `CFG_TVD`.
 pub const DENSITY: (&str, &str) = ("cl/density.cl", include_str!("../../cl/density.cl"));
+/// `cl/bc.cl`: wall gas values (42)(43) and Γ at CV corners, twins of `reference::bc`; needs
+/// `CFG_KN`, `CFG_SIGMA_U`, `CFG_SIGMA_T`.
+pub const BC: (&str, &str) = ("cl/bc.cl", include_str!("../../cl/bc.cl"));
+/// `cl/momentum.cl`: pseudo-velocity pieces (13)–(21), twins of `reference::momentum`; needs
+/// `CFG_A`, `CFG_B`, `CFG_DT`, `CFG_EXPLICIT`, `CFG_TVD`.
+pub const MOMENTUM: (&str, &str) = ("cl/momentum.cl", include_str!("../../cl/momentum.cl"));
 /// `cl/kernels/probe_fragments.cl`: probe kernels of the fragments (`probe_ops`,
 /// `probe_density`).
 pub const PROBE_FRAGMENTS: (&str, &str) = (
@@ -53,14 +59,16 @@ impl Source {
         Source::new().with(PROBE)
     }
 
-    /// The fragment probe program: prelude, fields, ops, density, then
+    /// The fragment probe program: prelude, fields, ops, density, bc, momentum, then
     /// `cl/kernels/probe_fragments.cl` (`cl/README.md` order). Needs `CFG_NXT`, `CFG_NYT`,
-    /// `CFG_TVD`.
+    /// `CFG_TVD` and the constants each piece guards.
     pub fn fragments() -> Source {
         Source::new()
             .with(FIELDS)
             .with(OPS)
             .with(DENSITY)
+            .with(BC)
+            .with(MOMENTUM)
             .with(PROBE_FRAGMENTS)
     }
 

@@ -221,7 +221,7 @@ impl Ctx<'_> {
 
 /// Mean of the available values (0 if none: a corner inside a solid, never used).
 #[inline]
-fn mean_of(a: Option<f64>, b: Option<f64>) -> f64 {
+pub fn mean_of(a: Option<f64>, b: Option<f64>) -> f64 {
     match (a, b) {
         (Some(a), Some(b)) => 0.5 * (a + b),
         (Some(a), None) | (None, Some(a)) => a,

@@ -46,7 +46,7 @@ fn pseudo_velocities(r: &mut Reference) {
         for i in 1..g.nxt {
             let ij = g.idx(i, j);
             if geo.u_face[ij] == F_SOLVED {
-                (w.u_hat[ij], w.d_u[ij]) = momentum::u_hat_fc(&x, &w.Cu, i, j);
+                (w.u_hat[ij], w.d_u[ij]) = momentum::u_hat_d_u(&x, &w.Cu, i, j);
             }
         }
     }
@@ -54,7 +54,7 @@ fn pseudo_velocities(r: &mut Reference) {
         for i in 1..=g.nx {
             let ij = g.idx(i, j);
             if geo.v_face[ij] == F_SOLVED {
-                (w.v_hat[ij], w.d_v[ij]) = momentum::v_hat_cf(&x, &w.Cv, i, j);
+                (w.v_hat[ij], w.d_v[ij]) = momentum::v_hat_d_v(&x, &w.Cv, i, j);
             }
         }
     }
