@@ -63,6 +63,9 @@ pub enum RunError {
     /// The restart checkpoint could not be used (missing, corrupt, or for another case).
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    /// An OpenCL call failed during the run.
+    #[error(transparent)]
+    Device(#[from] DeviceError),
     /// SIGTERM or SIGINT arrived: the run stopped after a complete step, wrote a checkpoint,
     /// finished its output and manifest.
     #[error("interrupted after step {step}; checkpoint written to {}: resume with --restart {}", .checkpoint.display(), .checkpoint.display())]

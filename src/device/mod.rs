@@ -11,12 +11,14 @@
 
 pub mod cache;
 pub mod program;
+pub mod runtime;
 pub mod select;
 pub mod source;
 pub mod table;
 
 pub use cache::KernelCache;
 pub use program::{build, build_cached, first_error, BuiltProgram, BUILD_LOG_FILE, SOURCE_FILE};
+pub use runtime::Runtime;
 pub use select::{
     check_capacity, list_devices, list_devices_from, require_fp64, select_device, select_from,
     DeviceInfo, DISABLE_ENV,
