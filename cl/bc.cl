@@ -35,7 +35,8 @@
 
 /* (43) gas temperature T_s at the wall face between fluid cell (i,j) and solid (si,sj): the
  * jump value (slip), the wall temperature (no slip), the fluid value (adiabatic).
- * Upper-case T is the spec symbol (the name-order test checks lower-case macros only). */
+ * Upper-case T is the spec symbol (the name-order test checks every name with a lower-case
+ * letter). */
 #define T_wall_gas(i,j,si,sj,hh) \
     ((WALL_BC((si),(sj)) == WALL_SLIP) \
      ? jump(T((i),(j)), WALL_T((si),(sj)), RHO((i),(j)), (hh), CFG_SIGMA_T, CFG_KN) \

@@ -3,9 +3,10 @@
  * where it is used, so a kernel declares just the parameters of the accessors it uses):
  *   iterate k: rho, u, v, p, t, gam (__global const real*, one value per stored cell,
  *   index IDX(i,j)); level n: rho_n, u_n, v_n, p_n, t_n; face densities and mass fluxes
- *   rho_u, rho_v, fx, fy (reference::Fluxes); explicit convective terms cu, cv, ct; cell (__global const int*, cell class per
- *   stored cell), u_face, v_face (int face classes), hx (CFG_NXT widths), hy (CFG_NYT
- *   widths); walls: wall_of (int per stored
+ *   rho_u, rho_v, fx, fy (reference::Fluxes); explicit convective terms cu, cv, ct;
+ *   pseudo-velocities and d-coefficients u_hat, d_u, v_hat, d_v (reference::Work);
+ *   cell (__global const int*, cell class per stored cell), u_face, v_face (int face
+ *   classes), hx (CFG_NXT widths), hy (CFG_NYT widths); walls: wall_of (int per stored
  *   cell, index into the wall records of solids), wall_u, wall_v, wall_t (real per wall),
  *   wall_bc (int per wall, WALL_SLIP/WALL_NOSLIP/WALL_ADIABATIC).
  * u(i,j) lives on the west face of cell (i,j), v(i,j) on its south face (src/fields.rs). */
@@ -45,6 +46,10 @@
 #define CU(i,j)    (cu[IDX((i),(j))])
 #define CV(i,j)    (cv[IDX((i),(j))])
 #define CT(i,j)    (ct[IDX((i),(j))])
+#define U_HAT(i,j) (u_hat[IDX((i),(j))])
+#define D_U(i,j)   (d_u[IDX((i),(j))])
+#define V_HAT(i,j) (v_hat[IDX((i),(j))])
+#define D_V(i,j)   (d_v[IDX((i),(j))])
 #define CELL(i,j)  (cell[IDX((i),(j))])
 #define U_FACE(i,j) (u_face[IDX((i),(j))])
 #define V_FACE(i,j) (v_face[IDX((i),(j))])

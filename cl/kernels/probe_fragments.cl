@@ -112,3 +112,75 @@ __kernel void probe_momentum(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* o
         y[5] = c_v_cf(i, j);
     }
 }
+
+/* cl/energy.cl at every fluid cell (i,j), 1 <= i <= CFG_NXT-2, 1 <= j <= CFG_NYT-2 (others
+ * stay 0), EN_OUT outputs each: tW tE tS tN tP tB tDiv, T_cc of the first loop-3 sweep (old
+ * T, p = iterate k), c_T_cc; sequenced as a kernel would (energy::energy_coeffs). */
+#define EN_OUT 9
+
+__kernel void probe_energy(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
+{
+    const size_t k = get_global_id(0);
+    const int i = (int)(k % CFG_NXT);
+    const int j = (int)(k / CFG_NXT);
+    if (i < 1 || j < 1 || i > CFG_NXT - 2 || j > CFG_NYT - 2 || CELL(i, j) != CELL_FLUID)
+        return;
+    __global real* y = out + k * EN_OUT;
+    const real dw = dT_cc(i, j, 0);
+    const real de = dT_cc(i, j, 1);
+    const real ds = dT_cc(i, j, 2);
+    const real dn = dT_cc(i, j, 3);
+    const real tw = tW_cc(i, j, dw);
+    const real te = tE_cc(i, j, de);
+    const real t_s = tS_cc(i, j, ds);
+    const real tn = tN_cc(i, j, dn);
+    const real tp = tP_cc(i, j, dw, de, ds, dn);
+    const real tb = tB_cc(i, j, dw, de, ds, dn);
+    const real tdiv = tDiv_cc(i, j);
+    y[0] = tw;
+    y[1] = te;
+    y[2] = t_s;
+    y[3] = tn;
+    y[4] = tp;
+    y[5] = tb;
+    y[6] = tdiv;
+    y[7] = T_cc(T, P, i, j, tw, te, t_s, tn, tp, tb, tdiv);
+    y[8] = c_T_cc(i, j);
+}
+
+/* cl/pressure.cl, PR_OUT outputs per stored cell: at a fluid cell (as probe_energy) pW pE pS
+ * pN pD pB and p_cc of the first sweep (old p = iterate k) with the new T t_new (an extra
+ * input, Rust's T_cc); at every u-face with i >= 1 u_corr_fc, at every v-face with j >= 1
+ * v_corr_cf, with the new pressure p (iterate k). Extra reals: u_hat, d_u, v_hat, d_v,
+ * t_new. */
+#define PR_OUT 9
+
+__kernel void probe_pressure(PROBE_CASE_REALS, __global const real* u_hat,
+                             __global const real* d_u, __global const real* v_hat,
+                             __global const real* d_v, __global const real* t_new,
+                             PROBE_CASE_INTS, __global real* out)
+{
+    const size_t k = get_global_id(0);
+    const int i = (int)(k % CFG_NXT);
+    const int j = (int)(k / CFG_NXT);
+    __global real* y = out + k * PR_OUT;
+    if (i >= 1 && j >= 1 && i <= CFG_NXT - 2 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
+        const real pw = pW_cc(i, j);
+        const real pe = pE_cc(i, j);
+        const real ps = pS_cc(i, j);
+        const real pn = pN_cc(i, j);
+        const real pd = pD_cc(i, j);
+        const real pb = pB_cc(i, j);
+        y[0] = pw;
+        y[1] = pe;
+        y[2] = ps;
+        y[3] = pn;
+        y[4] = pd;
+        y[5] = pb;
+        y[6] = p_cc(P, i, j, pw, pe, ps, pn, pd, pb, t_new[k]);
+    }
+    if (i >= 1)
+        y[7] = u_corr_fc(P, i, j);
+    if (j >= 1)
+        y[8] = v_corr_cf(P, i, j);
+}

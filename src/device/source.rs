@@ -27,8 +27,14 @@ pub const BC: (&str, &str) = ("cl/bc.cl", include_str!("../../cl/bc.cl"));
 /// `cl/momentum.cl`: pseudo-velocity pieces (13)–(21), twins of `reference::momentum`; needs
 /// `CFG_A`, `CFG_B`, `CFG_DT`, `CFG_EXPLICIT`, `CFG_TVD`.
 pub const MOMENTUM: (&str, &str) = ("cl/momentum.cl", include_str!("../../cl/momentum.cl"));
+/// `cl/energy.cl`: energy-equation pieces (24)–(30), twins of `reference::energy`; needs
+/// `CFG_CT1`, `CFG_CT2`, `CFG_CT3`, `CFG_DT`, `CFG_EXPLICIT`, `CFG_TVD`.
+pub const ENERGY: (&str, &str) = ("cl/energy.cl", include_str!("../../cl/energy.cl"));
+/// `cl/pressure.cl`: pressure-equation pieces (22)–(23) and the velocity correction (37)–(38),
+/// twins of `reference::pressure`; needs `CFG_DT`.
+pub const PRESSURE: (&str, &str) = ("cl/pressure.cl", include_str!("../../cl/pressure.cl"));
 /// `cl/kernels/probe_fragments.cl`: probe kernels of the fragments (`probe_ops`,
-/// `probe_density`).
+/// `probe_density`, the case probes).
 pub const PROBE_FRAGMENTS: (&str, &str) = (
     "cl/kernels/probe_fragments.cl",
     include_str!("../../cl/kernels/probe_fragments.cl"),
@@ -59,9 +65,9 @@ impl Source {
         Source::new().with(PROBE)
     }
 
-    /// The fragment probe program: prelude, fields, ops, density, bc, momentum, then
-    /// `cl/kernels/probe_fragments.cl` (`cl/README.md` order). Needs `CFG_NXT`, `CFG_NYT`,
-    /// `CFG_TVD` and the constants each piece guards.
+    /// The fragment probe program: prelude, fields, ops, density, bc, momentum, energy,
+    /// pressure, then `cl/kernels/probe_fragments.cl` (`cl/README.md` order). Needs `CFG_NXT`,
+    /// `CFG_NYT`, `CFG_TVD` and the constants each piece guards.
     pub fn fragments() -> Source {
         Source::new()
             .with(FIELDS)
@@ -69,6 +75,8 @@ impl Source {
             .with(DENSITY)
             .with(BC)
             .with(MOMENTUM)
+            .with(ENERGY)
+            .with(PRESSURE)
             .with(PROBE_FRAGMENTS)
     }
 

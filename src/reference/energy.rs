@@ -13,6 +13,7 @@ use super::ops::{hi, upwind};
 use super::{Ctx, Work};
 use crate::config::WallBc;
 use crate::geometry::FLUID;
+use crate::grid::Grid;
 
 /// Shear strain rate at the corner (x_f[i'], y_f[j']) (spec §2.6), with the wall gas velocity
 /// at half a cell where a wall runs through the corner's row or column pair.
@@ -62,83 +63,179 @@ pub fn phi_cc(x: &Ctx, i: usize, j: usize) -> f64 {
     2.0 * (du * du + dv * dv) + 0.25 * s - 2.0 / 3.0 * (du + dv) * (du + dv)
 }
 
-/// One face of the energy CV: (conductance DT, neighbour T for a wall face or None).
+// The coefficients of (24) are split into scalar pieces, one per `cl/energy.cl` macro of the
+// same name, so a kernel can keep the four conductances in registers and give the same doubles;
+// `energy_coeffs` puts them together for the serial sweep. Face `m` of the CV (i,j) is
+// 0 west, 1 east, 2 south, 3 north.
+
+/// Face `m` of cell (i,j): (neighbour's stored index, face length, h of (i,j), h of the
+/// neighbour) along the face normal.
 #[inline]
-fn face_dt(x: &Ctx, p: usize, nb: usize, len: f64, h_p: f64, h_nb: f64) -> (f64, Option<f64>) {
-    let geo = x.geo;
+fn face_geom(g: &Grid, i: usize, j: usize, m: usize) -> (usize, f64, f64, f64) {
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    match m {
+        0 => (p - 1, g.hy[j], g.hx[i], g.hx[i - 1]),
+        1 => (p + 1, g.hy[j], g.hx[i], g.hx[i + 1]),
+        2 => (p - nx, g.hx[i], g.hy[j], g.hy[j - 1]),
+        _ => (p + nx, g.hx[i], g.hy[j], g.hy[j + 1]),
+    }
+}
+
+/// (26)-(27) conductance D_T of face `m` of the energy CV (i,j): C_T1 len Hi(Γ)/distance
+/// between two fluid cells; across a wall √T_s at half a cell, 0 for an adiabatic wall.
+#[inline]
+pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
+    let (geo, ct1) = (x.geo, x.c.ct1);
+    let p = x.g.idx(i, j);
+    let (nb, len, h_p, h_nb) = face_geom(x.g, i, j, m);
     if geo.solid(nb) {
         if geo.wall(nb).bc == WallBc::Adiabatic {
-            return (0.0, Some(0.0));
+            return 0.0;
         }
         let hh = 0.5 * h_p;
         let ts = x.T_wall_gas(p, nb, hh);
-        (x.c.ct1 * len * ts.sqrt() / hh, Some(ts))
+        ct1 * len * ts.sqrt() / hh
     } else {
         // (26)-(27) harmonic mean of Γ_λ = √T between the two centres.
         let gl = hi(x.k.Gam[nb], x.k.Gam[p], h_nb, h_p);
-        (x.c.ct1 * len * gl / (0.5 * (h_nb + h_p)), None)
+        ct1 * len * gl / (0.5 * (h_nb + h_p))
     }
+}
+
+/// (43) T_nb of face `m` where the neighbour is solid: the wall gas temperature T_s at half a
+/// cell, 0 for an adiabatic wall (whose conductance is 0).
+#[inline]
+pub fn Ts_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
+    let (nb, _, h_p, _) = face_geom(x.g, i, j, m);
+    if x.geo.wall(nb).bc == WallBc::Adiabatic {
+        0.0
+    } else {
+        x.T_wall_gas(x.g.idx(i, j), nb, 0.5 * h_p)
+    }
+}
+
+/// (25) a_nb of face `m` (before ×Δt) with conductance `d`: 0 across a wall, else `d` plus the
+/// upwind inflow when implicit.
+#[inline]
+pub fn aT_cc(x: &Ctx, i: usize, j: usize, m: usize, d: f64) -> f64 {
+    let (g, f) = (x.g, x.f);
+    let p = g.idx(i, j);
+    let nb = face_geom(g, i, j, m).0;
+    if x.geo.solid(nb) {
+        return 0.0;
+    }
+    // Fluxes out of the CV are positive for the east/north faces.
+    let conv = match m {
+        0 => f.Fx[p].max(0.0),
+        1 => (-f.Fx[p + 1]).max(0.0),
+        2 => f.Fy[p].max(0.0),
+        _ => (-f.Fy[p + g.nxt]).max(0.0),
+    };
+    d + if x.explicit { 0.0 } else { conv }
+}
+
+/// Δt a_W of the energy CV (i,j) with west conductance `dw`.
+#[inline]
+pub fn tW_cc(x: &Ctx, i: usize, j: usize, dw: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 0, dw)
+}
+
+/// Δt a_E with east conductance `de`.
+#[inline]
+pub fn tE_cc(x: &Ctx, i: usize, j: usize, de: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 1, de)
+}
+
+/// Δt a_S with south conductance `ds`.
+#[inline]
+pub fn tS_cc(x: &Ctx, i: usize, j: usize, ds: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 2, ds)
+}
+
+/// Δt a_N with north conductance `dn`.
+#[inline]
+pub fn tN_cc(x: &Ctx, i: usize, j: usize, dn: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 3, dn)
+}
+
+/// Left side of (24): ρ^k V + Δt diag, diag accumulated W, E, S, N (the conductance of a wall
+/// face, a_nb of a fluid one), plus the net outflow when implicit.
+#[inline]
+pub fn tP_cc(x: &Ctx, i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) -> f64 {
+    let (g, f) = (x.g, x.f);
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    let mut diag = 0.0;
+    for (m, d) in [dw, de, ds, dn].into_iter().enumerate() {
+        diag += if x.geo.solid(face_geom(g, i, j, m).0) {
+            d
+        } else {
+            aT_cc(x, i, j, m, d)
+        };
+    }
+    if !x.explicit {
+        let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
+        diag += fe - fw + fn_ - fs;
+    }
+    x.k.rho[p] * (g.hx[i] * g.hy[j]) + x.dt * diag
+}
+
+/// Right side of (24) with the conductances: Δt Σ_walls D_T T_s (W, E, S, N) + Δt C_T2 Γ V Φ
+/// + pⁿ V, minus Δt C_T (explicit, from `ct`) or the deferred TVD correction (implicit TVD).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn tB_cc(x: &Ctx, ct: &[f64], i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) -> f64 {
+    let (g, geo, k, f, dt) = (x.g, x.geo, x.k, x.f, x.dt);
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    let vol = g.hx[i] * g.hy[j];
+    let mut b = 0.0;
+    for (m, d) in [dw, de, ds, dn].into_iter().enumerate() {
+        b += if geo.solid(face_geom(g, i, j, m).0) {
+            d * Ts_cc(x, i, j, m)
+        } else {
+            0.0
+        };
+    }
+    let mut src = dt * x.c.ct2 * k.Gam[p] * vol * phi_cc(x, i, j) + x.n.p[p] * vol;
+    if x.explicit {
+        src -= dt * ct[p];
+    } else if x.tvd {
+        // [CHOICE G7] deferred TVD correction with iterate-k temperatures.
+        let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
+        let t = &k.T;
+        let c = fe * tvd_fc(g, geo, t, i + 1, j, fe) - fw * tvd_fc(g, geo, t, i, j, fw)
+            + fn_ * tvd_cf(g, geo, t, i, j + 1, fn_)
+            - fs * tvd_cf(g, geo, t, i, j, fs);
+        src -= dt * c;
+    }
+    dt * b + src
+}
+
+/// Δt C_T3 × the discrete divergence of cell (i,j): multiplies p(i,j) in the compression work.
+#[inline]
+pub fn tDiv_cc(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, k) = (x.g, x.k);
+    let p = g.idx(i, j);
+    let div = (k.u[p + 1] - k.u[p]) * g.hy[j] + (k.v[p + g.nxt] - k.v[p]) * g.hx[i];
+    x.dt * x.c.ct3 * div
 }
 
 /// Build the loop-3 coefficients of the energy equation for every fluid cell.
 pub fn energy_coeffs(x: &Ctx, w: &mut Work) {
-    let (g, geo, k, f, dt) = (x.g, x.geo, x.k, x.f, x.dt);
-    let nx = g.nxt;
+    let (g, geo) = (x.g, x.geo);
     for j in 1..=g.ny {
         for i in 1..=g.nx {
             let p = g.idx(i, j);
             if geo.cell[p] != FLUID {
                 continue;
             }
-            let (hx, hy) = (g.hx[i], g.hy[j]);
-            let vol = hx * hy;
-            let nbs = [
-                (p - 1, hy, hx, g.hx[i - 1]),
-                (p + 1, hy, hx, g.hx[i + 1]),
-                (p - nx, hx, hy, g.hy[j - 1]),
-                (p + nx, hx, hy, g.hy[j + 1]),
-            ];
-            // Fluxes out of the CV are positive for the east/north faces.
-            let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
-            let conv = [fw.max(0.0), (-fe).max(0.0), fs.max(0.0), (-fn_).max(0.0)];
-            let mut a = [0.0; 4];
-            let mut diag = 0.0;
-            let mut b = 0.0;
-            for (m, &(nb, len, hp, hn)) in nbs.iter().enumerate() {
-                let (d, wall) = face_dt(x, p, nb, len, hp, hn);
-                match wall {
-                    Some(ts) => {
-                        diag += d;
-                        b += d * ts;
-                    }
-                    None => {
-                        a[m] = d + if x.explicit { 0.0 } else { conv[m] };
-                        diag += a[m];
-                    }
-                }
-            }
-            if !x.explicit {
-                diag += fe - fw + fn_ - fs;
-            }
-            let mut src = dt * x.c.ct2 * k.Gam[p] * vol * phi_cc(x, i, j) + x.n.p[p] * vol;
-            if x.explicit {
-                src -= dt * w.CT[p];
-            } else if x.tvd {
-                // [CHOICE G7] deferred TVD correction with iterate-k temperatures.
-                let t = &k.T;
-                let c = fe * tvd_fc(g, geo, t, i + 1, j, fe) - fw * tvd_fc(g, geo, t, i, j, fw)
-                    + fn_ * tvd_cf(g, geo, t, i, j + 1, fn_)
-                    - fs * tvd_cf(g, geo, t, i, j, fs);
-                src -= dt * c;
-            }
-            w.tW[p] = dt * a[0];
-            w.tE[p] = dt * a[1];
-            w.tS[p] = dt * a[2];
-            w.tN[p] = dt * a[3];
-            w.tP[p] = k.rho[p] * vol + dt * diag;
-            w.tB[p] = dt * b + src;
-            let div = (k.u[p + 1] - k.u[p]) * hy + (k.v[p + nx] - k.v[p]) * hx;
-            w.tDiv[p] = dt * x.c.ct3 * div;
+            let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
+            w.tW[p] = tW_cc(x, i, j, dw);
+            w.tE[p] = tE_cc(x, i, j, de);
+            w.tS[p] = tS_cc(x, i, j, ds);
+            w.tN[p] = tN_cc(x, i, j, dn);
+            w.tP[p] = tP_cc(x, i, j, dw, de, ds, dn);
+            w.tB[p] = tB_cc(x, &w.CT, i, j, dw, de, ds, dn);
+            w.tDiv[p] = tDiv_cc(x, i, j);
         }
     }
 }
@@ -156,32 +253,39 @@ pub fn T_cc(w: &Work, nx: usize, p: usize) -> f64 {
         / w.tP[p]
 }
 
+/// Explicit scheme (30): C_T of fluid cell (i,j) from iterate k (level n at the step start).
+#[inline]
+pub fn c_T_cc(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, geo, f, t) = (x.g, x.geo, x.f, &x.k.T);
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
+    let face = |a: f64, b: f64, fl: f64, corr: f64| fl * (upwind(a, b, fl) + corr);
+    let (tvd_e, tvd_w, tvd_n, tvd_s) = if x.tvd {
+        (
+            tvd_fc(g, geo, t, i + 1, j, fe),
+            tvd_fc(g, geo, t, i, j, fw),
+            tvd_cf(g, geo, t, i, j + 1, fn_),
+            tvd_cf(g, geo, t, i, j, fs),
+        )
+    } else {
+        (0.0, 0.0, 0.0, 0.0)
+    };
+    face(t[p], t[p + 1], fe, tvd_e) - face(t[p - 1], t[p], fw, tvd_w)
+        + face(t[p], t[p + nx], fn_, tvd_n)
+        - face(t[p - nx], t[p], fs, tvd_s)
+}
+
 /// Explicit scheme (30): C_Tⁿ of every fluid cell from level n (called when k equals n).
 pub fn convective_T(x: &Ctx, out: &mut [f64]) {
-    let (g, geo, f, t) = (x.g, x.geo, x.f, &x.k.T);
-    let nx = g.nxt;
+    let (g, geo) = (x.g, x.geo);
     for j in 1..=g.ny {
         for i in 1..=g.nx {
             let p = g.idx(i, j);
-            if geo.cell[p] != FLUID {
-                out[p] = 0.0;
-                continue;
-            }
-            let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
-            let face = |a: f64, b: f64, fl: f64, corr: f64| fl * (upwind(a, b, fl) + corr);
-            let (tvd_e, tvd_w, tvd_n, tvd_s) = if x.tvd {
-                (
-                    tvd_fc(g, geo, t, i + 1, j, fe),
-                    tvd_fc(g, geo, t, i, j, fw),
-                    tvd_cf(g, geo, t, i, j + 1, fn_),
-                    tvd_cf(g, geo, t, i, j, fs),
-                )
+            out[p] = if geo.cell[p] != FLUID {
+                0.0
             } else {
-                (0.0, 0.0, 0.0, 0.0)
+                c_T_cc(x, i, j)
             };
-            out[p] = face(t[p], t[p + 1], fe, tvd_e) - face(t[p - 1], t[p], fw, tvd_w)
-                + face(t[p], t[p + nx], fn_, tvd_n)
-                - face(t[p - nx], t[p], fs, tvd_s);
         }
     }
 }

@@ -10,39 +10,117 @@ use crate::fields::Fields;
 use crate::geometry::{Geometry, FLUID, F_PERIODIC, F_SOLVED};
 use crate::grid::Grid;
 
-/// (23) a^p and the pseudo mass flux of one face: solved faces use d and û, others their
-/// current velocity.
+// The coefficients of (22) are split into scalar pieces, one per `cl/pressure.cl` macro of the
+// same name; `pressure_coeffs` puts them together for the serial sweep. û, d_u, v̂, d_v come
+// from `w` (the momentum step of the same iteration).
+
+/// True if a face of class `kind` is solved with its pseudo-velocity relation (solved or
+/// periodic seam).
 #[inline(always)]
-fn face(kind: u8, rho_f: f64, h: f64, hat: f64, d: f64, vel: f64) -> (f64, f64) {
-    if kind == F_SOLVED || kind == F_PERIODIC {
-        (rho_f * h * d, rho_f * h * hat)
+fn pseudo(kind: u8) -> bool {
+    kind == F_SOLVED || kind == F_PERIODIC
+}
+
+/// (23) a^p of the u-face (i,j) (before ×Δt): ρu hy d_u where it is solved, else 0.
+#[inline]
+pub fn ap_fc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    let ij = x.g.idx(i, j);
+    if pseudo(x.geo.u_face[ij]) {
+        x.f.rho_u[ij] * x.g.hy[j] * w.d_u[ij]
     } else {
-        (0.0, rho_f * h * vel)
+        0.0
     }
+}
+
+/// (23) pseudo mass flux through the u-face (i,j): ρu hy û where it is solved, else ρu hy u.
+#[inline]
+pub fn q_fc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    let ij = x.g.idx(i, j);
+    if pseudo(x.geo.u_face[ij]) {
+        x.f.rho_u[ij] * x.g.hy[j] * w.u_hat[ij]
+    } else {
+        x.f.rho_u[ij] * x.g.hy[j] * x.k.u[ij]
+    }
+}
+
+/// (23) a^p of the v-face (i,j): ρv hx d_v where it is solved, else 0.
+#[inline]
+pub fn ap_cf(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    let ij = x.g.idx(i, j);
+    if pseudo(x.geo.v_face[ij]) {
+        x.f.rho_v[ij] * x.g.hx[i] * w.d_v[ij]
+    } else {
+        0.0
+    }
+}
+
+/// (23) pseudo mass flux through the v-face (i,j): ρv hx v̂ where it is solved, else ρv hx v.
+#[inline]
+pub fn q_cf(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    let ij = x.g.idx(i, j);
+    if pseudo(x.geo.v_face[ij]) {
+        x.f.rho_v[ij] * x.g.hx[i] * w.v_hat[ij]
+    } else {
+        x.f.rho_v[ij] * x.g.hx[i] * x.k.v[ij]
+    }
+}
+
+/// Δt a^p_W of cell (i,j).
+#[inline]
+pub fn pW_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    x.dt * ap_fc(x, w, i, j)
+}
+
+/// Δt a^p_E.
+#[inline]
+pub fn pE_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    x.dt * ap_fc(x, w, i + 1, j)
+}
+
+/// Δt a^p_S.
+#[inline]
+pub fn pS_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    x.dt * ap_cf(x, w, i, j)
+}
+
+/// Δt a^p_N.
+#[inline]
+pub fn pN_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    x.dt * ap_cf(x, w, i, j + 1)
+}
+
+/// Δt Σ a^p, summed W, E, S, N.
+#[inline]
+pub fn pD_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    let (aw, ae) = (ap_fc(x, w, i, j), ap_fc(x, w, i + 1, j));
+    let (as_, an) = (ap_cf(x, w, i, j), ap_cf(x, w, i, j + 1));
+    x.dt * (aw + ae + as_ + an)
+}
+
+/// Δt b^p + V pⁿ/Tⁿ: the net pseudo mass flux into cell (i,j) and the level-n mass.
+#[inline]
+pub fn pB_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
+    let p = x.g.idx(i, j);
+    let (qw, qe) = (q_fc(x, w, i, j), q_fc(x, w, i + 1, j));
+    let (qs, qn) = (q_cf(x, w, i, j), q_cf(x, w, i, j + 1));
+    x.dt * (qw - qe + qs - qn) + x.g.hx[i] * x.g.hy[j] * x.n.p[p] / x.n.T[p]
 }
 
 /// Build the loop-3 coefficients of (22) for every fluid cell (after û, v̂ are known).
 pub fn pressure_coeffs(x: &Ctx, w: &mut Work) {
-    let (g, geo, k, f, dt) = (x.g, x.geo, x.k, x.f, x.dt);
-    let nx = g.nxt;
+    let (g, geo) = (x.g, x.geo);
     for j in 1..=g.ny {
         for i in 1..=g.nx {
             let p = g.idx(i, j);
             if geo.cell[p] != FLUID {
                 continue;
             }
-            let (hx, hy) = (g.hx[i], g.hy[j]);
-            let (e, n) = (p + 1, p + nx);
-            let (aw, qw) = face(geo.u_face[p], f.rho_u[p], hy, w.u_hat[p], w.d_u[p], k.u[p]);
-            let (ae, qe) = face(geo.u_face[e], f.rho_u[e], hy, w.u_hat[e], w.d_u[e], k.u[e]);
-            let (as_, qs) = face(geo.v_face[p], f.rho_v[p], hx, w.v_hat[p], w.d_v[p], k.v[p]);
-            let (an, qn) = face(geo.v_face[n], f.rho_v[n], hx, w.v_hat[n], w.d_v[n], k.v[n]);
-            w.pW[p] = dt * aw;
-            w.pE[p] = dt * ae;
-            w.pS[p] = dt * as_;
-            w.pN[p] = dt * an;
-            w.pD[p] = dt * (aw + ae + as_ + an);
-            w.pB[p] = dt * (qw - qe + qs - qn) + hx * hy * x.n.p[p] / x.n.T[p];
+            w.pW[p] = pW_cc(x, w, i, j);
+            w.pE[p] = pE_cc(x, w, i, j);
+            w.pS[p] = pS_cc(x, w, i, j);
+            w.pN[p] = pN_cc(x, w, i, j);
+            w.pD[p] = pD_cc(x, w, i, j);
+            w.pB[p] = pB_cc(x, w, i, j);
         }
     }
 }
@@ -76,6 +154,19 @@ impl MaxAt {
     }
 }
 
+/// (37) corrected u at the u-face of stored index `ij` with the new pressure `p`:
+/// û − d_u (p(i,j) − p(i−1,j)).
+#[inline(always)]
+pub fn u_corr_fc(w: &Work, p: &[f64], ij: usize) -> f64 {
+    w.u_hat[ij] - w.d_u[ij] * (p[ij] - p[ij - 1])
+}
+
+/// (38) corrected v at the v-face `ij`: v̂ − d_v (p(i,j) − p(i,j−1)); `nx` is the row length.
+#[inline(always)]
+pub fn v_corr_cf(w: &Work, p: &[f64], nx: usize, ij: usize) -> f64 {
+    w.v_hat[ij] - w.d_v[ij] * (p[ij] - p[ij - nx])
+}
+
 /// (37)-(38) correct the velocities of solved faces with the new pressure `p`; returns the
 /// largest updates of u and v.
 pub fn correct(g: &Grid, geo: &Geometry, w: &Work, p: &[f64], k: &mut Fields) -> (MaxAt, MaxAt) {
@@ -83,14 +174,14 @@ pub fn correct(g: &Grid, geo: &Geometry, w: &Work, p: &[f64], k: &mut Fields) ->
     let (mut du, mut dv) = (MaxAt::default(), MaxAt::default());
     for ij in nx..g.len() - nx {
         if geo.u_face[ij] == F_SOLVED {
-            let u = w.u_hat[ij] - w.d_u[ij] * (p[ij] - p[ij - 1]);
+            let u = u_corr_fc(w, p, ij);
             du.see(u - k.u[ij], ij);
             k.u[ij] = u;
         }
     }
     for ij in nx..g.len() {
         if geo.v_face[ij] == F_SOLVED {
-            let v = w.v_hat[ij] - w.d_v[ij] * (p[ij] - p[ij - nx]);
+            let v = v_corr_cf(w, p, nx, ij);
             dv.see(v - k.v[ij], ij);
             k.v[ij] = v;
         }
