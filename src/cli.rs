@@ -50,6 +50,10 @@ pub enum Command {
         /// Case file (JSON).
         case: PathBuf,
     },
+    /// Time loop-2 iterations of a case on a backend (no output): one warm-up step, then
+    /// STEPS timed steps; prints cell-iterations per second.
+    #[command(after_help = EXIT_STATUS)]
+    Bench(BenchArgs),
     /// List every OpenCL platform and device (type, compute units, memory, fp64, driver).
     #[command(after_help = EXIT_STATUS)]
     Devices,
@@ -72,6 +76,16 @@ pub struct RunArgs {
     /// Solver backend.
     #[arg(long, value_enum, default_value_t = Backend::Reference)]
     pub backend: Backend,
+    /// OpenCL device: index in `simplets devices` or a name substring (default: the first
+    /// fp64 GPU, else a CPU device).
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// Compile the kernels from source even if a cached binary exists (honest build timings).
+    #[arg(long)]
+    pub no_kernel_cache: bool,
+    /// Write the assembled OpenCL source of this case to FILE and exit.
+    #[arg(long, value_name = "FILE")]
+    pub dump_kernel: Option<PathBuf>,
     /// Write <OUT>/<name>.ckpt-<step> every N steps and at the end (the last two are kept).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub checkpoint_every: Option<u64>,
@@ -81,11 +95,36 @@ pub struct RunArgs {
     pub restart: Option<PathBuf>,
 }
 
+/// Arguments of `simplets bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Case file (JSON).
+    pub case: PathBuf,
+    /// Solver backend.
+    #[arg(long, value_enum, default_value_t = Backend::Opencl)]
+    pub backend: Backend,
+    /// OpenCL device (index or name substring).
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// Timed time steps.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub steps: u64,
+    /// Loop-2 iterations per step (overrides solver.max_iters; tolerances are set to 0 so
+    /// every step does exactly this many).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub iters: u32,
+    /// Use the GPU order in the reference too (one T/p sweep per iteration).
+    #[arg(long)]
+    pub gpu_order: bool,
+}
+
 /// Solver backends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
     /// The serial reference solver.
     Reference,
+    /// OpenCL (phase kernels in the GPU order; reproduces `reference` with `order: gpu`).
+    Opencl,
 }
 
 /// A failed command, classified for the exit status.
@@ -122,6 +161,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Run(args) => run(args),
         Command::Check { case } => check(&case),
         Command::Devices => devices(),
+        Command::Bench(args) => bench(args),
     }
 }
 
@@ -154,6 +194,20 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         None => default_case()?,
     };
     let case = load(&path)?;
+    if let Some(file) = &args.dump_kernel {
+        let r = simplets::reference::Reference::new(&case);
+        let defines = simplets::gpu::solver::defines(&r, &r.ghosts);
+        let text = format!(
+            "/* simplets {}: case {}, build options: {} */\n{}",
+            env!("CARGO_PKG_VERSION"),
+            case.name,
+            defines.to_options(),
+            simplets::gpu::solver::source()
+        );
+        simplets::device::dump_kernel(file, &text).map_err(|e| Failure::Run(e.into()))?;
+        println!("{}", file.display());
+        return Ok(());
+    }
     // Refuse a bad checkpoint or an existing output before building the solver (which may
     // allocate gigabytes).
     let restart_step = match &args.restart {
@@ -179,6 +233,26 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+        Backend::Opencl => {
+            let cl = simplets::gpu::solver::OpenClOptions {
+                device: args.device.clone(),
+                cache: if args.no_kernel_cache {
+                    None
+                } else {
+                    simplets::device::KernelCache::default_dir()
+                        .map(simplets::device::KernelCache::new)
+                },
+                log_dir: Some(opts.out_dir.clone()),
+            };
+            std::fs::create_dir_all(&opts.out_dir).map_err(|e| {
+                Failure::Run(anyhow!("cannot create {}: {e}", opts.out_dir.display()))
+            })?;
+            let s = simplets::gpu::solver::OpenCl::new(&case, &cl).map_err(|e| match e {
+                simplets::error::DeviceError::NoDevice { .. } => Failure::Input(e.into()),
+                _ => Failure::Run(e.into()),
+            })?;
+            Box::new(s)
+        }
     };
     match run_case(&case, solver.as_mut(), &opts) {
         Ok(summary) => {
@@ -191,6 +265,54 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         Err(e @ RunError::Interrupted { .. }) => Err(Failure::Interrupted(e.into())),
         Err(e) => Err(Failure::Run(e.into())),
     }
+}
+
+fn bench(args: BenchArgs) -> Result<(), Failure> {
+    let mut case = load(&args.case)?;
+    case.solver.max_iters = args.iters;
+    case.solver.eps_v = 0.0;
+    case.solver.eps_p = 0.0;
+    case.solver.eps_t = 0.0;
+    if args.gpu_order {
+        case.solver.order = simplets::config::SweepOrder::Gpu;
+    }
+    let mut solver: Box<dyn Solver> = match args.backend {
+        Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+        Backend::Opencl => {
+            let cl = simplets::gpu::solver::OpenClOptions {
+                device: args.device.clone(),
+                cache: simplets::device::KernelCache::default_dir()
+                    .map(simplets::device::KernelCache::new),
+                log_dir: None,
+            };
+            Box::new(
+                simplets::gpu::solver::OpenCl::new(&case, &cl)
+                    .map_err(|e| Failure::Run(e.into()))?,
+            )
+        }
+    };
+    let fluid = solver.geometry().n_fluid as f64;
+    solver.step().map_err(|e| Failure::Run(e.into()))?; // warm-up
+    let _ = solver.state();
+    let start = std::time::Instant::now();
+    let mut iters = 0u64;
+    for _ in 0..args.steps {
+        iters += u64::from(solver.step().map_err(|e| Failure::Run(e.into()))?.iters);
+    }
+    // Each loop-2 iteration ends with a blocking read of the residual maxima, so the device
+    // is idle here and no final synchronisation (or field download) is timed.
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "bench {} {} {} fluid cells: {} steps, {iters} loop-2 iterations in {secs:.3} s: \
+         {:.3} ms/iteration, {:.2} Mcell-it/s",
+        solver.name(),
+        case.scheme,
+        fluid,
+        args.steps,
+        1e3 * secs / iters as f64,
+        fluid * iters as f64 / secs / 1e6
+    );
+    Ok(())
 }
 
 fn devices() -> Result<(), Failure> {

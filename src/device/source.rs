@@ -40,6 +40,12 @@ pub const PROBE_FRAGMENTS: (&str, &str) = (
     include_str!("../../cl/kernels/probe_fragments.cl"),
 );
 
+/// Jacobi phase kernels of the first OpenCL backend (`src/gpu/solver.rs`).
+pub const JACOBI: (&str, &str) = (
+    "cl/kernels/jacobi.cl",
+    include_str!("../../cl/kernels/jacobi.cl"),
+);
+
 /// Options every build gets. OpenCL C 1.2 runs on PoCL, NVIDIA, AMD and Intel; the argument
 /// info lets the host check kernel signatures. Never fast-math, finite-math-only or mad-enable:
 /// they change results and may delete `isnan` guards.

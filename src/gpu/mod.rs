@@ -2,3 +2,4 @@
 //! the solver that sequences the kernels (spec §5.1).
 
 pub mod decomposition;
+pub mod solver;

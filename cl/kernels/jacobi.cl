@@ -1,0 +1,306 @@
+/* Loop 2 as a sequence of Jacobi phase kernels (spec §2.8 in the GPU order: one T/p
+ * evaluation per iteration). Entry points only: the physics is in the fragments, and each
+ * phase is the twin of one step of src/reference/iterate.rs, so this backend reproduces the
+ * reference with `order: gpu` to round-off. The fused one-kernel y-sweep (spec §5.3) is built
+ * from the same fragments and checked against this one.
+ *
+ * One work-item per stored cell (k = i + j·CFG_NXT); each kernel guards its own range.
+ * Parameters are named like the host's buffers: src/device/runtime.rs binds them by name.
+ *
+ * Host order per loop-2 iteration: fluxes (after any update) → pseudo → copy_hat → tp →
+ * ghost_pt → correct → eos → ghosts → fluxes → reduce_*.  Explicit: convective once per step. */
+
+#define CELL_OF(k) const int i = (int)((k) % CFG_NXT); const int j = (int)((k) / CFG_NXT)
+
+#define K_REALS_K \
+    __global real* u, __global real* v, __global real* p, __global real* t, \
+    __global real* rho, __global real* gam
+#define K_GEOMETRY \
+    __global const real* hx, __global const real* hy, __global const int* cell, \
+    __global const int* wall_of, __global const real* wall_u, __global const real* wall_v, \
+    __global const real* wall_t, __global const int* wall_bc, __global const int* u_face, \
+    __global const int* v_face
+
+/* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
+__kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real* rho_v,
+                     __global real* fx, __global real* fy)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    CELL_OF(k);
+    const real ru = rho_fc(i, j);
+    const real rv = rho_cf(i, j);
+    rho_u[k] = ru;
+    rho_v[k] = rv;
+    fx[k] = HY(j) * ru * U(i, j);
+    fy[k] = HX(i) * rv * V(i, j);
+}
+
+/* Explicit scheme: C_u, C_v at solved faces and C_T at fluid cells, from level n
+ * (momentum::convective_u/v, energy::convective_T). */
+__kernel void convective(K_REALS_K, K_GEOMETRY, __global const real* rho_u,
+                         __global const real* rho_v, __global const real* fx,
+                         __global const real* fy, __global real* cu, __global real* cv,
+                         __global real* ct)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    CELL_OF(k);
+    if (j >= 1 && j <= CFG_NYT - 2 && i >= 1)
+        cu[k] = (U_FACE(i, j) == F_SOLVED) ? c_u_fc(i, j) : 0.0;
+    if (j >= 1 && i >= 1 && i <= CFG_NXT - 2)
+        cv[k] = (V_FACE(i, j) == F_SOLVED) ? c_v_cf(i, j) : 0.0;
+    if (i >= 1 && i <= CFG_NXT - 2 && j >= 1 && j <= CFG_NYT - 2)
+        ct[k] = (CELL(i, j) == CELL_FLUID) ? c_T_cc(i, j) : 0.0;
+}
+
+/* (15)–(16): û, d_u and v̂, d_v at every solved face (momentum::u_hat_d_u, v_hat_d_v). */
+__kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
+                     __global const real* v_n, __global const real* rho_n,
+                     __global const real* rho_u, __global const real* rho_v,
+                     __global const real* fx, __global const real* fy,
+                     __global const real* cu, __global const real* cv,
+                     __global real* u_hat, __global real* d_u, __global real* v_hat,
+                     __global real* d_v)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    CELL_OF(k);
+    if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
+        const real gcs = gam_c(i, j);
+        const real gcn = gam_c(i, j + 1);
+        const real aw = aW_u_fc(i, j);
+        const real ae = aE_u_fc(i, j);
+        const real a_s = aS_u_fc(i, j, gcs);
+        const real an = aN_u_fc(i, j, gcn);
+        const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
+        const real b = b_u_fc(i, j, gcs, gcn);
+        u_hat[k] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
+        d_u[k] = d_u_fc(j, ap);
+    }
+    if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
+        const real gcw = gam_c2(i, j);
+        const real gce = gam_c2(i + 1, j);
+        const real an = aN_v_cf(i, j);
+        const real a_s = aS_v_cf(i, j);
+        const real ae = aE_v_cf(i, j, gce);
+        const real aw = aW_v_cf(i, j, gcw);
+        const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
+        const real b = b_v_cf(i, j, gcw, gce);
+        v_hat[k] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
+        d_v[k] = d_v_cf(i, ap);
+    }
+}
+
+/* Periodic/copy faces take their partner's û, d (iterate::pseudo_velocities). The lists are
+ * short (boundary faces) and ordered so a source is final before it is read: one work-item
+ * walks them in order. u_copy holds (dst, src) pairs, CFG_NU_COPY of them. */
+__kernel void copy_hat(__global const int* u_copy, __global const int* v_copy,
+                       __global real* u_hat, __global real* d_u, __global real* v_hat,
+                       __global real* d_v)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (int m = 0; m < CFG_NU_COPY; m++) {
+        const int dst = u_copy[2 * m], src = u_copy[2 * m + 1];
+        u_hat[dst] = u_hat[src];
+        d_u[dst] = d_u[src];
+    }
+    for (int m = 0; m < CFG_NV_COPY; m++) {
+        const int dst = v_copy[2 * m], src = v_copy[2 * m + 1];
+        v_hat[dst] = v_hat[src];
+        d_v[dst] = d_v[src];
+    }
+}
+
+/* (24) then (22) at every fluid cell: T from the old neighbours and old p, then p from the
+ * old neighbours and that new T (loop 3 with one sweep, energy::energy_coeffs,
+ * pressure::pressure_coeffs, iterate.rs); |ΔT|, |Δp| for the residuals. */
+__kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const real* v_n,
+                 __global const real* p_n, __global const real* t_n,
+                 __global const real* rho_n, __global const real* rho_u,
+                 __global const real* rho_v, __global const real* fx, __global const real* fy,
+                 __global const real* ct, __global const real* u_hat,
+                 __global const real* d_u, __global const real* v_hat,
+                 __global const real* d_v, __global real* p_new, __global real* t_new,
+                 __global real* res_p, __global real* res_t)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    res_p[k] = 0.0;
+    res_t[k] = 0.0;
+    if (cell[k] != CELL_FLUID)
+        return;
+    CELL_OF(k);
+    const real dw = dT_cc(i, j, 0);
+    const real de = dT_cc(i, j, 1);
+    const real ds = dT_cc(i, j, 2);
+    const real dn = dT_cc(i, j, 3);
+    const real tw = tW_cc(i, j, dw);
+    const real te = tE_cc(i, j, de);
+    const real ts = tS_cc(i, j, ds);
+    const real tn = tN_cc(i, j, dn);
+    const real tpp = tP_cc(i, j, dw, de, ds, dn);
+    const real tb = tB_cc(i, j, dw, de, ds, dn);
+    const real tdiv = tDiv_cc(i, j);
+    const real t1 = T_cc(T, P, i, j, tw, te, ts, tn, tpp, tb, tdiv);
+    const real pw = pW_cc(i, j);
+    const real pe = pE_cc(i, j);
+    const real ps = pS_cc(i, j);
+    const real pn = pN_cc(i, j);
+    const real pd = pD_cc(i, j);
+    const real pb = pB_cc(i, j);
+    const real p1 = p_cc(P, i, j, pw, pe, ps, pn, pd, pb, t1);
+    t_new[k] = t1;
+    p_new[k] = p1;
+    res_t[k] = fabs(t1 - T(i, j));
+    res_p[k] = fabs(p1 - P(i, j));
+}
+
+/* Copy ghosts of the new p and T between the T/p evaluation and the correction
+ * (bc::Ghosts::apply_pt). ghost_copy holds (dst, src) pairs, CFG_NGHOST_COPY of them. */
+__kernel void ghost_pt(__global const int* ghost_copy, __global real* p_new,
+                       __global real* t_new)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (int m = 0; m < CFG_NGHOST_COPY; m++) {
+        const int dst = ghost_copy[2 * m], src = ghost_copy[2 * m + 1];
+        p_new[dst] = p_new[src];
+        t_new[dst] = t_new[src];
+    }
+}
+
+/* (37)–(38) velocity correction at solved faces with the new pressure, and |Δu|, |Δv|
+ * (pressure::correct). */
+__kernel void correct(__global real* u, __global real* v, __global const int* u_face,
+                      __global const int* v_face, __global const real* u_hat,
+                      __global const real* d_u, __global const real* v_hat,
+                      __global const real* d_v, __global const real* p_new,
+                      __global real* res_u, __global real* res_v)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    res_u[k] = 0.0;
+    res_v[k] = 0.0;
+    if (k >= CFG_NXT && k < (size_t)CFG_NXT * (CFG_NYT - 1) && u_face[k] == F_SOLVED) {
+        const real un = u_hat[k] - d_u[k] * (p_new[k] - p_new[k - 1]);
+        res_u[k] = fabs(un - u[k]);
+        u[k] = un;
+    }
+    if (k >= CFG_NXT && v_face[k] == F_SOLVED) {
+        const real vn = v_hat[k] - d_v[k] * (p_new[k] - p_new[k - CFG_NXT]);
+        res_v[k] = fabs(vn - v[k]);
+        v[k] = vn;
+    }
+}
+
+/* New p, T into iterate k with ρ = p/T and Γ = √T on fluid cells (iterate.rs, EoS step). */
+__kernel void eos(__global const int* cell, __global const real* p_new,
+                  __global const real* t_new, __global real* p, __global real* t,
+                  __global real* rho, __global real* gam)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT || cell[k] != CELL_FLUID)
+        return;
+    const real q = p_new[k];
+    const real tt = t_new[k];
+    p[k] = q;
+    t[k] = tt;
+    rho[k] = q / tt;
+    gam[k] = sqrt(tt);
+}
+
+/* Copy ghost cells and copy/periodic faces of iterate k (bc::Ghosts::apply_cells for the
+ * copy rules — fixed ghosts never change on the device — then apply_faces). */
+__kernel void ghosts(__global const int* ghost_copy, __global const int* u_copy,
+                     __global const int* v_copy, __global real* p, __global real* t,
+                     __global real* rho, __global real* gam, __global real* u,
+                     __global real* v)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (int m = 0; m < CFG_NGHOST_COPY; m++) {
+        const int dst = ghost_copy[2 * m], src = ghost_copy[2 * m + 1];
+        const real q = p[src], tt = t[src];
+        p[dst] = q;
+        t[dst] = tt;
+        rho[dst] = q / tt;
+        gam[dst] = sqrt(tt);
+    }
+    for (int m = 0; m < CFG_NU_COPY; m++)
+        u[u_copy[2 * m]] = u[u_copy[2 * m + 1]];
+    for (int m = 0; m < CFG_NV_COPY; m++)
+        v[v_copy[2 * m]] = v[v_copy[2 * m + 1]];
+}
+
+/* Largest residual and its index per work-group (pressure::MaxAt::see: NaN wins, ties keep
+ * the smaller index). part gets (value, index) per group; the host reduces the groups. */
+inline void group_max(__global const real* r, __global real* part, __local real* lv,
+                      __local int* li)
+{
+    const size_t l = get_local_id(0);
+    real best = 0.0;
+    int at = 0;
+    for (size_t k = get_global_id(0); k < (size_t)CFG_NXT * CFG_NYT; k += get_global_size(0)) {
+        const real d = r[k];
+        if (d > best || (isnan(d) && !isnan(best))) {
+            best = d;
+            at = (int)k;
+        }
+    }
+    lv[l] = best;
+    li[l] = at;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (l < s) {
+            const real a = lv[l], b = lv[l + s];
+            const int ia = li[l], ib = li[l + s];
+            const bool take_b = (isnan(a) || isnan(b)) ? (isnan(b) && (!isnan(a) || ib < ia))
+                                                       : (b > a || (b == a && ib < ia));
+            if (take_b) {
+                lv[l] = b;
+                li[l] = ib;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) {
+        part[2 * get_group_id(0)] = lv[0];
+        part[2 * get_group_id(0) + 1] = (real)li[0];
+    }
+}
+
+/* One reduction entry point per residual (kernels bind their buffers by name). */
+__kernel void reduce_u(__global const real* res_u, __global real* part_u)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_u, part_u, lv, li);
+}
+
+__kernel void reduce_v(__global const real* res_v, __global real* part_v)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_v, part_v, lv, li);
+}
+
+__kernel void reduce_p(__global const real* res_p, __global real* part_p)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_p, part_p, lv, li);
+}
+
+__kernel void reduce_t(__global const real* res_t, __global real* part_t)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_t, part_t, lv, li);
+}
