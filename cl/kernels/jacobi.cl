@@ -7,8 +7,8 @@
  * One work-item per stored cell (k = i + j·CFG_NXT); each kernel guards its own range.
  * Parameters are named like the host's buffers: src/device/runtime.rs binds them by name.
  *
- * Host order per loop-2 iteration: fluxes (after any update) → pseudo → copy_hat → tp →
- * ghost_pt → correct → eos → ghosts → fluxes → reduce_*.  Explicit: convective once per step. */
+ * Host order per loop-2 iteration: pseudo → copy_hat_* → tp → ghost_pt* → correct → eos →
+ * ghosts* → faces_* → fluxes → reduce_*. Explicit: convective once per step. */
 
 #define CELL_OF(k) const int i = (int)((k) % CFG_NXT); const int j = (int)((k) / CFG_NXT)
 
@@ -95,25 +95,39 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     }
 }
 
-/* Periodic/copy faces take their partner's û, d (iterate::pseudo_velocities). The lists are
- * short (boundary faces) and ordered so a source is final before it is read: one work-item
- * walks them in order. u_copy holds (dst, src) pairs, CFG_NU_COPY of them. */
-__kernel void copy_hat(__global const int* u_copy, __global const int* v_copy,
-                       __global real* u_hat, __global real* d_u, __global real* v_hat,
-                       __global real* d_v)
+/* Boundary copies run one work-item per list entry. Each list is split by the host into two
+ * levels (src/gpu/solver.rs, `levels`): level 0 reads only cells or faces no entry writes;
+ * level 1 reads level-0 results (corner ghosts, chained copy faces). A list holds (dst, src)
+ * pairs; CFG_N<LIST><LEVEL> of them. */
+
+/* Periodic/copy faces take their partner's û, d (iterate::pseudo_velocities). */
+inline void hat_pairs(__global const int* l, int n, __global real* hat, __global real* d)
 {
-    if (get_global_id(0) != 0)
+    const int m = (int)get_global_id(0);
+    if (m >= n)
         return;
-    for (int m = 0; m < CFG_NU_COPY; m++) {
-        const int dst = u_copy[2 * m], src = u_copy[2 * m + 1];
-        u_hat[dst] = u_hat[src];
-        d_u[dst] = d_u[src];
-    }
-    for (int m = 0; m < CFG_NV_COPY; m++) {
-        const int dst = v_copy[2 * m], src = v_copy[2 * m + 1];
-        v_hat[dst] = v_hat[src];
-        d_v[dst] = d_v[src];
-    }
+    hat[l[2 * m]] = hat[l[2 * m + 1]];
+    d[l[2 * m]] = d[l[2 * m + 1]];
+}
+
+__kernel void copy_hat_u0(__global const int* u_copy0, __global real* u_hat, __global real* d_u)
+{
+    hat_pairs(u_copy0, CFG_NU_COPY0, u_hat, d_u);
+}
+
+__kernel void copy_hat_u1(__global const int* u_copy1, __global real* u_hat, __global real* d_u)
+{
+    hat_pairs(u_copy1, CFG_NU_COPY1, u_hat, d_u);
+}
+
+__kernel void copy_hat_v0(__global const int* v_copy0, __global real* v_hat, __global real* d_v)
+{
+    hat_pairs(v_copy0, CFG_NV_COPY0, v_hat, d_v);
+}
+
+__kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat, __global real* d_v)
+{
+    hat_pairs(v_copy1, CFG_NV_COPY1, v_hat, d_v);
 }
 
 /* (24) then (22) at every fluid cell: T from the old neighbours and old p, then p from the
@@ -162,17 +176,26 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
 }
 
 /* Copy ghosts of the new p and T between the T/p evaluation and the correction
- * (bc::Ghosts::apply_pt). ghost_copy holds (dst, src) pairs, CFG_NGHOST_COPY of them. */
-__kernel void ghost_pt(__global const int* ghost_copy, __global real* p_new,
-                       __global real* t_new)
+ * (bc::Ghosts::apply_pt). */
+inline void pt_pairs(__global const int* l, int n, __global real* p_new, __global real* t_new)
 {
-    if (get_global_id(0) != 0)
+    const int m = (int)get_global_id(0);
+    if (m >= n)
         return;
-    for (int m = 0; m < CFG_NGHOST_COPY; m++) {
-        const int dst = ghost_copy[2 * m], src = ghost_copy[2 * m + 1];
-        p_new[dst] = p_new[src];
-        t_new[dst] = t_new[src];
-    }
+    p_new[l[2 * m]] = p_new[l[2 * m + 1]];
+    t_new[l[2 * m]] = t_new[l[2 * m + 1]];
+}
+
+__kernel void ghost_pt0(__global const int* ghost_copy0, __global real* p_new,
+                        __global real* t_new)
+{
+    pt_pairs(ghost_copy0, CFG_NGHOST_COPY0, p_new, t_new);
+}
+
+__kernel void ghost_pt1(__global const int* ghost_copy1, __global real* p_new,
+                        __global real* t_new)
+{
+    pt_pairs(ghost_copy1, CFG_NGHOST_COPY1, p_new, t_new);
 }
 
 /* (37)–(38) velocity correction at solved faces with the new pressure, and |Δu|, |Δv|
@@ -216,27 +239,59 @@ __kernel void eos(__global const int* cell, __global const real* p_new,
     gam[k] = sqrt(tt);
 }
 
-/* Copy ghost cells and copy/periodic faces of iterate k (bc::Ghosts::apply_cells for the
- * copy rules — fixed ghosts never change on the device — then apply_faces). */
-__kernel void ghosts(__global const int* ghost_copy, __global const int* u_copy,
-                     __global const int* v_copy, __global real* p, __global real* t,
-                     __global real* rho, __global real* gam, __global real* u,
-                     __global real* v)
+/* Copy ghost cells of iterate k (bc::Ghosts::apply_cells for the copy rules; fixed ghosts
+ * never change on the device), then copy/periodic faces (apply_faces). */
+inline void cell_pairs(__global const int* l, int n, __global real* p, __global real* t,
+                       __global real* rho, __global real* gam)
 {
-    if (get_global_id(0) != 0)
+    const int m = (int)get_global_id(0);
+    if (m >= n)
         return;
-    for (int m = 0; m < CFG_NGHOST_COPY; m++) {
-        const int dst = ghost_copy[2 * m], src = ghost_copy[2 * m + 1];
-        const real q = p[src], tt = t[src];
-        p[dst] = q;
-        t[dst] = tt;
-        rho[dst] = q / tt;
-        gam[dst] = sqrt(tt);
-    }
-    for (int m = 0; m < CFG_NU_COPY; m++)
-        u[u_copy[2 * m]] = u[u_copy[2 * m + 1]];
-    for (int m = 0; m < CFG_NV_COPY; m++)
-        v[v_copy[2 * m]] = v[v_copy[2 * m + 1]];
+    const int dst = l[2 * m], src = l[2 * m + 1];
+    const real q = p[src], tt = t[src];
+    p[dst] = q;
+    t[dst] = tt;
+    rho[dst] = q / tt;
+    gam[dst] = sqrt(tt);
+}
+
+inline void face_pairs(__global const int* l, int n, __global real* f)
+{
+    const int m = (int)get_global_id(0);
+    if (m < n)
+        f[l[2 * m]] = f[l[2 * m + 1]];
+}
+
+__kernel void ghosts0(__global const int* ghost_copy0, __global real* p, __global real* t,
+                      __global real* rho, __global real* gam)
+{
+    cell_pairs(ghost_copy0, CFG_NGHOST_COPY0, p, t, rho, gam);
+}
+
+__kernel void ghosts1(__global const int* ghost_copy1, __global real* p, __global real* t,
+                      __global real* rho, __global real* gam)
+{
+    cell_pairs(ghost_copy1, CFG_NGHOST_COPY1, p, t, rho, gam);
+}
+
+__kernel void faces_u0(__global const int* u_copy0, __global real* u)
+{
+    face_pairs(u_copy0, CFG_NU_COPY0, u);
+}
+
+__kernel void faces_u1(__global const int* u_copy1, __global real* u)
+{
+    face_pairs(u_copy1, CFG_NU_COPY1, u);
+}
+
+__kernel void faces_v0(__global const int* v_copy0, __global real* v)
+{
+    face_pairs(v_copy0, CFG_NV_COPY0, v);
+}
+
+__kernel void faces_v1(__global const int* v_copy1, __global real* v)
+{
+    face_pairs(v_copy1, CFG_NV_COPY1, v);
 }
 
 /* Largest residual and its index per work-group (pressure::MaxAt::see: NaN wins, ties keep

@@ -46,7 +46,35 @@ pub struct OpenCl {
     dirty: bool,
     explicit: bool,
     n: usize,
+    /// Boundary-copy kernels and their list lengths.
+    counts: [(&'static str, usize); 12],
 }
+
+/// Every kernel of `cl/kernels/jacobi.cl`.
+const KERNELS: [&str; 22] = [
+    "fluxes",
+    "convective",
+    "pseudo",
+    "copy_hat_u0",
+    "copy_hat_u1",
+    "copy_hat_v0",
+    "copy_hat_v1",
+    "tp",
+    "ghost_pt0",
+    "ghost_pt1",
+    "correct",
+    "eos",
+    "ghosts0",
+    "ghosts1",
+    "faces_u0",
+    "faces_u1",
+    "faces_v0",
+    "faces_v1",
+    "reduce_u",
+    "reduce_v",
+    "reduce_p",
+    "reduce_t",
+];
 
 /// The assembled kernel source of the Jacobi backend.
 pub fn source() -> String {
@@ -65,11 +93,7 @@ pub fn source() -> String {
 /// The `-D` defines of a case (grid, constants, scheme, list lengths).
 pub fn defines(r: &Reference, ghosts: &Ghosts) -> Defines {
     let c = &r.c;
-    let n_copy = ghosts
-        .cells
-        .iter()
-        .filter(|(_, rule)| matches!(rule, CellRule::Copy(_)))
-        .count();
+    let l = CopyLists::new(ghosts);
     Defines::new()
         .int("CFG_NXT", r.grid.nxt as i64)
         .int("CFG_NYT", r.grid.nyt as i64)
@@ -90,14 +114,56 @@ pub fn defines(r: &Reference, ghosts: &Ghosts) -> Defines {
         .real("CFG_SIGMA_U", c.sigma_u)
         .real("CFG_SIGMA_T", c.sigma_t)
         .real("CFG_DT", r.dt)
-        .int("CFG_NU_COPY", ghosts.u_copies.len() as i64)
-        .int("CFG_NV_COPY", ghosts.v_copies.len() as i64)
-        .int("CFG_NGHOST_COPY", n_copy as i64)
+        .int("CFG_NU_COPY0", l.u.0.len() as i64)
+        .int("CFG_NU_COPY1", l.u.1.len() as i64)
+        .int("CFG_NV_COPY0", l.v.0.len() as i64)
+        .int("CFG_NV_COPY1", l.v.1.len() as i64)
+        .int("CFG_NGHOST_COPY0", l.cells.0.len() as i64)
+        .int("CFG_NGHOST_COPY1", l.cells.1.len() as i64)
         .int("DEV_RED_WG", RED_WG as i64)
 }
 
 fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
     v.iter().flat_map(|&(a, b)| [a as i32, b as i32]).collect()
+}
+
+/// Split an ordered copy list into two levels that can each run in parallel: level 0 reads
+/// nothing the list writes; level 1 reads only level-0 results. Applying level 0 then level 1
+/// equals applying the list in order (ghost corners and chained copy faces are level 1).
+pub fn levels(list: &[(usize, usize)]) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+    let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _)| d).collect();
+    let (l0, l1): (Vec<_>, Vec<_>) = list.iter().partition(|&&(_, src)| !dsts.contains(&src));
+    let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _)| d).collect();
+    assert!(
+        l1.iter().all(|&(_, src)| !d1.contains(&src)),
+        "copy chains deeper than two levels (geometry invariant)"
+    );
+    (l0, l1)
+}
+
+/// The three copy lists of a case, each in two levels.
+struct CopyLists {
+    u: (Vec<(usize, usize)>, Vec<(usize, usize)>),
+    v: (Vec<(usize, usize)>, Vec<(usize, usize)>),
+    cells: (Vec<(usize, usize)>, Vec<(usize, usize)>),
+}
+
+impl CopyLists {
+    fn new(ghosts: &Ghosts) -> CopyLists {
+        let cells: Vec<(usize, usize)> = ghosts
+            .cells
+            .iter()
+            .filter_map(|&(dst, rule)| match rule {
+                CellRule::Copy(src) => Some((dst, src)),
+                CellRule::Fixed { .. } => None,
+            })
+            .collect();
+        CopyLists {
+            u: levels(&ghosts.u_copies),
+            v: levels(&ghosts.v_copies),
+            cells: levels(&cells),
+        }
+    }
 }
 
 fn fields_of(f: &Fields) -> [&Vec<f64>; 6] {
@@ -162,34 +228,30 @@ impl OpenCl {
             "wall_bc",
             &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
         )?;
-        rt.int("u_copy", &pairs(&ghosts.u_copies))?;
-        rt.int("v_copy", &pairs(&ghosts.v_copies))?;
-        let ghost_copy: Vec<(usize, usize)> = ghosts
-            .cells
-            .iter()
-            .filter_map(|&(dst, rule)| match rule {
-                CellRule::Copy(src) => Some((dst, src)),
-                CellRule::Fixed { .. } => None,
-            })
-            .collect();
-        rt.int("ghost_copy", &pairs(&ghost_copy))?;
-        for kname in [
-            "fluxes",
-            "convective",
-            "pseudo",
-            "copy_hat",
-            "tp",
-            "ghost_pt",
-            "correct",
-            "eos",
-            "ghosts",
-            "reduce_u",
-            "reduce_v",
-            "reduce_p",
-            "reduce_t",
-        ] {
+        let l = CopyLists::new(&ghosts);
+        rt.int("u_copy0", &pairs(&l.u.0))?;
+        rt.int("u_copy1", &pairs(&l.u.1))?;
+        rt.int("v_copy0", &pairs(&l.v.0))?;
+        rt.int("v_copy1", &pairs(&l.v.1))?;
+        rt.int("ghost_copy0", &pairs(&l.cells.0))?;
+        rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+        for kname in KERNELS {
             rt.bind(kname)?;
         }
+        let counts = [
+            ("copy_hat_u0", l.u.0.len()),
+            ("copy_hat_u1", l.u.1.len()),
+            ("copy_hat_v0", l.v.0.len()),
+            ("copy_hat_v1", l.v.1.len()),
+            ("ghost_pt0", l.cells.0.len()),
+            ("ghost_pt1", l.cells.1.len()),
+            ("ghosts0", l.cells.0.len()),
+            ("ghosts1", l.cells.1.len()),
+            ("faces_u0", l.u.0.len()),
+            ("faces_u1", l.u.1.len()),
+            ("faces_v0", l.v.0.len()),
+            ("faces_v1", l.v.1.len()),
+        ];
         log::info!(
             "OpenCL backend on {} ({}): {} MiB of buffers",
             dev.name,
@@ -197,6 +259,7 @@ impl OpenCl {
             rt.bytes() >> 20
         );
         let s = OpenCl {
+            counts,
             explicit: case.scheme.convection == Convection::Explicit,
             case: case.clone(),
             grid: r.grid.clone(),
@@ -219,8 +282,15 @@ impl OpenCl {
         self.rt.launch(kernel, self.n, None)
     }
 
-    fn single(&self, kernel: &str) -> Result<(), DeviceError> {
-        self.rt.launch(kernel, 1, None)
+    /// Launch the boundary-copy kernels whose names start with `prefix`, in order, one
+    /// work-item per list entry (empty lists are skipped).
+    fn copies(&self, prefix: &str) -> Result<(), DeviceError> {
+        for &(name, n) in self.counts.iter().filter(|(k, _)| k.starts_with(prefix)) {
+            if n > 0 {
+                self.rt.launch(name, n, None)?;
+            }
+        }
+        Ok(())
     }
 
     /// Largest residual and its stored index, from the per-group partial results.
@@ -248,14 +318,15 @@ impl OpenCl {
     pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
         self.dirty = true;
         self.run("pseudo")?;
-        self.single("copy_hat")?;
+        self.copies("copy_hat_")?;
         self.rt.copy("p", "p_new")?;
         self.rt.copy("t", "t_new")?;
         self.run("tp")?;
-        self.single("ghost_pt")?;
+        self.copies("ghost_pt")?;
         self.run("correct")?;
         self.run("eos")?;
-        self.single("ghosts")?;
+        self.copies("ghosts")?;
+        self.copies("faces_")?;
         self.run("fluxes")?;
         Ok([
             self.reduce("reduce_u", "part_u")?,
@@ -384,5 +455,38 @@ impl Solver for OpenCl {
         self.run("fluxes")?;
         self.dirty = false;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::levels;
+
+    /// Level 0 reads nothing the list writes; level 1 reads level-0 results; applying the
+    /// levels in turn equals applying the list in order.
+    #[test]
+    fn copy_levels_preserve_sequential_semantics() {
+        // 10 ← 1, 11 ← 2, 12 ← 10 (chained), 13 ← 3, 14 ← 11 (chained)
+        let list = [(10, 1), (11, 2), (12, 10), (13, 3), (14, 11)];
+        let (l0, l1) = levels(&list);
+        assert_eq!(l0, vec![(10, 1), (11, 2), (13, 3)]);
+        assert_eq!(l1, vec![(12, 10), (14, 11)]);
+        let apply = |v: &mut Vec<i32>, pairs: &[(usize, usize)]| {
+            for &(d, s) in pairs {
+                v[d] = v[s];
+            }
+        };
+        let mut a: Vec<i32> = (0..16).collect();
+        let mut b = a.clone();
+        apply(&mut a, &list);
+        apply(&mut b, &l0);
+        apply(&mut b, &l1);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    #[should_panic(expected = "deeper than two levels")]
+    fn three_level_chains_are_refused() {
+        levels(&[(10, 1), (11, 10), (12, 11)]);
     }
 }
