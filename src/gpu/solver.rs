@@ -127,10 +127,13 @@ fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
     v.iter().flat_map(|&(a, b)| [a as i32, b as i32]).collect()
 }
 
+/// A copy list: (destination, source) stored indices.
+pub type Pairs = Vec<(usize, usize)>;
+
 /// Split an ordered copy list into two levels that can each run in parallel: level 0 reads
 /// nothing the list writes; level 1 reads only level-0 results. Applying level 0 then level 1
 /// equals applying the list in order (ghost corners and chained copy faces are level 1).
-pub fn levels(list: &[(usize, usize)]) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+pub fn levels(list: &[(usize, usize)]) -> (Pairs, Pairs) {
     let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _)| d).collect();
     let (l0, l1): (Vec<_>, Vec<_>) = list.iter().partition(|&&(_, src)| !dsts.contains(&src));
     let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _)| d).collect();
@@ -143,9 +146,9 @@ pub fn levels(list: &[(usize, usize)]) -> (Vec<(usize, usize)>, Vec<(usize, usiz
 
 /// The three copy lists of a case, each in two levels.
 struct CopyLists {
-    u: (Vec<(usize, usize)>, Vec<(usize, usize)>),
-    v: (Vec<(usize, usize)>, Vec<(usize, usize)>),
-    cells: (Vec<(usize, usize)>, Vec<(usize, usize)>),
+    u: (Pairs, Pairs),
+    v: (Pairs, Pairs),
+    cells: (Pairs, Pairs),
 }
 
 impl CopyLists {
