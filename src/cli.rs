@@ -247,8 +247,14 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             std::fs::create_dir_all(&opts.out_dir).map_err(|e| {
                 Failure::Run(anyhow!("cannot create {}: {e}", opts.out_dir.display()))
             })?;
+            use simplets::error::DeviceError as D;
             let s = simplets::gpu::solver::OpenCl::new(&case, &cl).map_err(|e| match e {
-                simplets::error::DeviceError::NoDevice { .. } => Failure::Input(e.into()),
+                // What the user chose does not fit the device: bad input (exit 2).
+                D::NoDevice { .. }
+                | D::NoFp64 { .. }
+                | D::OutOfMemory { .. }
+                | D::LocalMemTooSmall { .. }
+                | D::WorkGroupTooLarge { .. } => Failure::Input(e.into()),
                 _ => Failure::Run(e.into()),
             })?;
             Box::new(s)

@@ -357,3 +357,23 @@ fn sigterm_writes_a_checkpoint_and_restart_completes() {
     let line = one_error_line(&o, 2);
     assert!(line.contains("nope.ckpt-1"), "{line}");
 }
+
+/// A grid too large for the OpenCL device is refused before anything is allocated, naming the
+/// bytes needed and available (exit 2).
+#[test]
+fn grid_too_large_for_the_device_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = VALID.replace("\"nx\": 20, \"ny\": 10", "\"nx\": 100000, \"ny\": 20000");
+    let p = write_case(dir.path(), "big.json", &text);
+    let o = simplets(
+        &["run", &p, "--backend", "opencl", "--out", "res"],
+        dir.path(),
+    );
+    if String::from_utf8_lossy(&o.stderr).contains("no OpenCL platform") {
+        return; // no OpenCL runtime on this machine: covered by the device tests
+    }
+    let line = one_error_line(&o, 2);
+    assert!(line.contains("needs") || line.contains("needed"), "{line}");
+    assert!(line.contains("global memory"), "{line}");
+    assert!(!dir.path().join("res/cli-case.nc").exists());
+}

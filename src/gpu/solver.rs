@@ -6,7 +6,8 @@
 
 use crate::config::{Case, Convection, Interpolation};
 use crate::device::{
-    build_cached, require_fp64, select_device, Defines, DeviceInfo, KernelCache, Runtime, Source,
+    build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
+    Runtime, Source,
 };
 use crate::error::{DeviceError, RunError};
 use crate::fields::{Fields, State};
@@ -20,6 +21,18 @@ use crate::solver::{Residuals, Solver, StepReport};
 const RED_WG: usize = 256;
 /// Work-groups of each residual reduction.
 const RED_GROUPS: usize = 64;
+
+/// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
+/// Fy, C_u, C_v, C_T, û, d_u, v̂, d_v, p_new, T_new and four residual arrays (17).
+pub const F64_PER_CELL: u64 = 29;
+/// int buffers per stored cell: cell, wall index, u- and v-face classes.
+pub const I32_PER_CELL: u64 = 4;
+
+/// Device memory the phase-kernel backend needs for `cells` stored cells: (total, largest
+/// buffer) in bytes.
+pub fn device_bytes(cells: u64) -> (u64, u64) {
+    (cells * (8 * F64_PER_CELL + 4 * I32_PER_CELL), 8 * cells)
+}
 
 /// Names of the k-iterate and level-n buffers, in [`Fields`] order.
 const K: [&str; 6] = ["u", "v", "p", "t", "rho", "gam"];
@@ -178,6 +191,10 @@ impl OpenCl {
     pub fn new(case: &Case, opts: &OpenClOptions) -> Result<OpenCl, DeviceError> {
         let dev = select_device(opts.device.as_deref())?;
         require_fp64(&dev)?;
+        // Refuse a grid the device cannot hold before building anything on the host.
+        let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
+        let (total, largest) = device_bytes(cells);
+        check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
         let r = Reference::new(case);
         let ghosts = r.ghosts.clone();
         let src = source();
