@@ -10,17 +10,6 @@
  * Host order per loop-2 iteration: pseudo → copy_hat_* → tp → ghost_pt* → correct → eos →
  * ghosts* → faces_* → fluxes → reduce_*. Explicit: convective once per step. */
 
-#define CELL_OF(k) const int i = (int)((k) % CFG_NXT); const int j = (int)((k) / CFG_NXT)
-
-#define K_REALS_K \
-    __global real* u, __global real* v, __global real* p, __global real* t, \
-    __global real* rho, __global real* gam
-#define K_GEOMETRY \
-    __global const real* hx, __global const real* hy, __global const int* cell, \
-    __global const int* wall_of, __global const real* wall_u, __global const real* wall_v, \
-    __global const real* wall_t, __global const int* wall_bc, __global const int* u_face, \
-    __global const int* v_face
-
 /* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
 __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real* rho_v,
                      __global real* fx, __global real* fy)
@@ -35,25 +24,6 @@ __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real*
     rho_v[k] = rv;
     fx[k] = HY(j) * ru * U(i, j);
     fy[k] = HX(i) * rv * V(i, j);
-}
-
-/* Explicit scheme: C_u, C_v at solved faces and C_T at fluid cells, from level n
- * (momentum::convective_u/v, energy::convective_T). */
-__kernel void convective(K_REALS_K, K_GEOMETRY, __global const real* rho_u,
-                         __global const real* rho_v, __global const real* fx,
-                         __global const real* fy, __global real* cu, __global real* cv,
-                         __global real* ct)
-{
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
-    CELL_OF(k);
-    if (j >= 1 && j <= CFG_NYT - 2 && i >= 1)
-        cu[k] = (U_FACE(i, j) == F_SOLVED) ? c_u_fc(i, j) : 0.0;
-    if (j >= 1 && i >= 1 && i <= CFG_NXT - 2)
-        cv[k] = (V_FACE(i, j) == F_SOLVED) ? c_v_cf(i, j) : 0.0;
-    if (i >= 1 && i <= CFG_NXT - 2 && j >= 1 && j <= CFG_NYT - 2)
-        ct[k] = (CELL(i, j) == CELL_FLUID) ? c_T_cc(i, j) : 0.0;
 }
 
 /* (15)–(16): û, d_u and v̂, d_v at every solved face (momentum::u_hat_d_u, v_hat_d_v). */
@@ -237,61 +207,6 @@ __kernel void eos(__global const int* cell, __global const real* p_new,
     t[k] = tt;
     rho[k] = q / tt;
     gam[k] = sqrt(tt);
-}
-
-/* Copy ghost cells of iterate k (bc::Ghosts::apply_cells for the copy rules; fixed ghosts
- * never change on the device), then copy/periodic faces (apply_faces). */
-inline void cell_pairs(__global const int* l, int n, __global real* p, __global real* t,
-                       __global real* rho, __global real* gam)
-{
-    const int m = (int)get_global_id(0);
-    if (m >= n)
-        return;
-    const int dst = l[2 * m], src = l[2 * m + 1];
-    const real q = p[src], tt = t[src];
-    p[dst] = q;
-    t[dst] = tt;
-    rho[dst] = q / tt;
-    gam[dst] = sqrt(tt);
-}
-
-inline void face_pairs(__global const int* l, int n, __global real* f)
-{
-    const int m = (int)get_global_id(0);
-    if (m < n)
-        f[l[2 * m]] = f[l[2 * m + 1]];
-}
-
-__kernel void ghosts0(__global const int* ghost_copy0, __global real* p, __global real* t,
-                      __global real* rho, __global real* gam)
-{
-    cell_pairs(ghost_copy0, CFG_NGHOST_COPY0, p, t, rho, gam);
-}
-
-__kernel void ghosts1(__global const int* ghost_copy1, __global real* p, __global real* t,
-                      __global real* rho, __global real* gam)
-{
-    cell_pairs(ghost_copy1, CFG_NGHOST_COPY1, p, t, rho, gam);
-}
-
-__kernel void faces_u0(__global const int* u_copy0, __global real* u)
-{
-    face_pairs(u_copy0, CFG_NU_COPY0, u);
-}
-
-__kernel void faces_u1(__global const int* u_copy1, __global real* u)
-{
-    face_pairs(u_copy1, CFG_NU_COPY1, u);
-}
-
-__kernel void faces_v0(__global const int* v_copy0, __global real* v)
-{
-    face_pairs(v_copy0, CFG_NV_COPY0, v);
-}
-
-__kernel void faces_v1(__global const int* v_copy1, __global real* v)
-{
-    face_pairs(v_copy1, CFG_NV_COPY1, v);
 }
 
 /* Largest residual and its index per work-group (pressure::MaxAt::see: NaN wins, ties keep

@@ -182,22 +182,55 @@ impl Runtime {
 
     /// Create kernel `name` and bind every argument to the buffer of the same name.
     pub fn bind(&mut self, name: &str) -> Result<(), DeviceError> {
-        let kernel =
-            Kernel::create(self.built.program(), name).map_err(self.err("clCreateKernel"))?;
-        let n = kernel.num_args().map_err(self.err("clGetKernelInfo"))?;
-        for k in 0..n {
-            let arg = kernel
-                .get_arg_name(k)
-                .map_err(self.err("clGetKernelArgInfo"))?;
-            let buf = self
-                .bufs
-                .get(arg.as_str())
-                .ok_or_else(|| self.missing(&arg))?;
+        self.bind_as(name, name, &[])
+    }
+
+    /// Create kernel `kernel` as instance `instance`, binding each argument to the buffer of
+    /// the same name unless `rename` maps the argument name to another buffer (ping-pong
+    /// Jacobi buffers: one instance reads set A and writes B, another the reverse).
+    pub fn bind_as(
+        &mut self,
+        instance: &str,
+        kernel: &str,
+        rename: &[(&str, &str)],
+    ) -> Result<(), DeviceError> {
+        let k = Kernel::create(self.built.program(), kernel).map_err(self.err("clCreateKernel"))?;
+        let n = k.num_args().map_err(self.err("clGetKernelInfo"))?;
+        for a in 0..n {
+            let arg = k.get_arg_name(a).map_err(self.err("clGetKernelArgInfo"))?;
+            let name = rename
+                .iter()
+                .find(|(from, _)| *from == arg)
+                .map_or(arg.as_str(), |r| r.1);
+            let buf = self.bufs.get(name).ok_or_else(|| self.missing(name))?;
             // SAFETY: the argument is a __global pointer bound to a live buffer we own.
-            unsafe { kernel.set_arg(k, &buf.mem()) }.map_err(self.err("clSetKernelArg"))?;
+            unsafe { k.set_arg(a, &buf.mem()) }.map_err(self.err("clSetKernelArg"))?;
         }
-        self.kernels.insert(name.to_string(), kernel);
+        self.kernels.insert(instance.to_string(), k);
         Ok(())
+    }
+
+    /// Queue kernel instance `name` over a 2-D range `global` in work-groups of `local`.
+    pub fn launch2(
+        &self,
+        name: &str,
+        global: [usize; 2],
+        local: [usize; 2],
+    ) -> Result<(), DeviceError> {
+        let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        // SAFETY: every argument was bound to a buffer that lives as long as self.
+        unsafe {
+            self.built.queue().enqueue_nd_range_kernel(
+                k.get(),
+                2,
+                ptr::null(),
+                global.as_ptr(),
+                local.as_ptr(),
+                &[],
+            )
+        }
+        .map(|_| ())
+        .map_err(self.err("clEnqueueNDRangeKernel"))
     }
 
     /// Queue kernel `name` over a 1-D range of `global` work-items (rounded up to `local`

@@ -40,6 +40,36 @@ pub const PROBE_FRAGMENTS: (&str, &str) = (
     include_str!("../../cl/kernels/probe_fragments.cl"),
 );
 
+/// Stored ρu, ρv, Fx, Fy (phase kernels).
+pub const FLUX_STORED: (&str, &str) = (
+    "cl/kernels/flux_stored.cl",
+    include_str!("../../cl/kernels/flux_stored.cl"),
+);
+
+/// Inline ρu, ρv, Fx, Fy (fused kernel).
+pub const FLUX_INLINE: (&str, &str) = (
+    "cl/kernels/flux_inline.cl",
+    include_str!("../../cl/kernels/flux_inline.cl"),
+);
+
+/// Shared kernel parameter lists and the explicit scheme's convective kernel.
+pub const CONVECTIVE: (&str, &str) = (
+    "cl/kernels/convective_explicit.cl",
+    include_str!("../../cl/kernels/convective_explicit.cl"),
+);
+
+/// Boundary copies of iterate k (both forms).
+pub const BOUNDARY: (&str, &str) = (
+    "cl/kernels/boundary.cl",
+    include_str!("../../cl/kernels/boundary.cl"),
+);
+
+/// The fused loop-2 kernel (spec §5.3): one work-group per subdomain, marching along y.
+pub const ITERATE: (&str, &str) = (
+    "cl/kernels/iterate_fused.cl",
+    include_str!("../../cl/kernels/iterate_fused.cl"),
+);
+
 /// Jacobi phase kernels of the first OpenCL backend (`src/gpu/solver.rs`).
 pub const JACOBI: (&str, &str) = (
     "cl/kernels/jacobi.cl",

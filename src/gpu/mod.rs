@@ -2,4 +2,5 @@
 //! the solver that sequences the kernels (spec §5.1).
 
 pub mod decomposition;
+pub mod fused;
 pub mod solver;

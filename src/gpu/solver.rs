@@ -35,8 +35,8 @@ pub fn device_bytes(cells: u64) -> (u64, u64) {
 }
 
 /// Names of the k-iterate and level-n buffers, in [`Fields`] order.
-const K: [&str; 6] = ["u", "v", "p", "t", "rho", "gam"];
-const N: [&str; 6] = ["u_n", "v_n", "p_n", "t_n", "rho_n", "gam_n"];
+pub(crate) const K: [&str; 6] = ["u", "v", "p", "t", "rho", "gam"];
+pub(crate) const N: [&str; 6] = ["u_n", "v_n", "p_n", "t_n", "rho_n", "gam_n"];
 
 /// Options of the OpenCL backend.
 #[derive(Debug, Clone, Default)]
@@ -99,6 +99,9 @@ pub fn source() -> String {
         .with(crate::device::source::MOMENTUM)
         .with(crate::device::source::ENERGY)
         .with(crate::device::source::PRESSURE)
+        .with(crate::device::source::FLUX_STORED)
+        .with(crate::device::source::CONVECTIVE)
+        .with(crate::device::source::BOUNDARY)
         .with(crate::device::source::JACOBI)
         .assemble()
 }
@@ -136,7 +139,7 @@ pub fn defines(r: &Reference, ghosts: &Ghosts) -> Defines {
         .int("DEV_RED_WG", RED_WG as i64)
 }
 
-fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
+pub(crate) fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
     v.iter().flat_map(|&(a, b)| [a as i32, b as i32]).collect()
 }
 
@@ -158,14 +161,14 @@ pub fn levels(list: &[(usize, usize)]) -> (Pairs, Pairs) {
 }
 
 /// The three copy lists of a case, each in two levels.
-struct CopyLists {
-    u: (Pairs, Pairs),
-    v: (Pairs, Pairs),
-    cells: (Pairs, Pairs),
+pub(crate) struct CopyLists {
+    pub(crate) u: (Pairs, Pairs),
+    pub(crate) v: (Pairs, Pairs),
+    pub(crate) cells: (Pairs, Pairs),
 }
 
 impl CopyLists {
-    fn new(ghosts: &Ghosts) -> CopyLists {
+    pub(crate) fn new(ghosts: &Ghosts) -> CopyLists {
         let cells: Vec<(usize, usize)> = ghosts
             .cells
             .iter()
@@ -182,8 +185,46 @@ impl CopyLists {
     }
 }
 
-fn fields_of(f: &Fields) -> [&Vec<f64>; 6] {
+pub(crate) fn fields_of(f: &Fields) -> [&Vec<f64>; 6] {
     [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam]
+}
+
+/// Upload the metrics, class arrays, wall records and copy lists both forms read.
+pub(crate) fn upload_geometry(
+    rt: &mut Runtime,
+    r: &Reference,
+    l: &CopyLists,
+) -> Result<(), DeviceError> {
+    let g = &r.grid;
+    rt.real("hx", &g.hx)?;
+    rt.real("hy", &g.hy)?;
+    let geo = &r.geom;
+    let walls = |f: fn(&crate::geometry::Wall) -> f64| geo.walls.iter().map(f).collect::<Vec<_>>();
+    rt.real("wall_u", &walls(|w| w.u))?;
+    rt.real("wall_v", &walls(|w| w.v))?;
+    rt.real("wall_t", &walls(|w| w.t))?;
+    let to_i32 = |v: &[u8]| v.iter().map(|&x| i32::from(x)).collect::<Vec<_>>();
+    rt.int("cell", &to_i32(&geo.cell))?;
+    rt.int("u_face", &to_i32(&geo.u_face))?;
+    rt.int("v_face", &to_i32(&geo.v_face))?;
+    rt.int(
+        "wall_of",
+        &geo.wall_of
+            .iter()
+            .map(|&x| i32::from(x))
+            .collect::<Vec<_>>(),
+    )?;
+    rt.int(
+        "wall_bc",
+        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
+    )?;
+    rt.int("u_copy0", &pairs(&l.u.0))?;
+    rt.int("u_copy1", &pairs(&l.u.1))?;
+    rt.int("v_copy0", &pairs(&l.v.0))?;
+    rt.int("v_copy1", &pairs(&l.v.1))?;
+    rt.int("ghost_copy0", &pairs(&l.cells.0))?;
+    rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+    Ok(())
 }
 
 impl OpenCl {
@@ -224,37 +265,8 @@ impl OpenCl {
         for name in ["part_u", "part_v", "part_p", "part_t"] {
             rt.real(name, &vec![0.0; 2 * RED_GROUPS])?;
         }
-        let g = &r.grid;
-        rt.real("hx", &g.hx)?;
-        rt.real("hy", &g.hy)?;
-        let geo = &r.geom;
-        let walls =
-            |f: fn(&crate::geometry::Wall) -> f64| geo.walls.iter().map(f).collect::<Vec<_>>();
-        rt.real("wall_u", &walls(|w| w.u))?;
-        rt.real("wall_v", &walls(|w| w.v))?;
-        rt.real("wall_t", &walls(|w| w.t))?;
-        let to_i32 = |v: &[u8]| v.iter().map(|&x| i32::from(x)).collect::<Vec<_>>();
-        rt.int("cell", &to_i32(&geo.cell))?;
-        rt.int("u_face", &to_i32(&geo.u_face))?;
-        rt.int("v_face", &to_i32(&geo.v_face))?;
-        rt.int(
-            "wall_of",
-            &geo.wall_of
-                .iter()
-                .map(|&x| i32::from(x))
-                .collect::<Vec<_>>(),
-        )?;
-        rt.int(
-            "wall_bc",
-            &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
-        )?;
         let l = CopyLists::new(&ghosts);
-        rt.int("u_copy0", &pairs(&l.u.0))?;
-        rt.int("u_copy1", &pairs(&l.u.1))?;
-        rt.int("v_copy0", &pairs(&l.v.0))?;
-        rt.int("v_copy1", &pairs(&l.v.1))?;
-        rt.int("ghost_copy0", &pairs(&l.cells.0))?;
-        rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+        upload_geometry(&mut rt, &r, &l)?;
         for kname in KERNELS {
             rt.bind(kname)?;
         }

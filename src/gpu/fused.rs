@@ -1,0 +1,366 @@
+//! The OpenCL backend in the paper's form (spec §5.1–5.5): loop 2 is ONE kernel
+//! (`cl/kernels/iterate_fused.cl`) whose work-groups march their subdomains along y, staging
+//! temporaries in local memory; the explicit scheme adds the convective kernel once per step.
+//! Two Jacobi buffer sets alternate as read and write sets; after each launch the copy ghosts
+//! and copy faces of the written set are filled (`cl/kernels/boundary.cl`), and only the
+//! per-work-group residual maxima cross to the host.
+
+use super::decomposition::{Decomposition, HALO};
+use super::solver::{
+    defines, device_bytes, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N,
+};
+use crate::config::{Case, Convection, Side};
+use crate::device::{
+    build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime, Source,
+};
+use crate::error::{DeviceError, RunError};
+use crate::fields::State;
+use crate::geometry::Geometry;
+use crate::grid::Grid;
+use crate::reference::Reference;
+use crate::solver::{Residuals, Solver, StepReport};
+
+/// Buffer names of the second Jacobi set, in [`K`] order.
+const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
+/// The kernel's write-set parameter names, in [`K`] order.
+const W: [&str; 6] = ["u_w", "v_w", "p_w", "t_w", "rho_w", "gam_w"];
+/// Boundary-copy kernels of `boundary.cl`.
+const BOUNDARY: [&str; 6] = [
+    "ghosts0", "ghosts1", "faces_u0", "faces_u1", "faces_v0", "faces_v1",
+];
+
+/// The assembled source of the fused form.
+pub fn source() -> String {
+    use crate::device::source as s;
+    Source::new()
+        .with(s::FIELDS)
+        .with(s::OPS)
+        .with(s::DENSITY)
+        .with(s::BC)
+        .with(s::MOMENTUM)
+        .with(s::ENERGY)
+        .with(s::PRESSURE)
+        .with(s::FLUX_INLINE)
+        .with(s::CONVECTIVE)
+        .with(s::BOUNDARY)
+        .with(s::ITERATE)
+        .assemble()
+}
+
+/// True if the fused kernel supports the case (no periodic sides yet).
+pub fn supports(case: &Case) -> bool {
+    let b = &case.boundaries;
+    ![&b.west, &b.east, &b.south, &b.north]
+        .iter()
+        .any(|s| matches!(s, Side::Periodic))
+}
+
+/// The fused OpenCL solver.
+pub struct Fused {
+    case: Case,
+    grid: Grid,
+    geom: Geometry,
+    rt: Runtime,
+    dec: Decomposition,
+    host: State,
+    dirty: bool,
+    explicit: bool,
+    n: usize,
+    /// Which set holds iterate k: false = A (`u`, …), true = B (`u2`, …).
+    in_b: bool,
+    counts: [usize; 6],
+}
+
+impl Fused {
+    /// Set up `case` with the decomposition `dec` (`None`: the device default).
+    pub fn new(
+        case: &Case,
+        opts: &OpenClOptions,
+        dec: Option<(usize, usize)>,
+    ) -> Result<Fused, DeviceError> {
+        let dev = select_device(opts.device.as_deref())?;
+        require_fp64(&dev)?;
+        let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
+        let (total, largest) = device_bytes(cells);
+        check_capacity(&dev, total, largest, 0, 1)?;
+        let r = Reference::new(case);
+        let dec = match dec {
+            Some((w, rows)) => {
+                let d = Decomposition::new(&r.grid, w, rows).map_err(|m| {
+                    DeviceError::WorkGroupTooLarge {
+                        device: format!("{} ({m})", dev.name),
+                        needed: w,
+                        max: dev.max_work_group_size,
+                    }
+                })?;
+                d.check(&dev)?;
+                d
+            }
+            None => Decomposition::for_device(&r.grid, &dev)?,
+        };
+        if !dec.width.is_power_of_two() {
+            return Err(DeviceError::WorkGroupTooLarge {
+                device: format!("{} (work-group width must be a power of two)", dev.name),
+                needed: dec.width,
+                max: dev.max_work_group_size,
+            });
+        }
+        let ghosts = r.ghosts.clone();
+        let defs = defines(&r, &ghosts)
+            .int("DEV_W", dec.width as i64)
+            .int("DEV_COLS", dec.cols as i64)
+            .int("DEV_ROWS", dec.rows as i64)
+            .int("DEV_HALO", HALO as i64);
+        let built = build_cached(
+            &dev,
+            &source(),
+            &defs,
+            opts.log_dir.as_deref(),
+            opts.cache.as_ref(),
+        )?;
+        let n = r.grid.len();
+        let mut rt = Runtime::new(built);
+        for set in [&K, &K2] {
+            for (name, f) in set.iter().zip(fields_of(&r.state.k)) {
+                rt.real(name, f)?;
+            }
+        }
+        for (name, f) in N.iter().zip(fields_of(&r.state.n)) {
+            rt.real(name, f)?;
+        }
+        let zeros = vec![0.0; n];
+        for name in ["cu", "cv", "ct"] {
+            rt.real(name, &zeros)?;
+        }
+        rt.real("part", &vec![0.0; 8 * dec.groups()])?;
+        let l = CopyLists::new(&ghosts);
+        upload_geometry(&mut rt, &r, &l)?;
+        // Kernel instances for both directions of the ping-pong.
+        let ab: Vec<(&str, &str)> = W.iter().zip(K2).map(|(w, b)| (*w, b)).collect();
+        let mut ba: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
+        ba.extend(W.iter().zip(K).map(|(w, a)| (*w, a)));
+        rt.bind_as("loop2_ab", "loop2", &ab)?;
+        rt.bind_as("loop2_ba", "loop2", &ba)?;
+        let to_b: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
+        rt.bind_as("convective_a", "convective", &[])?;
+        rt.bind_as("convective_b", "convective", &to_b)?;
+        for k in BOUNDARY {
+            rt.bind_as(&format!("{k}_a"), k, &[])?;
+            rt.bind_as(&format!("{k}_b"), k, &to_b)?;
+        }
+        let counts = [
+            l.cells.0.len(),
+            l.cells.1.len(),
+            l.u.0.len(),
+            l.u.1.len(),
+            l.v.0.len(),
+            l.v.1.len(),
+        ];
+        log::info!(
+            "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
+             {} KiB local memory each, {} MiB of buffers",
+            dev.name,
+            dec.groups(),
+            dec.width,
+            dec.cols,
+            dec.rows,
+            8 * dec.width * 8 / 1024,
+            rt.bytes() >> 20
+        );
+        Ok(Fused {
+            explicit: case.scheme.convection == Convection::Explicit,
+            case: case.clone(),
+            grid: r.grid.clone(),
+            geom: r.geom.clone(),
+            host: r.state.clone(),
+            rt,
+            dec,
+            dirty: false,
+            n,
+            in_b: false,
+            counts,
+        })
+    }
+
+    /// The device this solver runs on.
+    pub fn device(&self) -> &DeviceInfo {
+        self.rt.program().device()
+    }
+
+    /// The work-group decomposition in use.
+    pub fn decomposition(&self) -> &Decomposition {
+        &self.dec
+    }
+
+    fn cur(&self) -> [&'static str; 6] {
+        if self.in_b {
+            K2
+        } else {
+            K
+        }
+    }
+
+    /// One loop-2 iteration; the residuals with their stored indices.
+    pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
+        self.dirty = true;
+        let (global, local) = self.dec.ndrange();
+        self.rt.launch2(
+            if self.in_b { "loop2_ba" } else { "loop2_ab" },
+            global,
+            local,
+        )?;
+        self.in_b = !self.in_b;
+        let suffix = if self.in_b { "_b" } else { "_a" };
+        for (k, &count) in BOUNDARY.iter().zip(&self.counts) {
+            if count > 0 {
+                self.rt.launch(&format!("{k}{suffix}"), count, None)?;
+            }
+        }
+        let mut part = vec![0.0; 8 * self.dec.groups()];
+        self.rt.read("part", &mut part)?;
+        let mut res = [(0.0f64, 0usize); 4];
+        for g in part.chunks(8) {
+            for (m, r) in res.iter_mut().enumerate() {
+                let (d, k) = (g[2 * m], g[2 * m + 1] as usize);
+                let take = if d.is_nan() || r.0.is_nan() {
+                    d.is_nan() && (!r.0.is_nan() || k < r.1)
+                } else {
+                    d > r.0 || (d == r.0 && k < r.1)
+                };
+                if take {
+                    *r = (d, k);
+                }
+            }
+        }
+        Ok(res)
+    }
+
+    /// Start a time step: level n := iterate k; explicit convective terms.
+    pub fn begin_step(&mut self) -> Result<(), DeviceError> {
+        for (k, n) in self.cur().iter().zip(N) {
+            self.rt.copy(k, n)?;
+        }
+        self.host.time += self.case.time.dt;
+        if self.explicit {
+            let name = if self.in_b {
+                "convective_b"
+            } else {
+                "convective_a"
+            };
+            self.rt.launch(name, self.n, None)?;
+        }
+        Ok(())
+    }
+
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        for (k, n) in self.cur().iter().zip(N) {
+            self.rt.copy(n, k)?;
+        }
+        self.host.time -= self.case.time.dt;
+        Ok(())
+    }
+
+    fn download(&mut self) -> Result<(), DeviceError> {
+        let cur = self.cur();
+        let st = &mut self.host;
+        let kf = [
+            &mut st.k.u,
+            &mut st.k.v,
+            &mut st.k.p,
+            &mut st.k.T,
+            &mut st.k.rho,
+            &mut st.k.Gam,
+        ];
+        for (name, f) in cur.iter().zip(kf) {
+            self.rt.read(name, f)?;
+        }
+        let nf = [
+            &mut st.n.u,
+            &mut st.n.v,
+            &mut st.n.p,
+            &mut st.n.T,
+            &mut st.n.rho,
+            &mut st.n.Gam,
+        ];
+        for (name, f) in N.iter().zip(nf) {
+            self.rt.read(name, f)?;
+        }
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+impl Solver for Fused {
+    fn name(&self) -> String {
+        format!("opencl-fused:{}", self.device().name)
+    }
+
+    fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+
+    fn step(&mut self) -> Result<StepReport, RunError> {
+        self.begin_step()?;
+        let s = self.case.solver.clone();
+        let mut report = StepReport::default();
+        for iter in 1..=s.max_iters {
+            let [du, dv, dp, dt] = self.iterate()?;
+            for (field, (value, at)) in [("u", du), ("v", dv), ("p", dp), ("T", dt)] {
+                if !value.is_finite() || value > s.divergence_limit {
+                    self.rollback()?;
+                    let nx = self.grid.nxt;
+                    return Err(RunError::Diverged {
+                        step: self.host.step + 1,
+                        iter,
+                        field,
+                        i: (at % nx) as i64 - 1,
+                        j: (at / nx) as i64 - 1,
+                        value,
+                    });
+                }
+            }
+            let res = Residuals {
+                du: du.0,
+                dv: dv.0,
+                dp: dp.0,
+                dt: dt.0,
+            };
+            report.iters = iter;
+            report.res = res;
+            if res.du <= s.eps_v && res.dv <= s.eps_v && res.dp <= s.eps_p && res.dt <= s.eps_t {
+                report.converged = true;
+                break;
+            }
+        }
+        self.host.step += 1;
+        Ok(report)
+    }
+
+    fn state(&mut self) -> &State {
+        if self.dirty {
+            if let Err(e) = self.download() {
+                log::error!("reading fields back from the device failed: {e}");
+            }
+        }
+        &self.host
+    }
+
+    fn restore(&mut self, state: State) -> Result<(), RunError> {
+        for set in [&K, &K2] {
+            for (name, f) in set.iter().zip(fields_of(&state.k)) {
+                self.rt.write(name, f)?;
+            }
+        }
+        for (name, f) in N.iter().zip(fields_of(&state.n)) {
+            self.rt.write(name, f)?;
+        }
+        self.in_b = false;
+        self.host = state;
+        self.dirty = false;
+        Ok(())
+    }
+}
