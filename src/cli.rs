@@ -83,6 +83,10 @@ pub struct RunArgs {
     /// Compile the kernels from source even if a cached binary exists (honest build timings).
     #[arg(long)]
     pub no_kernel_cache: bool,
+    /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
+    /// one-kernel y-sweep.
+    #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
+    pub kernel: KernelForm,
     /// Write the assembled OpenCL source of this case to FILE and exit.
     #[arg(long, value_name = "FILE")]
     pub dump_kernel: Option<PathBuf>,
@@ -116,6 +120,25 @@ pub struct BenchArgs {
     /// Use the GPU order in the reference too (one T/p sweep per iteration).
     #[arg(long)]
     pub gpu_order: bool,
+    /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
+    /// one-kernel y-sweep.
+    #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
+    pub kernel: KernelForm,
+    /// OpenCL fused kernel: work-group width W (power of two, halo included).
+    #[arg(long, value_name = "W")]
+    pub width: Option<usize>,
+    /// OpenCL fused kernel: rows per subdomain (Ny_sub; with --width).
+    #[arg(long, value_name = "ROWS")]
+    pub rows: Option<usize>,
+}
+
+/// OpenCL loop-2 forms (both bit-identical to the reference's GPU order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KernelForm {
+    /// Jacobi phase kernels (cl/kernels/jacobi.cl).
+    Phase,
+    /// One fused loop-2 kernel marching work-group subdomains along y (spec §5.3).
+    Fused,
 }
 
 /// Solver backends.
@@ -197,12 +220,20 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     if let Some(file) = &args.dump_kernel {
         let r = simplets::reference::Reference::new(&case);
         let defines = simplets::gpu::solver::defines(&r, &r.ghosts);
+        let (form, source) =
+            if args.kernel == KernelForm::Phase || !simplets::gpu::fused::supports(&case) {
+                ("phase kernels", simplets::gpu::solver::source())
+            } else {
+                (
+                    "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_ROWS, DEV_HALO",
+                    simplets::gpu::fused::source(),
+                )
+            };
         let text = format!(
-            "/* simplets {}: case {}, build options: {} */\n{}",
+            "/* simplets {}: case {}, {form}, build options: {} */\n{source}",
             env!("CARGO_PKG_VERSION"),
             case.name,
             defines.to_options(),
-            simplets::gpu::solver::source()
         );
         simplets::device::dump_kernel(file, &text).map_err(|e| Failure::Run(e.into()))?;
         println!("{}", file.display());
@@ -247,17 +278,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             std::fs::create_dir_all(&opts.out_dir).map_err(|e| {
                 Failure::Run(anyhow!("cannot create {}: {e}", opts.out_dir.display()))
             })?;
-            use simplets::error::DeviceError as D;
-            let s = simplets::gpu::solver::OpenCl::new(&case, &cl).map_err(|e| match e {
-                // What the user chose does not fit the device: bad input (exit 2).
-                D::NoDevice { .. }
-                | D::NoFp64 { .. }
-                | D::OutOfMemory { .. }
-                | D::LocalMemTooSmall { .. }
-                | D::WorkGroupTooLarge { .. } => Failure::Input(e.into()),
-                _ => Failure::Run(e.into()),
-            })?;
-            Box::new(s)
+            opencl_solver(&case, &cl, args.kernel == KernelForm::Phase, None)?
         }
     };
     match run_case(&case, solver.as_mut(), &opts) {
@@ -270,6 +291,38 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         Err(e @ RunError::Interrupted { .. }) => Err(Failure::Interrupted(e.into())),
         Err(e) => Err(Failure::Run(e.into())),
+    }
+}
+
+/// The OpenCL solver for a case: the phase kernels, or the fused one-kernel form where it
+/// applies (no periodic sides yet) and `--kernel fused` asks for it.
+fn opencl_solver(
+    case: &simplets::config::Case,
+    cl: &simplets::gpu::solver::OpenClOptions,
+    phase: bool,
+    dec: Option<(usize, usize)>,
+) -> Result<Box<dyn Solver>, Failure> {
+    use simplets::error::DeviceError as D;
+    let fail = |e: D| match e {
+        // What the user chose does not fit the device: bad input (exit 2).
+        D::NoDevice { .. }
+        | D::NoFp64 { .. }
+        | D::OutOfMemory { .. }
+        | D::LocalMemTooSmall { .. }
+        | D::WorkGroupTooLarge { .. } => Failure::Input(e.into()),
+        _ => Failure::Run(e.into()),
+    };
+    if phase || !simplets::gpu::fused::supports(case) {
+        if !phase {
+            log::warn!(
+                "the fused kernel does not support periodic sides yet: using the phase kernels"
+            );
+        }
+        let s = simplets::gpu::solver::OpenCl::new(case, cl).map_err(fail)?;
+        Ok(Box::new(s))
+    } else {
+        let s = simplets::gpu::fused::Fused::new(case, cl, dec).map_err(fail)?;
+        Ok(Box::new(s))
     }
 }
 
@@ -291,10 +344,8 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
                     .map(simplets::device::KernelCache::new),
                 log_dir: None,
             };
-            Box::new(
-                simplets::gpu::solver::OpenCl::new(&case, &cl)
-                    .map_err(|e| Failure::Run(e.into()))?,
-            )
+            let dec = args.width.map(|w| (w, args.rows.unwrap_or(usize::MAX)));
+            opencl_solver(&case, &cl, args.kernel == KernelForm::Phase, dec)?
         }
     };
     let fluid = solver.geometry().n_fluid as f64;

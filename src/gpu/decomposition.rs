@@ -73,8 +73,9 @@ impl Decomposition {
     }
 
     /// Default choice for a device: the widest power-of-two group up to 256 work-items the
-    /// device allows (the paper's 256 = 252 + 4), and rows such that the number of groups is
-    /// at least twice the compute units where the grid allows it.
+    /// device allows (the paper's 256 = 252 + 4), and rows such that there are at least eight
+    /// groups per compute unit where the grid allows it (H200, 4032×4000: 272 groups gave
+    /// 886 Mcell-it/s, 1088 and 4250 groups 1141 and 1155; docs/PERFORMANCE.md).
     pub fn for_device(grid: &Grid, dev: &DeviceInfo) -> Result<Decomposition, DeviceError> {
         let mut width = 256usize.min(dev.max_work_group_size.max(1));
         while width & (width - 1) != 0 {
@@ -88,7 +89,7 @@ impl Decomposition {
                 max: dev.max_work_group_size,
             }
         })?;
-        let target = 2 * dev.compute_units.max(1) as usize;
+        let target = 8 * dev.compute_units.max(1) as usize;
         let gy = target.div_ceil(probe.groups_x).max(1);
         let rows = (grid.ny + 1).div_ceil(gy).max(1);
         let d = Decomposition::new(grid, width, rows).expect("width checked above");
@@ -223,7 +224,7 @@ mod tests {
         let dev = device(1024, 48 * 1024, 132);
         let d = Decomposition::for_device(&g, &dev).unwrap();
         assert_eq!(d.width, 256);
-        assert!(d.groups() >= 264, "{d:?}");
+        assert!(d.groups() >= 8 * 132, "{d:?}");
         // A device with small work-groups gets a narrower power-of-two group.
         let d = Decomposition::for_device(&grid(100, 100), &device(96, 48 * 1024, 8)).unwrap();
         assert_eq!(d.width, 64);
