@@ -7,6 +7,7 @@
  *   column i:      ibase + l, ibase = 1 + group_x·DEV_COLS − DEV_HALO
  *
  * Per row j (a prologue row r0−1 first, with writes suppressed):
+ *   phase 0  ρu(i,j+1), ρv(i,j+2) → local rings; barrier
  *   phase 1  û(i,j), d_u → local row;  v̂(i,j+1), d_v → local ring (j+1)&1;  T(i,j) → private
  *   barrier
  *   phase 2  p(i,j) (from û of columns i, i+1, v̂ of rows j, j+1, T(i,j)) → local ring j&1
@@ -15,9 +16,10 @@
  *            T, p, ρ = p/T, Γ = √T of cell (i,j) → global (the other Jacobi buffer set)
  *   barrier
  * Every right-hand side reads iterate k (read set) or level n: fully Jacobi, so results do not
- * depend on DEV_W or DEV_ROWS. ρu, ρv, Fx, Fy are recomputed inline (flux_inline.cl) instead
- * of staged in local rings [first form; the rings are a tuning step]. Local memory: 8 rows of
- * DEV_W doubles.
+ * depend on DEV_W or DEV_ROWS. ρu and ρv live in 4-row local rings: pass j reads ρu rows
+ * j−1..j+1 and ρv rows j−1..j+2 and first computes the newest of each (ρu row j+1, ρv row
+ * j+2), each face density once (spec §5.4); Fx, Fy are rebuilt from them (flux_inline.cl).
+ * Local memory: 16 rows of DEV_W doubles (32 KiB at DEV_W = 256, the paper's budget).
  *
  * Periodic sides are not handled here (their seam needs p of the opposite side's group); the
  * host uses the phase kernels for them. Copy ghosts and copy faces of the written set are
@@ -47,6 +49,13 @@
 #define V_HAT(i,j) (lv_hat[((j) & 1) * DEV_W + (i) - ibase])
 #define D_V(i,j)   (ld_v[((j) & 1) * DEV_W + (i) - ibase])
 
+/* Face densities from the local rings (row j in slot j & 3). Fx, Fy (flux_inline.cl) read
+ * them through these accessors. */
+#undef RHO_U
+#undef RHO_V
+#define RHO_U(i,j) (lru[((j) & 3) * DEV_W + (i) - ibase])
+#define RHO_V(i,j) (lrv[((j) & 3) * DEV_W + (i) - ibase])
+
 /* pressure::MaxAt::see: the largest |d|, NaN wins, the first index kept on ties. */
 inline void see(real* best, int* at, const real d, const int k)
 {
@@ -69,6 +78,8 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     __local real lv_hat[2 * DEV_W];
     __local real ld_v[2 * DEV_W];
     __local real lp[2 * DEV_W];
+    __local real lru[4 * DEV_W];
+    __local real lrv[4 * DEV_W];
     __local real red_v[DEV_W];
     __local int red_i[DEV_W];
 
@@ -79,17 +90,38 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     const int r1 = min(r0 + DEV_ROWS, CFG_NYT);
     const bool live = i >= 0 && i < CFG_NXT;
     const bool owned = live && l >= DEV_HALO && l < DEV_HALO + DEV_COLS;
-    /* p is needed at the owned columns and one to the west (for u at the first column). */
+    /* p (and v̂, T) is needed at the owned columns and one to the west (for u at the first
+     * column); û also one to the east (for p at the last). Their stencils then stay within the
+     * group's columns 0 .. DEV_W−1, where the ρ rings hold values. */
     const bool need_p = live && l >= DEV_HALO - 1 && l < DEV_HALO + DEV_COLS;
+    const bool need_u = live && l >= DEV_HALO - 1 && l <= DEV_HALO + DEV_COLS;
 
     real best[4] = {0.0, 0.0, 0.0, 0.0}; /* u, v, p, T */
     int at[4] = {0, 0, 0, 0};
 
+    /* Prologue of the rings: ρu rows r0−2, r0−1 and ρv rows r0−2 .. r0. */
+    if (live) {
+        for (int jr = r0 - 2; jr <= r0; jr++) {
+            if (jr >= 0 && jr < CFG_NYT) {
+                if (jr < r0)
+                    lru[(jr & 3) * DEV_W + l] = rho_fc(i, jr);
+                lrv[(jr & 3) * DEV_W + l] = rho_cf(i, jr);
+            }
+        }
+    }
+
     for (int j = r0 - 1; j < r1; j++) {
+        /* phase 0: the newest ring rows, ρu(·, j+1) and ρv(·, j+2). */
+        if (live && j + 1 < CFG_NYT)
+            lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);
+        if (live && j + 2 < CFG_NYT)
+            lrv[((j + 2) & 3) * DEV_W + l] = rho_cf(i, j + 2);
+        barrier(CLK_LOCAL_MEM_FENCE);
+
         /* phase 1: pseudo-velocities of this row and the next v-row, T of this row. */
         real t1 = 0.0;
         if (live) {
-            if (j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
+            if (need_p && j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
                 && V_FACE(i, j) == F_SOLVED) {
                 const real gcw = gam_c2(i, j);
                 const real gce = gam_c2(i + 1, j);
@@ -102,7 +134,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                 lv_hat[(j & 1) * DEV_W + l] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
                 ld_v[(j & 1) * DEV_W + l] = d_v_cf(i, ap);
             }
-            if (j >= 1 && j <= CFG_NYT - 2 && i >= 1 && U_FACE(i, j) == F_SOLVED) {
+            if (need_u && j >= 1 && j <= CFG_NYT - 2 && i >= 1 && U_FACE(i, j) == F_SOLVED) {
                 const real gcs = gam_c(i, j);
                 const real gcn = gam_c(i, j + 1);
                 const real aw = aW_u_fc(i, j);
@@ -115,7 +147,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                 ld_u[l] = d_u_fc(j, ap);
             }
             const int jn = j + 1;
-            if (jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2
+            if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2
                 && V_FACE(i, jn) == F_SOLVED) {
                 const real gcw = gam_c2(i, jn);
                 const real gce = gam_c2(i + 1, jn);

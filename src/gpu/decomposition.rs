@@ -20,9 +20,12 @@ use crate::grid::Grid;
 /// Halo columns on each side of a work-group (spec §5.2, G12).
 pub const HALO: usize = 2;
 
-/// Local-memory rows per work-group (spec §5.4): p ring 2, û and d_u 1 + 1, v̂ and d_v 2 + 2,
-/// ρu and ρv rings 4 + 4.
+/// Local-memory rows of doubles per work-group (spec §5.4): p ring 2, û and d_u 1 + 1, v̂ and
+/// d_v 2 + 2, ρu and ρv rings 4 + 4.
 pub const LOCAL_ROWS: usize = 16;
+
+/// Local bytes per work-item beyond the rows: the residual reduction's value (8) and index (4).
+pub const LOCAL_REDUCTION_BYTES: usize = 12;
 
 /// f64 arrays per stored cell on the device (spec §5.5 CHOICE): level n u, v, p, T, ρ (5);
 /// iterate k u, v, p, T, ρ, Γ (6) and k+1 (6); explicit C_u, C_v, C_T (3, allocated always
@@ -97,9 +100,9 @@ impl Decomposition {
         Ok(d)
     }
 
-    /// Local memory one group needs, in bytes.
+    /// Local memory one group of the fused kernel needs, in bytes.
     pub fn local_bytes(&self) -> u64 {
-        (LOCAL_ROWS * self.width * 8) as u64
+        ((LOCAL_ROWS * 8 + LOCAL_REDUCTION_BYTES) * self.width) as u64
     }
 
     /// Total work-groups.
@@ -192,7 +195,7 @@ mod tests {
         assert_eq!((d.cols, d.groups_x, d.groups_y), (252, 17, 3));
         let d = Decomposition::new(&grid(4031, 199), 256, 100).unwrap();
         assert_eq!((d.groups_x, d.groups_y), (16, 2));
-        assert_eq!(d.local_bytes(), 32 * 1024);
+        assert_eq!(d.local_bytes(), 32 * 1024 + 12 * 256);
         assert_eq!(d.ndrange(), ([16 * 256, 2], [256, 1]));
         assert_eq!(d.origin(1, 1), (253, 101));
     }
@@ -214,7 +217,7 @@ mod tests {
             .check(&device(1024, 16 * 1024, 4))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("32768") && e.contains("16384"), "{e}");
+        assert!(e.contains("35840") && e.contains("16384"), "{e}");
         assert!(d.check(&device(1024, 48 * 1024, 4)).is_ok());
     }
 

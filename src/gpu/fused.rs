@@ -164,7 +164,7 @@ impl Fused {
             dec.width,
             dec.cols,
             dec.rows,
-            8 * dec.width * 8 / 1024,
+            dec.local_bytes() / 1024,
             rt.bytes() >> 20
         );
         Ok(Fused {
