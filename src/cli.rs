@@ -73,8 +73,9 @@ pub struct RunArgs {
     /// Run N time steps instead of the case's.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub steps: Option<u64>,
-    /// Solver backend.
-    #[arg(long, value_enum, default_value_t = Backend::Reference)]
+    /// Solver backend; `auto`: OpenCL on the first fp64 GPU if there is one, else the serial
+    /// reference (on CPU-only machines the reference is the faster choice).
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
     /// OpenCL device: index in `simplets devices` or a name substring (default: the first
     /// fp64 GPU, else a CPU device).
@@ -144,6 +145,8 @@ pub enum KernelForm {
 /// Solver backends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
+    /// OpenCL if an fp64 GPU is present, else the reference.
+    Auto,
     /// The serial reference solver.
     Reference,
     /// OpenCL (phase kernels in the GPU order; reproduces `reference` with `order: gpu`).
@@ -262,8 +265,31 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         interrupt: Some(interrupt),
         ..RunOptions::default()
     };
-    let mut solver: Box<dyn Solver> = match args.backend {
-        Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+    let backend = match args.backend {
+        Backend::Auto => {
+            let gpu = simplets::device::list_devices()
+                .map(|l| l.iter().any(|d| d.fp64 && d.device_type == "GPU"))
+                .unwrap_or(false);
+            if gpu || args.device.is_some() {
+                Backend::Opencl
+            } else {
+                Backend::Reference
+            }
+        }
+        b => b,
+    };
+    if backend == Backend::Opencl
+        && case.solver.order == simplets::config::SweepOrder::Cpp
+        && case.solver.inner_sweeps != 1
+    {
+        log::warn!(
+            "the OpenCL backend evaluates T and p once per loop-2 iteration (the GPU order); \
+             solver.inner_sweeps = {} applies to the reference backend only",
+            case.solver.inner_sweeps
+        );
+    }
+    let mut solver: Box<dyn Solver> = match backend {
+        Backend::Auto | Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
         Backend::Opencl => {
             let cl = simplets::gpu::solver::OpenClOptions {
                 device: args.device.clone(),
@@ -337,7 +363,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     }
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
-        Backend::Opencl => {
+        Backend::Auto | Backend::Opencl => {
             let cl = simplets::gpu::solver::OpenClOptions {
                 device: args.device.clone(),
                 cache: simplets::device::KernelCache::default_dir()
