@@ -278,16 +278,6 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         b => b,
     };
-    if backend == Backend::Opencl
-        && case.solver.order == simplets::config::SweepOrder::Cpp
-        && case.solver.inner_sweeps != 1
-    {
-        log::warn!(
-            "the OpenCL backend evaluates T and p once per loop-2 iteration (the GPU order); \
-             solver.inner_sweeps = {} applies to the reference backend only",
-            case.solver.inner_sweeps
-        );
-    }
     let mut solver: Box<dyn Solver> = match backend {
         Backend::Auto | Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
         Backend::Opencl => {
@@ -307,6 +297,16 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             opencl_solver(&case, &cl, args.kernel == KernelForm::Phase, None)?
         }
     };
+    if backend == Backend::Opencl
+        && case.solver.order == simplets::config::SweepOrder::Cpp
+        && case.solver.inner_sweeps != 1
+    {
+        log::warn!(
+            "the OpenCL backend evaluates T and p once per loop-2 iteration (the GPU order); \
+             solver.inner_sweeps = {} applies to the reference backend only",
+            case.solver.inner_sweeps
+        );
+    }
     match run_case(&case, solver.as_mut(), &opts) {
         Ok(summary) => {
             println!("{}", summary.output.display());
