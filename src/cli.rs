@@ -1,4 +1,4 @@
-//! Command line (clap derive): `simplets run`, `simplets check` and `simplets devices`.
+//! Command line (clap derive): `simplets run`, `check`, `bench`, `validate` and `devices`.
 //!
 //! Failures are split by who must act: [`Failure::Input`] (exit status 2) for a bad command
 //! line, an unreadable or invalid case file or an existing output without `--force`;
@@ -57,6 +57,28 @@ pub enum Command {
     /// List every OpenCL platform and device (type, compute units, memory, fp64, driver).
     #[command(after_help = EXIT_STATUS)]
     Devices,
+    /// Run validation cases against analytic references: print a table (case, metric,
+    /// value, reference, tolerance, pass/fail), write validation/report/<case>.md with PNG
+    /// plots, exit 1 if any metric fails.
+    #[command(after_help = EXIT_STATUS)]
+    Validate(ValidateArgs),
+}
+
+/// Arguments of `simplets validate`.
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets) or `all`.
+    #[arg(default_value = "all")]
+    pub case: String,
+    /// The coarse variants (`<stem>.quick.json`), as run in CI.
+    #[arg(long)]
+    pub quick: bool,
+    /// Solver backend (only `reference` for now).
+    #[arg(long, value_enum, default_value_t = Backend::Reference)]
+    pub backend: Backend,
+    /// Report directory (default: validation/report next to the validation/ cases).
+    #[arg(long, value_name = "DIR")]
+    pub report_dir: Option<PathBuf>,
 }
 
 /// Arguments of `simplets run`.
@@ -188,6 +210,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Check { case } => check(&case),
         Command::Devices => devices(),
         Command::Bench(args) => bench(args),
+        Command::Validate(args) => validate(args),
     }
 }
 
@@ -395,6 +418,55 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         1e3 * secs / iters as f64,
         fluid * iters as f64 / secs / 1e6
     );
+    Ok(())
+}
+
+fn validate(args: ValidateArgs) -> Result<(), Failure> {
+    use simplets::validate::{default_root, run_case, table, write_report, CASES};
+    if args.backend != Backend::Reference {
+        return Err(Failure::Input(anyhow!(
+            "validate supports --backend reference only for now (got {:?})",
+            args.backend
+        )));
+    }
+    let names: Vec<&str> = if args.case == "all" {
+        CASES.to_vec()
+    } else if CASES.contains(&args.case.as_str()) {
+        vec![args.case.as_str()]
+    } else {
+        return Err(Failure::Input(anyhow!(
+            "unknown validation case {:?}: expected one of {} or all",
+            args.case,
+            CASES.join(", ")
+        )));
+    };
+    let root = default_root();
+    let out = args
+        .report_dir
+        .unwrap_or_else(|| root.join("validation").join("report"));
+    let mut rows = vec![];
+    for name in names {
+        let start = std::time::Instant::now();
+        let rep = run_case(&root, name, args.quick).map_err(|e| match e {
+            simplets::error::ValidateError::Config(_) => Failure::Input(e.into()),
+            _ => Failure::Run(e.into()),
+        })?;
+        let path = write_report(&rep, &out).map_err(|e| Failure::Run(e.into()))?;
+        log::info!(
+            "{name}: {:.1} s, report {}",
+            start.elapsed().as_secs_f64(),
+            path.display()
+        );
+        rows.extend(rep.rows);
+    }
+    print!("{}", table(&rows));
+    let failed = rows.iter().filter(|r| !r.pass).count();
+    if failed > 0 {
+        return Err(Failure::Run(anyhow!(
+            "{failed} of {} validation metrics failed",
+            rows.len()
+        )));
+    }
     Ok(())
 }
 

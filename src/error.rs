@@ -269,3 +269,37 @@ pub enum DeviceError {
         message: String,
     },
 }
+
+/// Errors of `simplets validate` (issue 6): a case that cannot be found or read, a run that
+/// fails, a report that cannot be written. A failed metric is not an error: it is a row with
+/// `pass = false`.
+#[derive(Debug, Error)]
+pub enum ValidateError {
+    /// The case name is not one of the validation cases.
+    #[error("unknown validation case {name:?}: expected one of {known} or all")]
+    UnknownCase {
+        /// The name given.
+        name: String,
+        /// The known names, comma separated.
+        known: String,
+    },
+    /// The case file is missing or invalid.
+    #[error("validation case file: {0}")]
+    Config(#[from] ConfigError),
+    /// A solver run failed.
+    #[error("validation case {case}: {source}")]
+    Run {
+        /// Case (and variant) name.
+        case: String,
+        /// The run error.
+        source: RunError,
+    },
+    /// A report file or plot could not be written.
+    #[error("cannot write {path}: {reason}")]
+    Report {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+}

@@ -21,3 +21,4 @@ pub mod reference;
 pub mod report;
 pub mod run;
 pub mod solver;
+pub mod validate;
