@@ -18,7 +18,7 @@ use crate::fields::State;
 use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::reference::Reference;
-use crate::solver::{Residuals, Solver, StepReport};
+use crate::solver::{Solver, StepReport};
 
 /// Buffer names of the second Jacobi set, in [`K`] order.
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
@@ -221,15 +221,7 @@ impl Fused {
         let mut res = [(0.0f64, 0usize); 4];
         for g in part.chunks(8) {
             for (m, r) in res.iter_mut().enumerate() {
-                let (d, k) = (g[2 * m], g[2 * m + 1] as usize);
-                let take = if d.is_nan() || r.0.is_nan() {
-                    d.is_nan() && (!r.0.is_nan() || k < r.1)
-                } else {
-                    d > r.0 || (d == r.0 && k < r.1)
-                };
-                if take {
-                    *r = (d, k);
-                }
+                super::loop2::merge(r, (g[2 * m], g[2 * m + 1] as usize));
             }
         }
         Ok(res)
@@ -290,6 +282,24 @@ impl Fused {
     }
 }
 
+impl super::loop2::DeviceLoop for Fused {
+    fn begin_step(&mut self) -> Result<(), DeviceError> {
+        Fused::begin_step(self)
+    }
+    fn iterate(&mut self) -> Result<[super::loop2::MaxAt; 4], DeviceError> {
+        Fused::iterate(self)
+    }
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        Fused::rollback(self)
+    }
+    fn nxt(&self) -> usize {
+        self.grid.nxt
+    }
+    fn steps_mut(&mut self) -> &mut u64 {
+        &mut self.host.step
+    }
+}
+
 impl Solver for Fused {
     fn name(&self) -> String {
         format!("opencl-fused:{}", self.device().name)
@@ -304,40 +314,8 @@ impl Solver for Fused {
     }
 
     fn step(&mut self) -> Result<StepReport, RunError> {
-        self.begin_step()?;
-        let s = self.case.solver.clone();
-        let mut report = StepReport::default();
-        for iter in 1..=s.max_iters {
-            let [du, dv, dp, dt] = self.iterate()?;
-            for (field, (value, at)) in [("u", du), ("v", dv), ("p", dp), ("T", dt)] {
-                if !value.is_finite() || value > s.divergence_limit {
-                    self.rollback()?;
-                    let nx = self.grid.nxt;
-                    return Err(RunError::Diverged {
-                        step: self.host.step + 1,
-                        iter,
-                        field,
-                        i: (at % nx) as i64 - 1,
-                        j: (at / nx) as i64 - 1,
-                        value,
-                    });
-                }
-            }
-            let res = Residuals {
-                du: du.0,
-                dv: dv.0,
-                dp: dp.0,
-                dt: dt.0,
-            };
-            report.iters = iter;
-            report.res = res;
-            if res.du <= s.eps_v && res.dv <= s.eps_v && res.dp <= s.eps_p && res.dt <= s.eps_t {
-                report.converged = true;
-                break;
-            }
-        }
-        self.host.step += 1;
-        Ok(report)
+        let spec = self.case.solver.clone();
+        super::loop2::step(self, &spec)
     }
 
     fn state(&mut self) -> &State {

@@ -3,4 +3,5 @@
 
 pub mod decomposition;
 pub mod fused;
+pub mod loop2;
 pub mod solver;

@@ -15,7 +15,7 @@ use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::reference::bc::{CellRule, Ghosts};
 use crate::reference::Reference;
-use crate::solver::{Residuals, Solver, StepReport};
+use crate::solver::{Solver, StepReport};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
 const RED_WG: usize = 256;
@@ -330,20 +330,11 @@ impl OpenCl {
         self.rt.launch(kernel, RED_WG * RED_GROUPS, Some(RED_WG))?;
         let mut buf = vec![0.0; 2 * RED_GROUPS];
         self.rt.read(part, &mut buf)?;
-        let (mut best, mut at) = (0.0f64, 0usize);
+        let mut best = (0.0, 0);
         for g in buf.chunks(2) {
-            let (d, k) = (g[0], g[1] as usize);
-            let take = if d.is_nan() || best.is_nan() {
-                d.is_nan() && (!best.is_nan() || k < at)
-            } else {
-                d > best || (d == best && k < at)
-            };
-            if take {
-                best = d;
-                at = k;
-            }
+            super::loop2::merge(&mut best, (g[0], g[1] as usize));
         }
-        Ok((best, at))
+        Ok(best)
     }
 
     /// One loop-2 iteration on the device; the residuals with their stored indices.
@@ -417,6 +408,24 @@ impl OpenCl {
     }
 }
 
+impl super::loop2::DeviceLoop for OpenCl {
+    fn begin_step(&mut self) -> Result<(), DeviceError> {
+        OpenCl::begin_step(self)
+    }
+    fn iterate(&mut self) -> Result<[super::loop2::MaxAt; 4], DeviceError> {
+        OpenCl::iterate(self)
+    }
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        OpenCl::rollback(self)
+    }
+    fn nxt(&self) -> usize {
+        self.grid.nxt
+    }
+    fn steps_mut(&mut self) -> &mut u64 {
+        &mut self.host.step
+    }
+}
+
 impl Solver for OpenCl {
     fn name(&self) -> String {
         format!("opencl:{}", self.device().name)
@@ -431,40 +440,8 @@ impl Solver for OpenCl {
     }
 
     fn step(&mut self) -> Result<StepReport, RunError> {
-        self.begin_step()?;
-        let s = self.case.solver.clone();
-        let mut report = StepReport::default();
-        for iter in 1..=s.max_iters {
-            let [du, dv, dp, dt] = self.iterate()?;
-            for (field, (value, at)) in [("u", du), ("v", dv), ("p", dp), ("T", dt)] {
-                if !value.is_finite() || value > s.divergence_limit {
-                    self.rollback()?;
-                    let nx = self.grid.nxt;
-                    return Err(RunError::Diverged {
-                        step: self.host.step + 1,
-                        iter,
-                        field,
-                        i: (at % nx) as i64 - 1,
-                        j: (at / nx) as i64 - 1,
-                        value,
-                    });
-                }
-            }
-            let res = Residuals {
-                du: du.0,
-                dv: dv.0,
-                dp: dp.0,
-                dt: dt.0,
-            };
-            report.iters = iter;
-            report.res = res;
-            if res.du <= s.eps_v && res.dv <= s.eps_v && res.dp <= s.eps_p && res.dt <= s.eps_t {
-                report.converged = true;
-                break;
-            }
-        }
-        self.host.step += 1;
-        Ok(report)
+        let spec = self.case.solver.clone();
+        super::loop2::step(self, &spec)
     }
 
     fn state(&mut self) -> &State {

@@ -1,0 +1,99 @@
+//! What both OpenCL forms share on the host: merging per-work-group residual maxima, and one
+//! time step (loop 2 until the tolerances of spec §4 hold, with the divergence guard).
+
+use crate::config::SolverSpec;
+use crate::error::{DeviceError, RunError};
+use crate::solver::{Residuals, StepReport};
+
+/// A residual maximum and the stored index where it occurs.
+pub type MaxAt = (f64, usize);
+
+/// Merge `cand` into `cur` with the reference's rule (`pressure::MaxAt::see`): NaN wins, then
+/// the larger value, ties keep the smaller index.
+pub fn merge(cur: &mut MaxAt, cand: MaxAt) {
+    let (d, k) = cand;
+    let take = if d.is_nan() || cur.0.is_nan() {
+        d.is_nan() && (!cur.0.is_nan() || k < cur.1)
+    } else {
+        d > cur.0 || (d == cur.0 && k < cur.1)
+    };
+    if take {
+        *cur = cand;
+    }
+}
+
+/// A device backend seen by [`step`].
+pub trait DeviceLoop {
+    /// Level n := iterate k, t += Δt, explicit convective terms.
+    fn begin_step(&mut self) -> Result<(), DeviceError>;
+    /// One loop-2 iteration: the maxima of |Δu|, |Δv|, |Δp|, |ΔT| with their stored indices.
+    fn iterate(&mut self) -> Result<[MaxAt; 4], DeviceError>;
+    /// Back to level n (the last good state) after a failed iteration.
+    fn rollback(&mut self) -> Result<(), DeviceError>;
+    /// Stored columns (to turn an index into a cell).
+    fn nxt(&self) -> usize;
+    /// Completed time steps, advanced by [`step`].
+    fn steps_mut(&mut self) -> &mut u64;
+}
+
+/// One time step: loop 2 until the tolerances hold or `spec.max_iters`; NaN/Inf or a residual
+/// above the divergence limit rolls back and names the step, field and cell.
+pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, RunError> {
+    s.begin_step()?;
+    let mut report = StepReport::default();
+    for iter in 1..=spec.max_iters {
+        let [du, dv, dp, dt] = s.iterate()?;
+        for (field, (value, at)) in [("u", du), ("v", dv), ("p", dp), ("T", dt)] {
+            if !value.is_finite() || value > spec.divergence_limit {
+                s.rollback()?;
+                let nx = s.nxt();
+                return Err(RunError::Diverged {
+                    step: *s.steps_mut() + 1,
+                    iter,
+                    field,
+                    i: (at % nx) as i64 - 1,
+                    j: (at / nx) as i64 - 1,
+                    value,
+                });
+            }
+        }
+        let res = Residuals {
+            du: du.0,
+            dv: dv.0,
+            dp: dp.0,
+            dt: dt.0,
+        };
+        report.iters = iter;
+        report.res = res;
+        if res.du <= spec.eps_v
+            && res.dv <= spec.eps_v
+            && res.dp <= spec.eps_p
+            && res.dt <= spec.eps_t
+        {
+            report.converged = true;
+            break;
+        }
+    }
+    *s.steps_mut() += 1;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_follows_the_reference_rule() {
+        let mut m = (0.0, 0);
+        merge(&mut m, (1.0, 7));
+        merge(&mut m, (1.0, 9)); // tie: smaller index kept
+        assert_eq!(m, (1.0, 7));
+        merge(&mut m, (1.0, 3));
+        assert_eq!(m, (1.0, 3));
+        merge(&mut m, (f64::NAN, 20)); // NaN wins
+        merge(&mut m, (5.0, 1));
+        assert!(m.0.is_nan() && m.1 == 20);
+        merge(&mut m, (f64::NAN, 2)); // first NaN by index
+        assert_eq!(m.1, 2);
+    }
+}
