@@ -143,6 +143,10 @@ pub struct BenchArgs {
     /// Use the GPU order in the reference too (one T/p sweep per iteration).
     #[arg(long)]
     pub gpu_order: bool,
+    /// Also measure the device's memory bandwidth (STREAM triad over 3 × N MiB arrays) and
+    /// print the compulsory-traffic roofline (OpenCL backends).
+    #[arg(long, value_name = "MIB")]
+    pub triad: Option<usize>,
     /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
     /// one-kernel y-sweep.
     #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
@@ -408,6 +412,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     // Each loop-2 iteration ends with a blocking read of the residual maxima, so the device
     // is idle here and no final synchronisation (or field download) is timed.
     let secs = start.elapsed().as_secs_f64();
+    let rate = fluid * iters as f64 / secs;
     println!(
         "bench {} {} {} fluid cells: {} steps, {iters} loop-2 iterations in {secs:.3} s: \
          {:.3} ms/iteration, {:.2} Mcell-it/s",
@@ -416,8 +421,25 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         fluid,
         args.steps,
         1e3 * secs / iters as f64,
-        fluid * iters as f64 / secs / 1e6
+        rate / 1e6
     );
+    if let (Some(mib), true) = (args.triad, args.backend != Backend::Reference) {
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Run(e.into()))?;
+        let n = mib * (1 << 20) / 8;
+        let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
+            .map_err(|e| Failure::Run(e.into()))?;
+        let explicit = case.scheme.convection == simplets::config::Convection::Explicit;
+        let bytes = simplets::report::compulsory_bytes_per_cell(explicit);
+        println!(
+            "roofline {}: triad {:.1} GB/s; compulsory traffic {bytes} B/cell-iteration → \
+             {:.1} GB/s = {:.1} % of triad (a lower bound of the traffic: each array once)",
+            dev.name,
+            bw / 1e9,
+            bytes as f64 * rate / 1e9,
+            100.0 * bytes as f64 * rate / bw
+        );
+    }
     Ok(())
 }
 

@@ -188,3 +188,26 @@ mod tests {
         assert_eq!(bytes(1.5 * 1024.0 * 1024.0 * 1024.0), "1.50 GiB");
     }
 }
+
+/// Compulsory device traffic of one loop-2 iteration per cell, in bytes: every array read or
+/// written once — iterate k (u, v, p, T, ρ, Γ) read and written (2 × 6 × 8), level n
+/// (u, v, p, T, ρ) read (5 × 8), the cell, wall and two face classes read (4 × 4), and for the
+/// explicit scheme C_u, C_v, C_T read (3 × 8). A lower bound: stencil re-reads that miss the
+/// caches and the phase kernels' temporaries come on top.
+pub fn compulsory_bytes_per_cell(explicit: bool) -> u64 {
+    let base = 2 * 6 * 8 + 5 * 8 + 4 * 4;
+    if explicit {
+        base + 3 * 8
+    } else {
+        base
+    }
+}
+
+#[cfg(test)]
+mod traffic_tests {
+    #[test]
+    fn compulsory_traffic_counts() {
+        assert_eq!(super::compulsory_bytes_per_cell(false), 152);
+        assert_eq!(super::compulsory_bytes_per_cell(true), 176);
+    }
+}

@@ -258,3 +258,12 @@ fn kernel_cache_stores_reuses_and_survives_corruption() {
         KernelCache::key(device(), &src, &grid_defines().to_options())
     );
 }
+
+/// The bandwidth probe runs, checks its own result, and gives a plausible figure
+/// (between 10 MB/s and 100 TB/s).
+#[test]
+fn triad_bandwidth_is_measured() {
+    let _g = cl_lock();
+    let bw = simplets::device::bandwidth::triad_bandwidth(device(), 1 << 20, 3).unwrap();
+    assert!(bw.is_finite() && bw > 1e7 && bw < 1e14, "{bw}");
+}

@@ -9,6 +9,7 @@
 //! Kernel sources live in `cl/` (see `cl/README.md` for the assembly order and the `-D`
 //! contract).
 
+pub mod bandwidth;
 pub mod cache;
 pub mod program;
 pub mod runtime;

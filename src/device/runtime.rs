@@ -257,6 +257,32 @@ impl Runtime {
         .map_err(self.err("clEnqueueNDRangeKernel"))
     }
 
+    /// Run kernel `name` over `global` work-items (blocking) and return its device time in
+    /// seconds from the queue's profiling events.
+    pub fn time_kernel(&self, name: &str, global: usize) -> Result<f64, DeviceError> {
+        let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        // SAFETY: every argument was bound to a buffer that lives as long as self.
+        let ev = unsafe {
+            self.built.queue().enqueue_nd_range_kernel(
+                k.get(),
+                1,
+                ptr::null(),
+                &global,
+                ptr::null(),
+                &[],
+            )
+        }
+        .map_err(self.err("clEnqueueNDRangeKernel"))?;
+        ev.wait().map_err(self.err("clWaitForEvents"))?;
+        let t0 = ev
+            .profiling_command_start()
+            .map_err(self.err("clGetEventProfilingInfo"))?;
+        let t1 = ev
+            .profiling_command_end()
+            .map_err(self.err("clGetEventProfilingInfo"))?;
+        Ok(t1.saturating_sub(t0) as f64 * 1e-9)
+    }
+
     /// Wait for everything queued.
     pub fn finish(&self) -> Result<(), DeviceError> {
         self.built.queue().finish().map_err(self.err("clFinish"))

@@ -40,6 +40,12 @@ pub const PROBE_FRAGMENTS: (&str, &str) = (
     include_str!("../../cl/kernels/probe_fragments.cl"),
 );
 
+/// The STREAM-triad bandwidth probe.
+pub const TRIAD: (&str, &str) = (
+    "cl/kernels/triad.cl",
+    include_str!("../../cl/kernels/triad.cl"),
+);
+
 /// Stored ρu, ρv, Fx, Fy (phase kernels).
 pub const FLUX_STORED: (&str, &str) = (
     "cl/kernels/flux_stored.cl",
