@@ -99,6 +99,9 @@ pub struct RunArgs {
     /// reference (on CPU-only machines the reference is the faster choice).
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
+    /// Threads of the `parallel` backend (default: rayon's, one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     /// OpenCL device: index in `simplets devices` or a name substring (default: the first
     /// fp64 GPU, else a CPU device).
     #[arg(long, value_name = "SEL")]
@@ -130,6 +133,9 @@ pub struct BenchArgs {
     /// Solver backend.
     #[arg(long, value_enum, default_value_t = Backend::Opencl)]
     pub backend: Backend,
+    /// Threads of the `parallel` backend (default: rayon's, one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     /// OpenCL device (index or name substring).
     #[arg(long, value_name = "SEL")]
     pub device: Option<String>,
@@ -175,6 +181,9 @@ pub enum Backend {
     Auto,
     /// The serial reference solver.
     Reference,
+    /// The reference with row-parallel loops on rayon's threads (CPU; bit-identical to
+    /// `reference`; `--threads N`).
+    Parallel,
     /// OpenCL (phase kernels in the GPU order; reproduces `reference` with `order: gpu`).
     Opencl,
 }
@@ -307,6 +316,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let mut solver: Box<dyn Solver> = match backend {
         Backend::Auto | Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+        Backend::Parallel => parallel_solver(&case, args.threads)?,
         Backend::Opencl => {
             let cl = simplets::gpu::solver::OpenClOptions {
                 device: args.device.clone(),
@@ -379,6 +389,20 @@ fn opencl_solver(
     }
 }
 
+/// The `parallel` backend on rayon's global pool, with `threads` threads if given.
+fn parallel_solver(
+    case: &simplets::config::Case,
+    threads: Option<u32>,
+) -> Result<Box<dyn Solver>, Failure> {
+    if let Some(n) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build_global()
+            .map_err(|e| Failure::Run(anyhow!("cannot start {n} rayon threads: {e}")))?;
+    }
+    Ok(Box::new(simplets::reference::Reference::new_parallel(case)))
+}
+
 fn bench(args: BenchArgs) -> Result<(), Failure> {
     let mut case = load(&args.case)?;
     case.solver.max_iters = args.iters;
@@ -390,6 +414,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     }
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+        Backend::Parallel => parallel_solver(&case, args.threads)?,
         Backend::Auto | Backend::Opencl => {
             let cl = simplets::gpu::solver::OpenClOptions {
                 device: args.device.clone(),

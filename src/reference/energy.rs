@@ -10,6 +10,7 @@
 
 use super::density::{tvd_cf, tvd_fc};
 use super::ops::{hi, upwind};
+use super::rows::map_rows;
 use super::{Ctx, Work};
 use crate::config::WallBc;
 use crate::geometry::FLUID;
@@ -219,23 +220,58 @@ pub fn tDiv_cc(x: &Ctx, i: usize, j: usize) -> f64 {
     x.dt * x.c.ct3 * div
 }
 
+/// The loop-3 coefficients of the energy equation at fluid cell (i,j):
+/// [tW, tE, tS, tN, tP, tB, tDiv].
+#[inline(always)]
+fn energy_cell(x: &Ctx, ct: &[f64], i: usize, j: usize) -> [f64; 7] {
+    let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
+    [
+        tW_cc(x, i, j, dw),
+        tE_cc(x, i, j, de),
+        tS_cc(x, i, j, ds),
+        tN_cc(x, i, j, dn),
+        tP_cc(x, i, j, dw, de, ds, dn),
+        tB_cc(x, ct, i, j, dw, de, ds, dn),
+        tDiv_cc(x, i, j),
+    ]
+}
+
 /// Build the loop-3 coefficients of the energy equation for every fluid cell.
 pub fn energy_coeffs(x: &Ctx, w: &mut Work) {
     let (g, geo) = (x.g, x.geo);
+    if x.par {
+        let ct = &w.CT;
+        let outs = [
+            &mut w.tW[..],
+            &mut w.tE[..],
+            &mut w.tS[..],
+            &mut w.tN[..],
+            &mut w.tP[..],
+            &mut w.tB[..],
+            &mut w.tDiv[..],
+        ];
+        map_rows(true, g.nxt, outs, 1..g.ny + 1, |j, mut o| {
+            for i in 1..=g.nx {
+                if geo.cell[g.idx(i, j)] != FLUID {
+                    continue;
+                }
+                let c = energy_cell(x, ct, i, j);
+                for (a, v) in o.iter_mut().zip(c) {
+                    a[i] = v;
+                }
+            }
+        });
+        return;
+    }
     for j in 1..=g.ny {
         for i in 1..=g.nx {
             let p = g.idx(i, j);
             if geo.cell[p] != FLUID {
                 continue;
             }
-            let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
-            w.tW[p] = tW_cc(x, i, j, dw);
-            w.tE[p] = tE_cc(x, i, j, de);
-            w.tS[p] = tS_cc(x, i, j, ds);
-            w.tN[p] = tN_cc(x, i, j, dn);
-            w.tP[p] = tP_cc(x, i, j, dw, de, ds, dn);
-            w.tB[p] = tB_cc(x, &w.CT, i, j, dw, de, ds, dn);
-            w.tDiv[p] = tDiv_cc(x, i, j);
+            [
+                w.tW[p], w.tE[p], w.tS[p], w.tN[p], w.tP[p], w.tB[p], w.tDiv[p],
+            ] = energy_cell(x, &w.CT, i, j);
         }
     }
 }
@@ -277,15 +313,28 @@ pub fn c_T_cc(x: &Ctx, i: usize, j: usize) -> f64 {
 
 /// Explicit scheme (30): C_Tⁿ of every fluid cell from level n (called when k equals n).
 pub fn convective_T(x: &Ctx, out: &mut [f64]) {
-    let (g, geo) = (x.g, x.geo);
+    let g = x.g;
+    if x.par {
+        map_rows(true, g.nxt, [out], 1..g.ny + 1, |j, [o]| {
+            for (o, i) in o[1..=g.nx].iter_mut().zip(1..) {
+                *o = c_T_cell(x, i, j);
+            }
+        });
+        return;
+    }
     for j in 1..=g.ny {
         for i in 1..=g.nx {
-            let p = g.idx(i, j);
-            out[p] = if geo.cell[p] != FLUID {
-                0.0
-            } else {
-                c_T_cc(x, i, j)
-            };
+            out[g.idx(i, j)] = c_T_cell(x, i, j);
         }
+    }
+}
+
+/// C_T of cell (i,j), 0 unless it is a fluid cell.
+#[inline(always)]
+fn c_T_cell(x: &Ctx, i: usize, j: usize) -> f64 {
+    if x.geo.cell[x.g.idx(i, j)] != FLUID {
+        0.0
+    } else {
+        c_T_cc(x, i, j)
     }
 }

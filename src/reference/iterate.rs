@@ -7,9 +7,12 @@
 //! kernel's order (spec §2.8, G14).
 
 use super::pressure::{correct, p_cc, MaxAt};
-use super::{ctx, energy, momentum, pressure, Reference};
+use super::rows::map_rows;
+use super::{ctx, energy, momentum, pressure, Reference, Work};
 use crate::error::RunError;
+use crate::geometry::Geometry;
 use crate::geometry::{FLUID, F_SOLVED};
+use crate::grid::Grid;
 use crate::solver::{Residuals, StepReport};
 
 /// Update norms of one iteration with the cells where they occur.
@@ -42,19 +45,40 @@ fn pseudo_velocities(r: &mut Reference) {
     let x = ctx!(r);
     let (g, geo) = (x.g, x.geo);
     let w = &mut r.work;
-    for j in 1..=g.ny {
-        for i in 1..g.nxt {
-            let ij = g.idx(i, j);
-            if geo.u_face[ij] == F_SOLVED {
-                (w.u_hat[ij], w.d_u[ij]) = momentum::u_hat_d_u(&x, &w.Cu, i, j);
+    if r.parallel {
+        let cu = &w.Cu;
+        let outs = [&mut w.u_hat[..], &mut w.d_u[..]];
+        map_rows(true, g.nxt, outs, 1..g.ny + 1, |j, [uh, du]| {
+            for i in 1..g.nxt {
+                if geo.u_face[g.idx(i, j)] == F_SOLVED {
+                    (uh[i], du[i]) = momentum::u_hat_d_u(&x, cu, i, j);
+                }
+            }
+        });
+        let cv = &w.Cv;
+        let outs = [&mut w.v_hat[..], &mut w.d_v[..]];
+        map_rows(true, g.nxt, outs, 1..g.nyt, |j, [vh, dv]| {
+            for i in 1..=g.nx {
+                if geo.v_face[g.idx(i, j)] == F_SOLVED {
+                    (vh[i], dv[i]) = momentum::v_hat_d_v(&x, cv, i, j);
+                }
+            }
+        });
+    } else {
+        for j in 1..=g.ny {
+            for i in 1..g.nxt {
+                let ij = g.idx(i, j);
+                if geo.u_face[ij] == F_SOLVED {
+                    (w.u_hat[ij], w.d_u[ij]) = momentum::u_hat_d_u(&x, &w.Cu, i, j);
+                }
             }
         }
-    }
-    for j in 1..g.nyt {
-        for i in 1..=g.nx {
-            let ij = g.idx(i, j);
-            if geo.v_face[ij] == F_SOLVED {
-                (w.v_hat[ij], w.d_v[ij]) = momentum::v_hat_d_v(&x, &w.Cv, i, j);
+        for j in 1..g.nyt {
+            for i in 1..=g.nx {
+                let ij = g.idx(i, j);
+                if geo.v_face[ij] == F_SOLVED {
+                    (w.v_hat[ij], w.d_v[ij]) = momentum::v_hat_d_v(&x, &w.Cv, i, j);
+                }
             }
         }
     }
@@ -66,6 +90,49 @@ fn pseudo_velocities(r: &mut Reference) {
         w.v_hat[ij] = w.v_hat[src];
         w.d_v[ij] = w.d_v[src];
     }
+}
+
+/// One loop-3 Jacobi sweep over the fluid cells, row-parallel: T_new, p_new from the old
+/// buffers; the largest T and p updates (per row, merged in row order) when `last`.
+fn sweep_par(g: &Grid, geo: &Geometry, w: &mut Work, last: bool) -> (MaxAt, MaxAt) {
+    let nx = g.nxt;
+    let (mut t_new, mut p_new) = (std::mem::take(&mut w.T_new), std::mem::take(&mut w.p_new));
+    let rows = {
+        let w: &Work = w;
+        map_rows(
+            true,
+            nx,
+            [&mut t_new[..], &mut p_new[..]],
+            1..g.ny + 1,
+            |j, [tn, pn]| {
+                let (mut dt, mut dp) = (MaxAt::default(), MaxAt::default());
+                for i in 1..=g.nx {
+                    let p = g.idx(i, j);
+                    if geo.cell[p] != FLUID {
+                        continue;
+                    }
+                    let t = energy::T_cc(w, nx, p);
+                    let q = p_cc(w, g.vol(i, j), nx, p, t);
+                    tn[i] = t;
+                    pn[i] = q;
+                    if last {
+                        dt.see(t - w.T_old[p], p);
+                        dp.see(q - w.p_old[p], p);
+                    }
+                }
+                (dt, dp)
+            },
+        )
+    };
+    (w.T_new, w.p_new) = (t_new, p_new);
+    let (dt, dp): (Vec<MaxAt>, Vec<MaxAt>) = rows.into_iter().unzip();
+    (MaxAt::merged(dt), MaxAt::merged(dp))
+}
+
+/// Equation of state and Γ of a fluid cell with the new p and T: [p, T, ρ = p/T, Γ = √T].
+#[inline(always)]
+fn eos_cell(q: f64, t: f64) -> [f64; 4] {
+    [q, t, q / t, t.sqrt()]
 }
 
 /// One loop-2 iteration.
@@ -88,19 +155,23 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     let (mut dp, mut dt) = (MaxAt::default(), MaxAt::default());
     for sweep in 0..r.sweeps {
         let last = sweep + 1 == r.sweeps;
-        for j in 1..=g.ny {
-            for i in 1..=g.nx {
-                let p = g.idx(i, j);
-                if r.geom.cell[p] != FLUID {
-                    continue;
-                }
-                let t = energy::T_cc(w, nx, p);
-                let q = p_cc(w, g.vol(i, j), nx, p, t);
-                w.T_new[p] = t;
-                w.p_new[p] = q;
-                if last {
-                    dt.see(t - w.T_old[p], p);
-                    dp.see(q - w.p_old[p], p);
+        if r.parallel {
+            (dt, dp) = sweep_par(g, &r.geom, w, last);
+        } else {
+            for j in 1..=g.ny {
+                for i in 1..=g.nx {
+                    let p = g.idx(i, j);
+                    if r.geom.cell[p] != FLUID {
+                        continue;
+                    }
+                    let t = energy::T_cc(w, nx, p);
+                    let q = p_cc(w, g.vol(i, j), nx, p, t);
+                    w.T_new[p] = t;
+                    w.p_new[p] = q;
+                    if last {
+                        dt.see(t - w.T_old[p], p);
+                        dp.see(q - w.p_old[p], p);
+                    }
                 }
             }
         }
@@ -109,14 +180,23 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         std::mem::swap(&mut w.p_old, &mut w.p_new);
     }
     // Correction with the new pressure (ghosts of periodic/outflow sides already refreshed).
-    let (du, dv) = correct(g, &r.geom, w, &w.p_old, k);
-    for p in 0..g.len() {
-        if r.geom.cell[p] == FLUID {
-            let (q, t) = (w.p_old[p], w.T_old[p]);
-            k.p[p] = q;
-            k.T[p] = t;
-            k.rho[p] = q / t;
-            k.Gam[p] = t.sqrt();
+    let (du, dv) = correct(g, &r.geom, w, &w.p_old, k, r.parallel);
+    if r.parallel {
+        let outs = [&mut k.p[..], &mut k.T[..], &mut k.rho[..], &mut k.Gam[..]];
+        let (geo, w) = (&r.geom, &*w);
+        map_rows(true, nx, outs, 0..g.nyt, |j, [kp, kt, kr, kg]| {
+            for i in 0..nx {
+                let p = j * nx + i;
+                if geo.cell[p] == FLUID {
+                    [kp[i], kt[i], kr[i], kg[i]] = eos_cell(w.p_old[p], w.T_old[p]);
+                }
+            }
+        });
+    } else {
+        for p in 0..g.len() {
+            if r.geom.cell[p] == FLUID {
+                [k.p[p], k.T[p], k.rho[p], k.Gam[p]] = eos_cell(w.p_old[p], w.T_old[p]);
+            }
         }
     }
     r.ghosts.apply_cells(k);

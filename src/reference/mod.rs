@@ -13,6 +13,7 @@ pub mod iterate;
 pub mod momentum;
 pub mod ops;
 pub mod pressure;
+pub mod rows;
 
 use crate::config::{Case, Convection, Interpolation, Side, SweepOrder};
 use crate::error::RunError;
@@ -140,6 +141,8 @@ pub struct Ctx<'a> {
     pub tvd: bool,
     /// Explicit convection.
     pub explicit: bool,
+    /// Run the cell/face loops on rayon's threads (the `parallel` backend; same bits).
+    pub par: bool,
 }
 
 /// Borrow a [`Ctx`] from a [`Reference`] field by field, so that `work` stays free to mutate.
@@ -155,6 +158,7 @@ macro_rules! ctx {
             dt: $r.dt,
             tvd: $r.tvd,
             explicit: $r.explicit,
+            par: $r.parallel,
         }
     };
 }
@@ -186,11 +190,25 @@ pub struct Reference {
     pub work: Work,
     /// Ghost-layer bookkeeping.
     pub ghosts: bc::Ghosts,
+    /// Run the cell/face loops row-parallel on rayon's threads (the `parallel` backend); the
+    /// equations and the bits are those of the serial loops.
+    pub parallel: bool,
 }
 
 impl Reference {
     /// Set up the grid, geometry and initial state of `case` (impulsive start, spec §3.5).
     pub fn new(case: &Case) -> Reference {
+        Reference::with_parallel(case, false)
+    }
+
+    /// The `parallel` backend: the reference with row-parallel loops on rayon's global pool;
+    /// bit-identical to [`Reference::new`].
+    pub fn new_parallel(case: &Case) -> Reference {
+        Reference::with_parallel(case, true)
+    }
+
+    /// Serial (`false`) or row-parallel (`true`) reference.
+    pub fn with_parallel(case: &Case, parallel: bool) -> Reference {
         let b = &case.boundaries;
         let px = matches!(b.west, Side::Periodic);
         let py = matches!(b.south, Side::Periodic);
@@ -263,6 +281,7 @@ impl Reference {
             ghosts,
             grid,
             geom,
+            parallel,
         };
         r.update_fluxes();
         r
@@ -275,6 +294,7 @@ impl Reference {
             &self.geom,
             &self.state.k,
             self.tvd,
+            self.parallel,
             &mut self.flux,
         );
     }
@@ -358,7 +378,11 @@ impl Reference {
 
 impl Solver for Reference {
     fn name(&self) -> String {
-        "reference".into()
+        if self.parallel {
+            format!("parallel:{}", rayon::current_num_threads())
+        } else {
+            "reference".into()
+        }
     }
     fn grid(&self) -> &Grid {
         &self.grid

@@ -10,6 +10,7 @@
 //! a cell (42); the v-CV is the transpose.
 
 use super::ops::{tvd_c, tvd_s, upwind};
+use super::rows::map_rows;
 use super::Ctx;
 use crate::geometry::F_SOLVED;
 
@@ -545,29 +546,55 @@ pub fn c_v_cf(x: &Ctx, i: usize, j: usize) -> f64 {
 /// Explicit scheme: C_u on every solved u-face (once per time step).
 pub fn convective_u(x: &Ctx, out: &mut [f64]) {
     let g = x.g;
+    if x.par {
+        map_rows(true, g.nxt, [out], 1..g.ny + 1, |j, [o]| {
+            for (o, i) in o[1..g.nxt].iter_mut().zip(1..) {
+                *o = c_u_face(x, i, j);
+            }
+        });
+        return;
+    }
     for j in 1..=g.ny {
         for i in 1..g.nxt {
-            let ij = g.idx(i, j);
-            out[ij] = if x.geo.u_face[ij] == F_SOLVED {
-                c_u_fc(x, i, j)
-            } else {
-                0.0
-            };
+            out[g.idx(i, j)] = c_u_face(x, i, j);
         }
+    }
+}
+
+/// C_u of the u-face (i,j), 0 unless it is solved.
+#[inline(always)]
+fn c_u_face(x: &Ctx, i: usize, j: usize) -> f64 {
+    if x.geo.u_face[x.g.idx(i, j)] == F_SOLVED {
+        c_u_fc(x, i, j)
+    } else {
+        0.0
     }
 }
 
 /// Explicit scheme: C_v on every solved v-face.
 pub fn convective_v(x: &Ctx, out: &mut [f64]) {
     let g = x.g;
+    if x.par {
+        map_rows(true, g.nxt, [out], 1..g.nyt, |j, [o]| {
+            for (o, i) in o[1..=g.nx].iter_mut().zip(1..) {
+                *o = c_v_face(x, i, j);
+            }
+        });
+        return;
+    }
     for j in 1..g.nyt {
         for i in 1..=g.nx {
-            let ij = g.idx(i, j);
-            out[ij] = if x.geo.v_face[ij] == F_SOLVED {
-                c_v_cf(x, i, j)
-            } else {
-                0.0
-            };
+            out[g.idx(i, j)] = c_v_face(x, i, j);
         }
+    }
+}
+
+/// C_v of the v-face (i,j), 0 unless it is solved.
+#[inline(always)]
+fn c_v_face(x: &Ctx, i: usize, j: usize) -> f64 {
+    if x.geo.v_face[x.g.idx(i, j)] == F_SOLVED {
+        c_v_cf(x, i, j)
+    } else {
+        0.0
     }
 }

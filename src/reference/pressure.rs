@@ -5,6 +5,7 @@
 //! multiplied by Δt. A face that is not solved (wall, inflow, outflow copy) has a^p = 0 and
 //! carries its current mass flux ρ_f h u_f in b^p.
 
+use super::rows::map_rows;
 use super::{Ctx, Work};
 use crate::fields::Fields;
 use crate::geometry::{Geometry, FLUID, F_PERIODIC, F_SOLVED};
@@ -106,21 +107,62 @@ pub fn pB_cc(x: &Ctx, w: &Work, i: usize, j: usize) -> f64 {
     x.dt * (qw - qe + qs - qn) + x.g.hx[i] * x.g.hy[j] * x.n.p[p] / x.n.T[p]
 }
 
+/// The loop-3 coefficients of (22) at fluid cell (i,j): [pW, pE, pS, pN, pD, pB].
+#[inline(always)]
+fn pressure_cell(x: &Ctx, w: &Work, i: usize, j: usize) -> [f64; 6] {
+    [
+        pW_cc(x, w, i, j),
+        pE_cc(x, w, i, j),
+        pS_cc(x, w, i, j),
+        pN_cc(x, w, i, j),
+        pD_cc(x, w, i, j),
+        pB_cc(x, w, i, j),
+    ]
+}
+
 /// Build the loop-3 coefficients of (22) for every fluid cell (after û, v̂ are known).
 pub fn pressure_coeffs(x: &Ctx, w: &mut Work) {
     let (g, geo) = (x.g, x.geo);
+    if x.par {
+        // The outputs leave `w` while the rows read û, d_u, v̂, d_v from it.
+        let mut outs = [
+            std::mem::take(&mut w.pW),
+            std::mem::take(&mut w.pE),
+            std::mem::take(&mut w.pS),
+            std::mem::take(&mut w.pN),
+            std::mem::take(&mut w.pD),
+            std::mem::take(&mut w.pB),
+        ];
+        {
+            let r: &Work = w;
+            map_rows(
+                true,
+                g.nxt,
+                outs.each_mut().map(|v| &mut v[..]),
+                1..g.ny + 1,
+                |j, mut o| {
+                    for i in 1..=g.nx {
+                        if geo.cell[g.idx(i, j)] != FLUID {
+                            continue;
+                        }
+                        let c = pressure_cell(x, r, i, j);
+                        for (a, v) in o.iter_mut().zip(c) {
+                            a[i] = v;
+                        }
+                    }
+                },
+            );
+        }
+        [w.pW, w.pE, w.pS, w.pN, w.pD, w.pB] = outs;
+        return;
+    }
     for j in 1..=g.ny {
         for i in 1..=g.nx {
             let p = g.idx(i, j);
             if geo.cell[p] != FLUID {
                 continue;
             }
-            w.pW[p] = pW_cc(x, w, i, j);
-            w.pE[p] = pE_cc(x, w, i, j);
-            w.pS[p] = pS_cc(x, w, i, j);
-            w.pN[p] = pN_cc(x, w, i, j);
-            w.pD[p] = pD_cc(x, w, i, j);
-            w.pB[p] = pB_cc(x, w, i, j);
+            [w.pW[p], w.pE[p], w.pS[p], w.pN[p], w.pD[p], w.pB[p]] = pressure_cell(x, w, i, j);
         }
     }
 }
@@ -152,6 +194,22 @@ impl MaxAt {
             self.at = at;
         }
     }
+
+    /// Merge the maximum of a later part of the scan (a later row): the same value and index
+    /// as one scan over both parts.
+    #[inline]
+    pub fn merge(&mut self, later: MaxAt) {
+        self.see(later.value, later.at);
+    }
+
+    /// Merge per-row maxima in row order.
+    pub fn merged(rows: impl IntoIterator<Item = MaxAt>) -> MaxAt {
+        let mut m = MaxAt::default();
+        for r in rows {
+            m.merge(r);
+        }
+        m
+    }
 }
 
 /// (37) corrected u at the u-face of stored index `ij` with the new pressure `p`:
@@ -168,9 +226,43 @@ pub fn v_corr_cf(w: &Work, p: &[f64], nx: usize, ij: usize) -> f64 {
 }
 
 /// (37)-(38) correct the velocities of solved faces with the new pressure `p`; returns the
-/// largest updates of u and v.
-pub fn correct(g: &Grid, geo: &Geometry, w: &Work, p: &[f64], k: &mut Fields) -> (MaxAt, MaxAt) {
+/// largest updates of u and v. Rows on rayon's threads when `par` is set.
+pub fn correct(
+    g: &Grid,
+    geo: &Geometry,
+    w: &Work,
+    p: &[f64],
+    k: &mut Fields,
+    par: bool,
+) -> (MaxAt, MaxAt) {
     let nx = g.nxt;
+    if par {
+        let du = map_rows(true, nx, [&mut k.u[..]], 1..g.nyt - 1, |j, [u]| {
+            let mut m = MaxAt::default();
+            for (i, u) in u.iter_mut().enumerate() {
+                let ij = j * nx + i;
+                if geo.u_face[ij] == F_SOLVED {
+                    let new = u_corr_fc(w, p, ij);
+                    m.see(new - *u, ij);
+                    *u = new;
+                }
+            }
+            m
+        });
+        let dv = map_rows(true, nx, [&mut k.v[..]], 1..g.nyt, |j, [v]| {
+            let mut m = MaxAt::default();
+            for (i, v) in v.iter_mut().enumerate() {
+                let ij = j * nx + i;
+                if geo.v_face[ij] == F_SOLVED {
+                    let new = v_corr_cf(w, p, nx, ij);
+                    m.see(new - *v, ij);
+                    *v = new;
+                }
+            }
+            m
+        });
+        return (MaxAt::merged(du), MaxAt::merged(dv));
+    }
     let (mut du, mut dv) = (MaxAt::default(), MaxAt::default());
     for ij in nx..g.len() - nx {
         if geo.u_face[ij] == F_SOLVED {

@@ -1,0 +1,51 @@
+//! Row-parallel loops for the `parallel` backend (rayon).
+//!
+//! Every loop of loop 2 is a Jacobi loop: each cell or face writes its own outputs from inputs
+//! nobody writes in the same loop, so splitting the output arrays into grid rows and running
+//! the rows on rayon's threads computes the same expression per element as the serial loop and
+//! gives the same bits. Maxima are reduced per row and then merged in row order, which picks
+//! the same value and the same (first) index as the serial scan.
+
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Split `N` arrays of `nx`-long rows into rows: element `j` holds row `j` of every array.
+fn transpose<const N: usize>(nx: usize, outs: [&mut [f64]; N]) -> Vec<[&mut [f64]; N]> {
+    let mut its = outs.map(|s| s.chunks_mut(nx));
+    let rows = its.first().map_or(0, |it| it.len());
+    (0..rows)
+        .map(|_| its.each_mut().map(|it| it.next().expect("equal lengths")))
+        .collect()
+}
+
+/// Run `f(j, rows)` for every row `j` in `rows` of the `N` output arrays (row length `nx`),
+/// on rayon's threads when `par` is set, else in order; returns the results in row order.
+pub fn map_rows<const N: usize, R, F>(
+    par: bool,
+    nx: usize,
+    outs: [&mut [f64]; N],
+    rows: Range<usize>,
+    f: F,
+) -> Vec<R>
+where
+    R: Send,
+    F: Fn(usize, [&mut [f64]; N]) -> R + Sync,
+{
+    let all = transpose(nx, outs);
+    let (skip, take) = (rows.start, rows.end - rows.start);
+    if par {
+        all.into_par_iter()
+            .enumerate()
+            .skip(skip)
+            .take(take)
+            .map(|(j, r)| f(j, r))
+            .collect()
+    } else {
+        all.into_iter()
+            .enumerate()
+            .skip(skip)
+            .take(take)
+            .map(|(j, r)| f(j, r))
+            .collect()
+    }
+}
