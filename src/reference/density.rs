@@ -132,8 +132,12 @@ pub fn face_densities(
     for j in 0..g.nyt {
         for i in 0..g.nxt {
             let ij = g.idx(i, j);
-            (out.rho_u[ij], out.rho_v[ij], out.Fx[ij], out.Fy[ij]) =
-                face_cell(g, geo, k, tvd, i, j);
+            let ru = rho_fc(g, geo, k, tvd, i, j);
+            let rv = rho_cf(g, geo, k, tvd, i, j);
+            out.rho_u[ij] = ru;
+            out.rho_v[ij] = rv;
+            out.Fx[ij] = g.hy[j] * ru * k.u[ij];
+            out.Fy[ij] = g.hx[i] * rv * k.v[ij];
         }
     }
 }

@@ -269,9 +269,15 @@ pub fn energy_coeffs(x: &Ctx, w: &mut Work) {
             if geo.cell[p] != FLUID {
                 continue;
             }
-            [
-                w.tW[p], w.tE[p], w.tS[p], w.tN[p], w.tP[p], w.tB[p], w.tDiv[p],
-            ] = energy_cell(x, &w.CT, i, j);
+            // The serial baseline assigns directly (measured faster than via energy_cell).
+            let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
+            w.tW[p] = tW_cc(x, i, j, dw);
+            w.tE[p] = tE_cc(x, i, j, de);
+            w.tS[p] = tS_cc(x, i, j, ds);
+            w.tN[p] = tN_cc(x, i, j, dn);
+            w.tP[p] = tP_cc(x, i, j, dw, de, ds, dn);
+            w.tB[p] = tB_cc(x, &w.CT, i, j, dw, de, ds, dn);
+            w.tDiv[p] = tDiv_cc(x, i, j);
         }
     }
 }

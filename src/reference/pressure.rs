@@ -162,7 +162,12 @@ pub fn pressure_coeffs(x: &Ctx, w: &mut Work) {
             if geo.cell[p] != FLUID {
                 continue;
             }
-            [w.pW[p], w.pE[p], w.pS[p], w.pN[p], w.pD[p], w.pB[p]] = pressure_cell(x, w, i, j);
+            w.pW[p] = pW_cc(x, w, i, j);
+            w.pE[p] = pE_cc(x, w, i, j);
+            w.pS[p] = pS_cc(x, w, i, j);
+            w.pN[p] = pN_cc(x, w, i, j);
+            w.pD[p] = pD_cc(x, w, i, j);
+            w.pB[p] = pB_cc(x, w, i, j);
         }
     }
 }
