@@ -303,6 +303,21 @@ pub struct OutputSpec {
     /// Write a snapshot every `interval` steps (0: only the initial and final states).
     #[serde(default = "default_interval")]
     pub interval: u64,
+    /// Point probes written every step to `<out>/<stem>.probes.csv`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<Probe>,
+}
+
+/// A point probe: the values of the fluid cell containing (x, y) every step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Probe {
+    /// Label in the CSV (letters, digits, `-`, `_`, `.`; unique).
+    pub name: String,
+    /// x of the point.
+    pub x: f64,
+    /// y of the point.
+    pub y: f64,
 }
 
 fn one() -> f64 {
@@ -369,6 +384,7 @@ impl Default for OutputSpec {
     fn default() -> Self {
         OutputSpec {
             interval: default_interval(),
+            probes: Vec::new(),
         }
     }
 }

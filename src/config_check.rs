@@ -96,7 +96,58 @@ pub fn validate(case: &Case) -> Result<(), ConfigError> {
     check_boundaries(case)?;
     check_initial(case)?;
     check_time(case)?;
-    check_solver(case)
+    check_solver(case)?;
+    check_probes(case, &grid)
+}
+
+/// `output.probes`: valid unique names, points inside the domain and in a fluid cell.
+fn check_probes(case: &Case, grid: &Grid) -> Result<(), ConfigError> {
+    let g = &case.grid;
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    for (k, pr) in case.output.probes.iter().enumerate() {
+        let p = format!("output.probes[{k}]");
+        if pr.name.is_empty() || !pr.name.chars().all(ok) {
+            return Err(invalid(
+                format!("{p}.name"),
+                format!("{:?}", pr.name),
+                "must be non-empty and use only letters, digits, '_', '.' and '-'",
+            ));
+        }
+        if case.output.probes[..k].iter().any(|q| q.name == pr.name) {
+            return Err(invalid(
+                format!("{p}.name"),
+                format!("{:?}", pr.name),
+                "must be unique among output.probes",
+            ));
+        }
+        for (axis, v, e) in [("x", pr.x, g.x), ("y", pr.y, g.y)] {
+            if !(v.is_finite() && v >= e[0] && v <= e[1]) {
+                return Err(invalid(
+                    format!("{p}.{axis}"),
+                    num(v),
+                    format!("must be inside the domain [{}, {}]", num(e[0]), num(e[1])),
+                ));
+            }
+        }
+        let i = crate::probes::locate(&grid.x_f, grid.nx, pr.x);
+        let j = crate::probes::locate(&grid.y_f, grid.ny, pr.y);
+        if let (Some(i), Some(j)) = (i, j) {
+            let (xc, yc) = (grid.x_v[i], grid.y_v[j]);
+            let inside = |b: &Body| xc > b.x[0] && xc < b.x[1] && yc > b.y[0] && yc < b.y[1];
+            if let Some(m) = case.bodies.iter().rposition(inside) {
+                return Err(invalid(
+                    p,
+                    format!("(x, y) = ({}, {})", num(pr.x), num(pr.y)),
+                    format!(
+                        "must lie in a fluid cell (cell ({}, {}) is solid: bodies[{m}])",
+                        i - 1,
+                        j - 1
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_name(name: &str) -> Result<(), ConfigError> {

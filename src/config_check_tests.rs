@@ -311,3 +311,46 @@ fn wrong_type_and_bad_json_are_parse_errors_with_position() {
     let err = Case::from_json("{\n  \"name\": \"x\",,\n}", "b.json").unwrap_err();
     assert!(matches!(err, ConfigError::Parse { line: 2, .. }), "{err:?}");
 }
+
+#[test]
+fn probes_are_validated_with_json_paths() {
+    let mut v = base();
+    let ok = json!({ "name": "wake", "x": 1.2, "y": 0.45 });
+    set(&mut v, "/output", json!({ "probes": [ok.clone()] }));
+    assert_eq!(parse(&v).unwrap().output.probes[0].name, "wake");
+    let bad = [
+        (
+            json!({ "name": "a", "x": 2.5, "y": 0.5 }),
+            "output.probes[1].x",
+        ),
+        (
+            json!({ "name": "a", "x": 1.0, "y": -0.1 }),
+            "output.probes[1].y",
+        ),
+        (
+            json!({ "name": "a b", "x": 1.0, "y": 0.5 }),
+            "output.probes[1].name",
+        ),
+        (
+            json!({ "name": "wake", "x": 1.0, "y": 0.5 }),
+            "output.probes[1].name",
+        ),
+        // Inside the body [0.5, 0.8] × [0.3, 0.6].
+        (
+            json!({ "name": "in", "x": 0.62, "y": 0.41 }),
+            "output.probes[1]",
+        ),
+    ];
+    for (probe, path) in bad {
+        let mut v = base();
+        set(&mut v, "/output", json!({ "probes": [ok.clone(), probe] }));
+        assert_eq!(invalid_path(parse(&v)), path);
+    }
+    let mut v = base();
+    set(
+        &mut v,
+        "/output",
+        json!({ "probes": [{ "name": "a", "x": 1.0 }] }),
+    );
+    assert!(matches!(parse(&v), Err(ConfigError::Parse { .. })));
+}

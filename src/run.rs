@@ -28,12 +28,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::Case;
+use crate::error::OutputError;
 use crate::error::RunError;
 use crate::fields::{Fields, State};
+use crate::forces::Forces;
+use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::io::checkpoint::{load_checkpoint, write_checkpoint};
+use crate::io::csv::CsvWriter;
 use crate::io::manifest::{write_manifest, Manifest};
 use crate::io::{output_stem, segment_output_path, NcWriter};
+use crate::probes::Probes;
 use crate::report::{Progress, Reporter};
 use crate::solver::{Solver, StepReport};
 
@@ -175,6 +180,8 @@ pub fn run_case(
     let n_fluid = solver.geometry().n_fluid;
     let backend = solver.name();
     let mut writer = NcWriter::create(&path, opts.force, case, &grid, solver.geometry(), &backend)?;
+    let geo = solver.geometry().clone();
+    let mut side = SideFiles::create(case, &grid, &geo, opts, &stem)?;
     let total = opts.steps_override.unwrap_or_else(|| case.time.n_steps());
     let step0 = solver.state().step;
     let n_steps = total.saturating_sub(step0);
@@ -233,17 +240,23 @@ pub fn run_case(
             Ok(rep) => rep,
             Err(e) => {
                 manifest(e.to_string(), steps, iterations, &checkpoint);
-                return Err(abort(writer, &last, e, &ui));
+                return Err(abort(writer, side, &last, e, &ui));
             }
         };
         iterations += u64::from(rep.iters);
         let st = solver.state();
+        writer.append_step(st.step, st.time, &rep)?;
         let limit = case.solver.divergence_limit;
         if let Some(e) = check_divergence(step0 + s, &rep, st, &grid, limit) {
             manifest(e.to_string(), steps, iterations, &checkpoint);
-            return Err(abort(writer, &last, e, &ui));
+            return Err(abort(writer, side, &last, e, &ui));
         }
         steps = s;
+        if let Err(e) = side.record(&grid, &geo, st) {
+            let e = RunError::from(e);
+            manifest(e.to_string(), steps, iterations, &checkpoint);
+            return Err(abort(writer, side, &last, e, &ui));
+        }
         let abs = step0 + s;
         steady = case.time.stop_at_steady_state && rep.iters == 1 && rep.res.max() < STEADY_TOL;
         interrupted = opts
@@ -269,7 +282,7 @@ pub fn run_case(
                 Err(e) => {
                     let e = RunError::from(e);
                     manifest(e.to_string(), steps, iterations, &checkpoint);
-                    return Err(abort(writer, &last, e, &ui));
+                    return Err(abort(writer, side, &last, e, &ui));
                 }
             }
         }
@@ -287,6 +300,7 @@ pub fn run_case(
     let wall_s = start.elapsed().as_secs_f64();
     let snapshots = writer.snapshots();
     let output = writer.finish()?;
+    side.finish()?;
     let status = match (interrupted, steady) {
         (true, _) => "interrupted",
         (false, true) => "steady",
@@ -320,8 +334,17 @@ pub fn run_case(
 }
 
 /// Stop after a failed step: append the last good state if needed, finish the file, return `err`.
-fn abort(mut writer: NcWriter, last: &LastGood, err: RunError, ui: &Reporter) -> RunError {
+fn abort(
+    mut writer: NcWriter,
+    side: SideFiles,
+    last: &LastGood,
+    err: RunError,
+    ui: &Reporter,
+) -> RunError {
     ui.finish();
+    if let Err(e) = side.finish() {
+        log::error!("could not keep the per-step CSV files: {e}");
+    }
     if let (true, Some(st)) = (last.unwritten, &last.state) {
         if let Err(e) = writer.append(st, last.iters) {
             log::error!("could not append the last good state: {e}");
@@ -335,6 +358,87 @@ fn abort(mut writer: NcWriter, last: &LastGood, err: RunError, ui: &Reporter) ->
         Err(e) => log::error!("could not keep the output: {e}"),
     }
     err
+}
+
+/// Per-step CSV files next to the NetCDF output: `<stem>.forces.csv` (cases with bodies) and
+/// `<stem>.probes.csv` (cases with `output.probes`). One line per body or probe per step that
+/// passed the divergence guard; floats in Rust's round-trip `{:e}` form.
+struct SideFiles {
+    forces: Option<(Forces, CsvWriter)>,
+    probes: Option<(Probes, CsvWriter)>,
+}
+
+/// Header of `<stem>.forces.csv`; `scale` is the coefficient denominator ½ ρ_in u_in² L_b
+/// (1 without an inflow side: Cd and Cl are then the raw total forces).
+pub const FORCES_HEADER: &str = "step,time,body,Fx_p,Fx_v,Fy_p,Fy_v,Cd,Cl,scale";
+/// Header of `<stem>.probes.csv`.
+pub const PROBES_HEADER: &str = "step,time,probe,x,y,p,T,rho,u,v";
+
+impl SideFiles {
+    fn create(
+        case: &Case,
+        grid: &Grid,
+        geo: &Geometry,
+        opts: &RunOptions,
+        stem: &str,
+    ) -> Result<SideFiles, OutputError> {
+        let path = |kind: &str| opts.out_dir.join(format!("{stem}.{kind}.csv"));
+        let forces = if case.bodies.is_empty() {
+            None
+        } else {
+            let f = Forces::new(case, grid, geo);
+            if !f.normalised {
+                log::warn!("no inflow side: Cd and Cl in the forces file are raw forces");
+            }
+            let w = CsvWriter::create(&path("forces"), opts.force, FORCES_HEADER)?;
+            Some((f, w))
+        };
+        let probes = if case.output.probes.is_empty() {
+            None
+        } else {
+            let p = Probes::new(&case.output.probes, grid);
+            let w = CsvWriter::create(&path("probes"), opts.force, PROBES_HEADER)?;
+            Some((p, w))
+        };
+        Ok(SideFiles { forces, probes })
+    }
+
+    fn record(&mut self, grid: &Grid, geo: &Geometry, st: &State) -> Result<(), OutputError> {
+        let (step, t) = (st.step, st.time);
+        if let Some((f, w)) = &mut self.forces {
+            for (k, r) in f.compute(grid, geo, &st.k).iter().enumerate() {
+                let q = f.scale[k];
+                w.line(&format!(
+                    "{step},{t:e},{},{:e},{:e},{:e},{:e},{:e},{:e},{q:e}",
+                    f.names[k],
+                    r.fx_p,
+                    r.fx_v,
+                    r.fy_p,
+                    r.fy_v,
+                    r.fx() / q,
+                    r.fy() / q
+                ))?;
+            }
+        }
+        if let Some((p, w)) = &mut self.probes {
+            for (pr, v) in p.probes.iter().zip(p.sample(grid, &st.k)) {
+                w.line(&format!(
+                    "{step},{t:e},{},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
+                    pr.name, pr.x, pr.y, v.p, v.t, v.rho, v.u, v.v
+                ))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(), OutputError> {
+        let writers = [self.forces.map(|x| x.1), self.probes.map(|x| x.1)];
+        for w in writers.into_iter().flatten() {
+            let p = w.finish()?;
+            log::info!("wrote {}", p.display());
+        }
+        Ok(())
+    }
 }
 
 /// The first non-finite value among `(i, j)` in `1..=ni × 1..=nj` of `f`, as computed-cell

@@ -382,3 +382,70 @@ fn restart_of_another_case_is_refused_before_any_step() {
     assert_eq!(m2.calls, 0);
     assert!(!o.out_dir.join("mock.s3.nc").exists());
 }
+
+#[test]
+fn per_step_series_has_every_step_and_its_residuals() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case(5, 0);
+    let mut m = Mock::new(&c);
+    let sum = run_case(&c, &mut m, &opts(dir.path())).unwrap();
+    let f = ::netcdf::open(&sum.output).unwrap();
+    assert_eq!(f.dimension("steps").unwrap().len(), 5);
+    assert_eq!(f.dimension("time").unwrap().len(), 2);
+    let get = |n: &str| f.variable(n).unwrap().get_values::<f64, _>(..).unwrap();
+    let steps = f.variable("series_step").unwrap();
+    assert_eq!(steps.get_values::<i64, _>(..).unwrap(), vec![1, 2, 3, 4, 5]);
+    let iters = f.variable("series_iterations").unwrap();
+    assert_eq!(iters.get_values::<i32, _>(..).unwrap(), vec![3; 5]);
+    assert_eq!(get("series_time"), vec![0.5, 1.0, 1.5, 2.0, 2.5]);
+    assert_eq!(get("res_u"), vec![1e-3; 5]);
+    assert_eq!(get("res_v"), vec![1e-4; 5]);
+    assert_eq!(get("res_p"), vec![1e-5; 5]);
+    assert_eq!(get("res_T"), vec![1e-6; 5]);
+}
+
+#[test]
+fn forces_and_probes_csv_have_a_line_per_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = case(3, 0);
+    c.bodies.push(crate::config::Body {
+        name: "b".into(),
+        x: [1.2, 3.8],
+        y: [1.2, 2.8],
+        u_wall: 0.0,
+        v_wall: 0.0,
+        t_wall: 1.0,
+        wall: crate::config::WallBc::Slip,
+    });
+    c.output.probes.push(crate::config::Probe {
+        name: "p0".into(),
+        x: 0.5,
+        y: 0.5,
+    });
+    c.validate().unwrap();
+    let mut m = Mock::new(&c);
+    run_case(&c, &mut m, &opts(dir.path())).unwrap();
+    let forces = std::fs::read_to_string(dir.path().join("out/mock.forces.csv")).unwrap();
+    let lines: Vec<&str> = forces.lines().collect();
+    assert_eq!(lines[0], FORCES_HEADER);
+    assert_eq!(lines.len(), 4);
+    assert!(lines[1].starts_with("1,5e-1,b,"), "{}", lines[1]);
+    // Uniform p and T in the mock: no pressure force; no inflow: scale 1.
+    let cols: Vec<f64> = lines[3]
+        .split(',')
+        .skip(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(
+        cols[0].abs() < 1e-12 && cols[2].abs() < 1e-12,
+        "{}",
+        lines[3]
+    );
+    assert_eq!(cols[6], 1.0);
+    let probes = std::fs::read_to_string(dir.path().join("out/mock.probes.csv")).unwrap();
+    let lines: Vec<&str> = probes.lines().collect();
+    assert_eq!(lines[0], PROBES_HEADER);
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[2], "2,1e0,p0,5e-1,5e-1,3e0,1e0,1e0,5e-1,0e0");
+    assert!(!dir.path().join("out/mock.forces.csv.tmp").exists());
+}

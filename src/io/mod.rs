@@ -7,6 +7,7 @@
 
 pub mod atomic;
 pub mod checkpoint;
+pub mod csv;
 pub mod manifest;
 #[cfg(feature = "netcdf")]
 mod netcdf;
@@ -99,6 +100,16 @@ mod stub {
 
         /// Never called: [`NcWriter::create`] always fails.
         pub fn append(&mut self, _state: &State, _iterations: u32) -> Result<(), OutputError> {
+            Ok(())
+        }
+
+        /// Never called: [`NcWriter::create`] always fails.
+        pub fn append_step(
+            &mut self,
+            _step: u64,
+            _time: f64,
+            _rep: &crate::solver::StepReport,
+        ) -> Result<(), OutputError> {
             Ok(())
         }
 

@@ -8,6 +8,15 @@
 //! p, T, rho(time, y_c, x_c)   u(time, y_c, x_f)   v(time, y_f, x_c)   fluid_mask(y_c, x_c)
 //! ```
 //!
+//! Per-step series on a second unlimited dimension (one entry per completed time step,
+//! written right after the step, before the divergence guard, so a diverged step is recorded):
+//!
+//! ```text
+//! dimensions: steps (unlimited)
+//! series_step(steps)  series_time(steps)  series_iterations(steps)
+//! res_u(steps)  res_v(steps)  res_p(steps)  res_T(steps)
+//! ```
+//!
 //! `u` and `v` are the stored staggered values (u on the x-faces, v on the y-faces), not
 //! interpolated to centres. The file is written as `<path>.tmp` and renamed by
 //! [`NcWriter::finish`]; dropping the writer without finishing removes the temporary file.
@@ -23,6 +32,7 @@ use crate::error::OutputError;
 use crate::fields::State;
 use crate::geometry::Geometry;
 use crate::grid::Grid;
+use crate::solver::StepReport;
 
 const LN_TIME: &str = "time / (L / V_th), V_th = sqrt(2 R T0)";
 const LN_P: &str = "pressure / p0 (inflow or reference pressure)";
@@ -38,6 +48,7 @@ pub struct NcWriter {
     atomic: AtomicFile,
     grid: Grid,
     written: usize,
+    steps_written: usize,
 }
 
 impl std::fmt::Debug for NcWriter {
@@ -113,6 +124,7 @@ impl NcWriter {
             atomic,
             grid: grid.clone(),
             written: 0,
+            steps_written: 0,
         })
     }
 
@@ -143,6 +155,7 @@ impl NcWriter {
              p / p0, T / T0, rho / rho0; u and v are staggered (on x_f and y_f)",
         )?;
         file.add_unlimited_dimension("time")?;
+        file.add_unlimited_dimension("steps")?;
         file.add_dimension("x_c", nx)?;
         file.add_dimension("y_c", ny)?;
         file.add_dimension("x_f", nx + 1)?;
@@ -152,6 +165,24 @@ impl NcWriter {
         define::<i64>(file, "step", &["time"], "completed time steps")?;
         let ln_it = "loop-2 iterations of the last time step (0 for the initial state)";
         define::<i32>(file, "iterations", &["time"], ln_it)?;
+        define::<i64>(
+            file,
+            "series_step",
+            &["steps"],
+            "time step number of the series entry",
+        )?;
+        define::<f64>(file, "series_time", &["steps"], LN_TIME)?;
+        let ln_sit = "loop-2 iterations of this time step";
+        define::<i32>(file, "series_iterations", &["steps"], ln_sit)?;
+        for (name, what) in [
+            ("res_u", "max |u^(k+1) - u^k|"),
+            ("res_v", "max |v^(k+1) - v^k|"),
+            ("res_p", "max |p^(k+1) - p^k|"),
+            ("res_T", "max |T^(k+1) - T^k|"),
+        ] {
+            let ln = format!("{what} of the last loop-2 iteration of this time step");
+            define::<f64>(file, name, &["steps"], &ln)?;
+        }
         let coords = [
             ("x_c", "x of cell centres / L", &grid.x_v[1..=nx]),
             ("y_c", "y of cell centres / L", &grid.y_v[1..=ny]),
@@ -228,6 +259,47 @@ impl NcWriter {
             f.variable_mut(name)
                 .ok_or_else(|| missing(name))?
                 .put_values(&values, ([t, 0, 0], [1, nj, ni]))?;
+        }
+        Ok(())
+    }
+
+    /// Append one entry of the per-step series: step, time, loop-2 iterations and the four
+    /// residuals of `rep`.
+    pub fn append_step(
+        &mut self,
+        step: u64,
+        time: f64,
+        rep: &StepReport,
+    ) -> Result<(), OutputError> {
+        let path = self.atomic.path().to_path_buf();
+        self.put_step(step, time, rep).map_err(nc_err(&path))?;
+        self.steps_written += 1;
+        Ok(())
+    }
+
+    fn put_step(&mut self, step: u64, time: f64, rep: &StepReport) -> ::netcdf::Result<()> {
+        let t = self.steps_written;
+        let f = &mut self.file;
+        let missing = |name: &str| ::netcdf::Error::Str(format!("variable {name} not defined"));
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
+        f.variable_mut("series_step")
+            .ok_or_else(|| missing("series_step"))?
+            .put_values(&[step], ([t], [1]))?;
+        let it = i32::try_from(rep.iters).unwrap_or(i32::MAX);
+        f.variable_mut("series_iterations")
+            .ok_or_else(|| missing("series_iterations"))?
+            .put_values(&[it], ([t], [1]))?;
+        let r = &rep.res;
+        for (name, x) in [
+            ("series_time", time),
+            ("res_u", r.du),
+            ("res_v", r.dv),
+            ("res_p", r.dp),
+            ("res_T", r.dt),
+        ] {
+            f.variable_mut(name)
+                .ok_or_else(|| missing(name))?
+                .put_values(&[x], ([t], [1]))?;
         }
         Ok(())
     }
