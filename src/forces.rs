@@ -121,7 +121,7 @@ impl Forces {
         if nb == 0 {
             return out;
         }
-        face_densities(g, geo, k, self.tvd, &mut self.flux);
+        face_densities(g, geo, k, self.tvd, false, &mut self.flux);
         let x = Ctx {
             g,
             geo,
@@ -132,6 +132,7 @@ impl Forces {
             dt: self.dt,
             tvd: self.tvd,
             explicit: false,
+            par: false,
         };
         let (a, b) = (self.c.a, self.c.b);
         let body = |s: usize| {
