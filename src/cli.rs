@@ -54,6 +54,16 @@ pub enum Command {
     /// STEPS timed steps; prints cell-iterations per second.
     #[command(after_help = EXIT_STATUS)]
     Bench(BenchArgs),
+    /// Compile the OpenCL kernels of a case ahead (both forms) into the kernel cache, e.g. on a
+    /// login node or before a batch job; allocates no field buffers.
+    #[command(after_help = EXIT_STATUS)]
+    BuildKernels {
+        /// Case file (JSON).
+        case: PathBuf,
+        /// OpenCL device (index or name substring).
+        #[arg(long, value_name = "SEL")]
+        device: Option<String>,
+    },
     /// List every OpenCL platform and device (type, compute units, memory, fp64, driver).
     #[command(after_help = EXIT_STATUS)]
     Devices,
@@ -222,6 +232,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Run(args) => run(args),
         Command::Check { case } => check(&case),
         Command::Devices => devices(),
+        Command::BuildKernels { case, device } => build_kernels(&case, device.as_deref()),
         Command::Bench(args) => bench(args),
         Command::Validate(args) => validate(args),
     }
@@ -514,6 +525,29 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
             rows.len()
         )));
     }
+    Ok(())
+}
+
+fn build_kernels(path: &Path, device: Option<&str>) -> Result<(), Failure> {
+    let case = load(path)?;
+    let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
+    let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
+        Failure::Input(anyhow!(
+            "no kernel cache directory: set SIMPLETS_KERNEL_CACHE"
+        ))
+    })?;
+    let cache = simplets::device::KernelCache::new(dir);
+    let (phase, fused) = simplets::gpu::fused::build_ahead(&case, &dev, &cache)
+        .map_err(|e| Failure::Run(e.into()))?;
+    let fused = fused.map_or("not applicable (periodic sides)".to_string(), |s| {
+        format!("{s:.2} s")
+    });
+    println!(
+        "kernels for {} on {} cached in {}: phase {phase:.2} s, fused {fused} (0 s: already cached)",
+        case.name,
+        dev.name,
+        cache.dir().display()
+    );
     Ok(())
 }
 

@@ -377,3 +377,34 @@ fn grid_too_large_for_the_device_is_refused() {
     assert!(line.contains("global memory"), "{line}");
     assert!(!dir.path().join("res/cli-case.nc").exists());
 }
+
+/// `build-kernels` compiles into the kernel cache; a second call finds everything cached.
+/// (The periodic Couette case builds only the phase form, which is quick on PoCL.)
+#[test]
+fn build_kernels_fills_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/couette_slip.json");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_simplets"))
+            .args(["build-kernels", case.to_str().unwrap()])
+            .env("SIMPLETS_KERNEL_CACHE", dir.path())
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    if String::from_utf8_lossy(&first.stderr).contains("no OpenCL platform") {
+        return;
+    }
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(std::fs::read_dir(dir.path()).unwrap().count() >= 1);
+    let second = String::from_utf8_lossy(&run().stdout).to_string();
+    assert!(
+        second.contains("phase 0.00 s") && second.contains("not applicable"),
+        "{second}"
+    );
+}

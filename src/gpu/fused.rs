@@ -47,6 +47,49 @@ pub fn source() -> String {
         .assemble()
 }
 
+/// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the
+/// phase form's defines plus the work-group geometry).
+pub fn fused_defines(r: &Reference, dec: &Decomposition) -> crate::device::Defines {
+    defines(r, &r.ghosts)
+        .int("DEV_W", dec.width as i64)
+        .int("DEV_COLS", dec.cols as i64)
+        .int("DEV_ROWS", dec.rows as i64)
+        .int("DEV_HALO", HALO as i64)
+}
+
+/// Compile (and store in the kernel cache) both OpenCL forms for `case` on `dev` without
+/// allocating any field buffer: `simplets build-kernels`. Returns the seconds each build took
+/// (0 for a cache hit) as (phase, fused or None when the fused form does not apply).
+pub fn build_ahead(
+    case: &Case,
+    dev: &DeviceInfo,
+    cache: &crate::device::KernelCache,
+) -> Result<(f64, Option<f64>), DeviceError> {
+    let r = Reference::new(case);
+    let secs = |b: &crate::device::BuiltProgram| {
+        if b.cache_hit() {
+            0.0
+        } else {
+            b.build_seconds()
+        }
+    };
+    let phase = build_cached(
+        dev,
+        &super::solver::source(),
+        &defines(&r, &r.ghosts),
+        None,
+        Some(cache),
+    )?;
+    let fused = if supports(case) {
+        let dec = Decomposition::for_device(&r.grid, dev)?;
+        let b = build_cached(dev, &source(), &fused_defines(&r, &dec), None, Some(cache))?;
+        Some(secs(&b))
+    } else {
+        None
+    };
+    Ok((secs(&phase), fused))
+}
+
 /// True if the fused kernel supports the case (no periodic sides yet).
 pub fn supports(case: &Case) -> bool {
     let b = &case.boundaries;
@@ -106,11 +149,7 @@ impl Fused {
             });
         }
         let ghosts = r.ghosts.clone();
-        let defs = defines(&r, &ghosts)
-            .int("DEV_W", dec.width as i64)
-            .int("DEV_COLS", dec.cols as i64)
-            .int("DEV_ROWS", dec.rows as i64)
-            .int("DEV_HALO", HALO as i64);
+        let defs = fused_defines(&r, &dec);
         let built = build_cached(
             &dev,
             &source(),
