@@ -292,30 +292,8 @@ impl Fused {
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
-        let cur = self.cur();
-        let st = &mut self.host;
-        let kf = [
-            &mut st.k.u,
-            &mut st.k.v,
-            &mut st.k.p,
-            &mut st.k.T,
-            &mut st.k.rho,
-            &mut st.k.Gam,
-        ];
-        for (name, f) in cur.iter().zip(kf) {
-            self.rt.read(name, f)?;
-        }
-        let nf = [
-            &mut st.n.u,
-            &mut st.n.v,
-            &mut st.n.p,
-            &mut st.n.T,
-            &mut st.n.rho,
-            &mut st.n.Gam,
-        ];
-        for (name, f) in N.iter().zip(nf) {
-            self.rt.read(name, f)?;
-        }
+        super::loop2::read_fields(&self.rt, &self.cur(), &mut self.host.k)?;
+        super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
         self.dirty = false;
         Ok(())
     }
@@ -368,13 +346,9 @@ impl Solver for Fused {
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
         for set in [&K, &K2] {
-            for (name, f) in set.iter().zip(fields_of(&state.k)) {
-                self.rt.write(name, f)?;
-            }
+            super::loop2::write_fields(&mut self.rt, set, &state.k)?;
         }
-        for (name, f) in N.iter().zip(fields_of(&state.n)) {
-            self.rt.write(name, f)?;
-        }
+        super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
         self.in_b = false;
         self.host = state;
         self.dirty = false;

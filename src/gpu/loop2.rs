@@ -78,6 +78,35 @@ pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, R
     Ok(report)
 }
 
+/// Read one set of six field buffers (`names` in [`Fields`](crate::fields::Fields) order:
+/// u, v, p, T, ρ, Γ) into `f`.
+pub fn read_fields(
+    rt: &crate::device::Runtime,
+    names: &[&str; 6],
+    f: &mut crate::fields::Fields,
+) -> Result<(), DeviceError> {
+    let dst = [
+        &mut f.u, &mut f.v, &mut f.p, &mut f.T, &mut f.rho, &mut f.Gam,
+    ];
+    for (name, d) in names.iter().zip(dst) {
+        rt.read(name, d)?;
+    }
+    Ok(())
+}
+
+/// Overwrite one set of six field buffers from `f` (the inverse of [`read_fields`]).
+pub fn write_fields(
+    rt: &mut crate::device::Runtime,
+    names: &[&str; 6],
+    f: &crate::fields::Fields,
+) -> Result<(), DeviceError> {
+    let src = [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam];
+    for (name, s) in names.iter().zip(src) {
+        rt.write(name, s)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -380,29 +380,8 @@ impl OpenCl {
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
-        let st = &mut self.host;
-        let kf = [
-            &mut st.k.u,
-            &mut st.k.v,
-            &mut st.k.p,
-            &mut st.k.T,
-            &mut st.k.rho,
-            &mut st.k.Gam,
-        ];
-        for (name, f) in K.iter().zip(kf) {
-            self.rt.read(name, f)?;
-        }
-        let nf = [
-            &mut st.n.u,
-            &mut st.n.v,
-            &mut st.n.p,
-            &mut st.n.T,
-            &mut st.n.rho,
-            &mut st.n.Gam,
-        ];
-        for (name, f) in N.iter().zip(nf) {
-            self.rt.read(name, f)?;
-        }
+        super::loop2::read_fields(&self.rt, &K, &mut self.host.k)?;
+        super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
         self.dirty = false;
         Ok(())
     }
@@ -454,12 +433,8 @@ impl Solver for OpenCl {
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
-        for (name, f) in K.iter().zip(fields_of(&state.k)) {
-            self.rt.write(name, f)?;
-        }
-        for (name, f) in N.iter().zip(fields_of(&state.n)) {
-            self.rt.write(name, f)?;
-        }
+        super::loop2::write_fields(&mut self.rt, &K, &state.k)?;
+        super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
         self.host = state;
         self.run("fluxes")?;
         self.dirty = false;
