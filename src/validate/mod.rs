@@ -9,6 +9,7 @@
 
 mod cases;
 pub mod plot;
+pub mod square;
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,14 @@ use crate::solver::Solver;
 pub use plot::{Plot, Series};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 4] = ["couette_heat", "channel_kn", "grid_convergence", "budgets"];
+pub const CASES: [&str; 6] = [
+    "couette_heat",
+    "channel_kn",
+    "grid_convergence",
+    "budgets",
+    "confined_square",
+    "square_low_speed",
+];
 
 /// One compared metric.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,6 +130,12 @@ pub fn run_case(root: &Path, name: &str, quick: bool) -> Result<CaseReport, Vali
         "channel_kn" => cases::channel_kn(&dir, quick, &mut rep)?,
         "grid_convergence" => cases::grid_convergence(&dir, quick, &mut rep)?,
         "budgets" => cases::budgets(root, quick, &mut rep)?,
+        "confined_square" => {
+            square::confined_square(&dir, quick, &mut rep, &square::reference_solver)?
+        }
+        "square_low_speed" => {
+            square::square_low_speed(&dir, quick, &mut rep, &square::reference_solver)?
+        }
         _ => {
             return Err(ValidateError::UnknownCase {
                 name: name.into(),

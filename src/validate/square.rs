@@ -1,0 +1,1141 @@
+//! The confined-square cases of the GPU paper (issue 6, item 5): the supersonic square
+//! (`confined_square`, M = 2.43, Kn = 0.05) and the low-speed square (`square_low_speed`,
+//! M = 0.1, Kn = 0.00194, Re ≈ 85). Metrics are taken from the solution by code:
+//!
+//! * drag coefficient C_d (pressure and viscous parts, [`crate::forces`]), time-averaged over
+//!   the last part of the run, with the lift amplitude and the Strouhal number of the lift
+//!   when the flow sheds vortices;
+//! * shock stand-off distance: front face to where the centreline pressure crosses the mean
+//!   of the free-stream and the Rankine–Hugoniot normal-shock pressure, linear interpolation;
+//! * recirculation length: rear face to the first centreline u-face where the time-averaged u
+//!   turns from negative to non-negative, linear interpolation;
+//! * the four schemes on one grid, and a grid-refinement study (ratio 2) of one scheme with the
+//!   observed order, the Richardson-extrapolated value and the change between the two finest
+//!   grids.
+//!
+//! Each run goes through a [`Factory`], so a backend other than the reference (OpenCL) can be
+//! passed in: [`run_case_with`] takes one; [`super::run_case`] uses [`reference_solver`].
+//! The case files, references and tolerance reasons are in `validation/<case>/README.md`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::{load_variant, CaseReport, Check, Plot, Row, Series};
+use crate::config::{Case, Convection, Interpolation};
+use crate::error::{RunError, ValidateError};
+use crate::forces::{BodyForce, Forces};
+use crate::geometry::Geometry;
+use crate::grid::Grid;
+use crate::reference::Reference;
+use crate::solver::Solver;
+
+/// Builds the solver for one run of a validation case (an OpenCL backend reports its device
+/// errors as [`RunError::Device`]).
+pub type Factory<'a> = &'a dyn Fn(&Case) -> Result<Box<dyn Solver>, RunError>;
+
+/// The serial reference solver (the default [`Factory`]).
+pub fn reference_solver(case: &Case) -> Result<Box<dyn Solver>, RunError> {
+    Ok(Box::new(Reference::new(case)))
+}
+
+/// The four schemes, in report order.
+pub const SCHEMES: [(Convection, Interpolation); 4] = [
+    (Convection::Implicit, Interpolation::Upwind),
+    (Convection::Implicit, Interpolation::Tvd),
+    (Convection::Explicit, Interpolation::Upwind),
+    (Convection::Explicit, Interpolation::Tvd),
+];
+
+/// Short name of a scheme: `implicit-upwind` etc.
+pub fn scheme_name(s: (Convection, Interpolation)) -> String {
+    format!("{:?}-{:?}", s.0, s.1).to_lowercase()
+}
+
+/// How one run is sampled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Averaging {
+    /// The averaging window starts after this fraction of the steps.
+    pub from: f64,
+    /// About this many samples in the window (every step if the window is shorter).
+    pub samples: u64,
+    /// Initial v = kick × u_in on the v-faces within 3 L behind the body and 1.5 L of its
+    /// centreline (0: none). It breaks
+    /// the mirror symmetry, so that shedding starts from it rather than from round-off.
+    pub kick: f64,
+}
+
+/// Values along the body's centreline y = (y0 + y1)/2 (the mean of the two rows beside it
+/// when it is a face line). Solid cells and faces are NaN.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Centreline {
+    /// Cell-centre x of the computed columns.
+    pub x_p: Vec<f64>,
+    /// Pressure at `x_p`.
+    pub p: Vec<f64>,
+    /// u-face x (west faces of columns 1..=nx+1).
+    pub x_u: Vec<f64>,
+    /// u at `x_u`.
+    pub u: Vec<f64>,
+}
+
+impl Centreline {
+    /// The centreline of `k` at y = `yc`.
+    pub fn of(g: &Grid, geo: &Geometry, k: &crate::fields::Fields, yc: f64) -> Centreline {
+        let j = g.row_at(yc);
+        let on_face = (g.y_f[j] - yc).abs() <= 1e-9 * g.hy[j];
+        let rows = if on_face && j > 1 { [j - 1, j] } else { [j, j] };
+        let mut c = Centreline::default();
+        for i in 1..=g.nx {
+            let (a, b) = (g.idx(i, rows[0]), g.idx(i, rows[1]));
+            c.x_p.push(g.x_v[i]);
+            c.p.push(if geo.fluid(a) && geo.fluid(b) {
+                0.5 * (k.p[a] + k.p[b])
+            } else {
+                f64::NAN
+            });
+        }
+        for i in 1..=g.nx + 1 {
+            let ok = rows
+                .iter()
+                .all(|&r| !geo.solid(g.idx(i - 1, r)) && !geo.solid(g.idx(i, r)));
+            let (a, b) = (g.idx(i, rows[0]), g.idx(i, rows[1]));
+            c.x_u.push(g.x_f[i]);
+            c.u.push(if ok {
+                0.5 * (k.u[a] + k.u[b])
+            } else {
+                f64::NAN
+            });
+        }
+        c
+    }
+
+    /// Add `o` (same grid) into `self`; an empty `self` takes `o`.
+    fn accumulate(&mut self, o: &Centreline) {
+        if self.x_p.is_empty() {
+            *self = o.clone();
+            return;
+        }
+        self.p.iter_mut().zip(&o.p).for_each(|(a, b)| *a += b);
+        self.u.iter_mut().zip(&o.u).for_each(|(a, b)| *a += b);
+    }
+
+    fn scale(&mut self, s: f64) {
+        self.p.iter_mut().for_each(|a| *a *= s);
+        self.u.iter_mut().for_each(|a| *a *= s);
+    }
+}
+
+/// Pressure behind a normal shock over the pressure ahead of it (Rankine–Hugoniot).
+pub fn normal_shock_pressure_ratio(mach: f64, gamma: f64) -> f64 {
+    1.0 + 2.0 * gamma / (gamma + 1.0) * (mach * mach - 1.0)
+}
+
+/// Where `p` first reaches `p_mid` on the way from the inflow to `x_front`: the x of the
+/// crossing, linearly interpolated between the two cells beside it. `None` if the first cell
+/// is already at or above `p_mid` or no cell before `x_front` reaches it.
+pub fn shock_position(x: &[f64], p: &[f64], x_front: f64, p_mid: f64) -> Option<f64> {
+    let n = x.iter().take_while(|&&xi| xi < x_front).count();
+    if n == 0 || p[0] >= p_mid || p[0].is_nan() {
+        return None;
+    }
+    (1..n).find(|&i| p[i] >= p_mid).map(|i| {
+        let t = (p_mid - p[i - 1]) / (p[i] - p[i - 1]);
+        x[i - 1] + t * (x[i] - x[i - 1])
+    })
+}
+
+/// Recirculation length behind `x_rear`: from the rear face to where u on the u-faces
+/// downstream of it first changes from negative to non-negative (linear interpolation). 0 if
+/// the first face behind the body already has u ≥ 0; `None` if u stays negative to the end.
+pub fn recirculation_length(x_u: &[f64], u: &[f64], x_rear: f64, h: f64) -> Option<f64> {
+    let start = x_u.iter().position(|&x| x > x_rear + 0.25 * h)?;
+    if u[start].is_nan() {
+        return None;
+    }
+    if u[start] >= 0.0 {
+        return Some(0.0);
+    }
+    (start + 1..x_u.len()).find(|&i| u[i] >= 0.0).map(|i| {
+        let t = -u[i - 1] / (u[i] - u[i - 1]);
+        x_u[i - 1] + t * (x_u[i] - x_u[i - 1]) - x_rear
+    })
+}
+
+/// Strouhal number f L / u_in of a lift series: the mean spacing of its upward crossings of
+/// its mean (linear interpolation). `None` with fewer than two crossings.
+pub fn strouhal(t: &[f64], cl: &[f64], l: f64, u_in: f64) -> Option<f64> {
+    if t.len() < 3 {
+        return None;
+    }
+    let m = cl.iter().sum::<f64>() / cl.len() as f64;
+    let mut ups = vec![];
+    for i in 1..t.len() {
+        let (a, b) = (cl[i - 1] - m, cl[i] - m);
+        if a < 0.0 && b >= 0.0 {
+            ups.push(t[i - 1] + (t[i] - t[i - 1]) * (-a) / (b - a));
+        }
+    }
+    if ups.len() < 2 {
+        return None;
+    }
+    let period = (ups[ups.len() - 1] - ups[0]) / (ups.len() - 1) as f64;
+    Some(l / (period * u_in))
+}
+
+/// Grid-convergence numbers of a metric on three grids refined by a constant ratio.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Richardson {
+    /// Observed order ln(|f1 − f2| / |f2 − f3|) / ln r (f1 coarsest).
+    pub order: f64,
+    /// Richardson-extrapolated value f3 + (f3 − f2)/(r^p − 1).
+    pub extrapolated: f64,
+    /// |f3 − f2| / |f3|: relative change between the two finest grids.
+    pub change_fine: f64,
+    /// |f2 − f1| / |f3|: relative change between the two coarsest grids.
+    pub change_coarse: f64,
+    /// True if the differences keep their sign and shrink (monotone convergence).
+    pub monotone: bool,
+}
+
+impl Richardson {
+    /// From the values `f` on grids h, h/r, h/r² (coarsest first) and the ratio `r`.
+    pub fn new(f: [f64; 3], r: f64) -> Richardson {
+        let (d1, d2) = (f[1] - f[0], f[2] - f[1]);
+        let monotone = d1 * d2 > 0.0 && d2.abs() < d1.abs();
+        let order = (d1.abs() / d2.abs()).ln() / r.ln();
+        let extrapolated = if monotone {
+            f[2] + d2 / (r.powf(order) - 1.0)
+        } else {
+            f64::NAN
+        };
+        Richardson {
+            order,
+            extrapolated,
+            change_fine: d2.abs() / f[2].abs(),
+            change_coarse: d1.abs() / f[2].abs(),
+            monotone,
+        }
+    }
+}
+
+/// Measured numbers of one run.
+#[derive(Debug, Clone)]
+pub struct SquareRun {
+    /// Scheme and grid, e.g. `implicit-upwind h=0.1`.
+    pub label: String,
+    /// Cell width.
+    pub h: f64,
+    /// Time steps taken.
+    pub steps: u64,
+    /// Loop-2 iterations in all.
+    pub iters: u64,
+    /// Steps that stopped at max_iters.
+    pub unconverged: u64,
+    /// Loop-2 iterations in the averaging window.
+    pub iters_window: u64,
+    /// Time-averaged C_d and its pressure and viscous parts.
+    pub cd: f64,
+    /// Pressure part of C_d.
+    pub cd_p: f64,
+    /// Viscous part of C_d.
+    pub cd_v: f64,
+    /// Time-averaged C_l.
+    pub cl: f64,
+    /// Largest |C_l − mean| in the window.
+    pub cl_amp: f64,
+    /// |mean C_d of the second half of the window − first half| / |C_d|.
+    pub drift: f64,
+    /// Strouhal number of the lift (when it oscillates).
+    pub st: Option<f64>,
+    /// The samples of the window: (t, C_d, C_l).
+    pub history: Vec<(f64, f64, f64)>,
+    /// Time-averaged centreline.
+    pub line: Centreline,
+    /// Shock stand-off distance (supersonic inflow only).
+    pub standoff: Option<f64>,
+    /// Recirculation length.
+    pub recirc: Option<f64>,
+    /// Wall seconds.
+    pub wall_s: f64,
+}
+
+/// Inflow speed, Mach number and p of the case's west inflow.
+fn inflow(case: &Case) -> (f64, f64, f64, f64) {
+    let g = case.gas.gamma;
+    let u = case.boundaries.west.inflow_u(g).unwrap_or(0.0);
+    let (p, t) = match case.boundaries.west {
+        crate::config::Side::Inflow { p, t, .. } => (p, t),
+        _ => (1.0, 1.0),
+    };
+    (u, u / (g * t / 2.0).sqrt(), p, t)
+}
+
+/// Run `case` on a solver from `factory` and average as `avg` says.
+pub fn run_square(
+    case: &Case,
+    factory: Factory<'_>,
+    avg: Averaging,
+) -> Result<SquareRun, ValidateError> {
+    let start = Instant::now();
+    let body = case
+        .bodies
+        .first()
+        .cloned()
+        .ok_or_else(|| ValidateError::Report {
+            path: case.name.clone(),
+            reason: "the case has no body".into(),
+        })?;
+    let run_err = |source| ValidateError::Run {
+        case: case.name.clone(),
+        source,
+    };
+    let mut s = factory(case).map_err(run_err)?;
+    let g = s.grid().clone();
+    let geo = s.geometry().clone();
+    let (u_in, mach, p_in, _) = inflow(case);
+    if avg.kick != 0.0 {
+        let mut st = s.state().clone();
+        for j in 1..=g.ny + 1 {
+            for i in 1..=g.nx {
+                let ij = g.idx(i, j);
+                let x = g.x_v[i];
+                let below = g.idx(i, j - 1);
+                let near = (g.y_f[j] - 0.5 * (body.y[0] + body.y[1])).abs() < 1.5;
+                let behind = x > body.x[1] && x < body.x[1] + 3.0;
+                if behind && near && geo.fluid(ij) && geo.fluid(below) {
+                    st.k.v[ij] = avg.kick * u_in;
+                    st.n.v[ij] = avg.kick * u_in;
+                }
+            }
+        }
+        s.restore(st).map_err(run_err)?;
+    }
+    let n = case.time.n_steps();
+    let first = ((avg.from * n as f64).floor() as u64).clamp(1, n);
+    let every = ((n - first + 1) / avg.samples.max(1)).max(1);
+    let mut forces = Forces::new(case, &g, &geo);
+    let yc = 0.5 * (body.y[0] + body.y[1]);
+    let (mut line, mut sum, mut count) = (Centreline::default(), BodyForce::default(), 0u64);
+    let (mut ts, mut cds, mut cls) = (vec![], vec![], vec![]);
+    let (mut iters, mut unconverged, mut iters_window) = (0u64, 0u64, 0u64);
+    for step in 1..=n {
+        let rep = s.step().map_err(run_err)?;
+        iters += u64::from(rep.iters);
+        unconverged += u64::from(!rep.converged);
+        if step >= first {
+            iters_window += u64::from(rep.iters);
+        }
+        if step >= first && (n - step) % every == 0 {
+            let st = s.state();
+            let f = forces.compute(&g, &geo, &st.k)[0];
+            line.accumulate(&Centreline::of(&g, &geo, &st.k, yc));
+            sum.fx_p += f.fx_p;
+            sum.fx_v += f.fx_v;
+            sum.fy_p += f.fy_p;
+            sum.fy_v += f.fy_v;
+            count += 1;
+            ts.push(st.time);
+            cds.push(f.fx() / forces.scale[0]);
+            cls.push(f.fy() / forces.scale[0]);
+        }
+    }
+    let inv = 1.0 / count.max(1) as f64;
+    line.scale(inv);
+    let q = forces.scale[0];
+    let cd = sum.fx() * inv / q;
+    let cl = sum.fy() * inv / q;
+    let half = cds.len() / 2;
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let drift = if half > 0 {
+        (mean(&cds[half..]) - mean(&cds[..half])).abs() / cd.abs()
+    } else {
+        0.0
+    };
+    let cl_amp = cls.iter().map(|c| (c - cl).abs()).fold(0.0, f64::max);
+    let h = g.hx[1];
+    let standoff = (mach > 1.0)
+        .then(|| {
+            let p_mid = 0.5 * p_in * (1.0 + normal_shock_pressure_ratio(mach, case.gas.gamma));
+            shock_position(&line.x_p, &line.p, body.x[0], p_mid).map(|xs| body.x[0] - xs)
+        })
+        .flatten();
+    let recirc = recirculation_length(&line.x_u, &line.u, body.x[1], h);
+    let st = if cl_amp > 1e-3 * cd.abs() {
+        strouhal(&ts, &cls, body.y[1] - body.y[0], u_in)
+    } else {
+        None
+    };
+    Ok(SquareRun {
+        label: format!(
+            "{} h={}",
+            scheme_name((case.scheme.convection, case.scheme.interpolation)),
+            fmt_h(h)
+        ),
+        h,
+        steps: n,
+        iters,
+        unconverged,
+        iters_window,
+        cd,
+        cd_p: sum.fx_p * inv / q,
+        cd_v: sum.fx_v * inv / q,
+        cl,
+        cl_amp,
+        drift,
+        st,
+        history: ts
+            .iter()
+            .zip(&cds)
+            .zip(&cls)
+            .map(|((&t, &d), &l)| (t, d, l))
+            .collect(),
+        line,
+        standoff,
+        recirc,
+        wall_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// h as a short decimal (1/h is an integer for every grid here).
+fn fmt_h(h: f64) -> String {
+    format!("1/{}", (1.0 / h).round())
+}
+
+/// The case refined by `r` (a whole number): r² cells, Δt / r, r × the steps (same end time).
+pub fn refine(case: &Case, r: u32) -> Case {
+    let mut c = case.clone();
+    let r64 = f64::from(r);
+    c.grid.nx *= r as usize;
+    c.grid.ny *= r as usize;
+    c.time.dt /= r64;
+    if let Some(s) = c.time.steps.as_mut() {
+        *s *= u64::from(r);
+    }
+    c
+}
+
+/// What one case studies; the grid, Δt and the grid-study scheme come from the case file.
+#[derive(Debug, Clone, Copy)]
+pub struct Study {
+    /// Case file stem in the case directory.
+    pub stem: &'static str,
+    /// Refinement factors of the grid levels relative to the case file (full, quick).
+    pub levels: [&'static [u32]; 2],
+    /// The level (index into `levels`) on which the four schemes run (full, quick).
+    pub scheme_level: [usize; 2],
+    /// Sampling of every run (full, quick).
+    pub avg: [Averaging; 2],
+    /// Tolerances and references (full, quick).
+    pub tol: [Tolerances; 2],
+}
+
+/// The bounds a study asserts; README explains each.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerances {
+    /// Relative change of C_d between the two finest grids.
+    pub cd_change: f64,
+    /// Relative change of the stand-off distance / recirculation length between the two
+    /// finest grids.
+    pub length_change: f64,
+    /// Largest spread (max − min)/mean of C_d over the four schemes (f64::INFINITY: noted,
+    /// not asserted).
+    pub cd_spread: f64,
+    /// Largest relative C_d difference of implicit and explicit convection with the same
+    /// interpolation.
+    pub pair: f64,
+    /// Largest C_d drift over the averaging window of a steady case (f64::INFINITY: the case
+    /// is not steady).
+    pub drift: f64,
+    /// Published band of the finest-grid C_d: (low, high); NaN: none.
+    pub cd_band: (f64, f64),
+    /// Published band of the Strouhal number; NaN: none.
+    pub st_band: (f64, f64),
+    /// Band of the finest-grid recirculation length (or stand-off); NaN: none.
+    pub length_band: (f64, f64),
+}
+
+/// Relative spread (max − min)/|mean| of finite values.
+fn spread(v: &[f64]) -> f64 {
+    let (lo, hi) = v
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    (hi - lo) / (v.iter().sum::<f64>() / v.len() as f64).abs()
+}
+
+/// A band check as an absolute row around the band's middle.
+fn band_row(case: &str, metric: &str, value: f64, band: (f64, f64)) -> Row {
+    let mid = 0.5 * (band.0 + band.1);
+    Row::new(
+        case,
+        metric,
+        value,
+        mid,
+        0.5 * (band.1 - band.0),
+        Check::Absolute,
+    )
+}
+
+/// One line per run for the report.
+fn run_note(r: &SquareRun) -> String {
+    let opt = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
+    format!(
+        "{}: C_d = {:.4} (pressure {:.4}, viscous {:.4}), C_l = {:.2e} ± {:.2e}, drift {:.1e}, \
+         St = {}, stand-off = {}, recirculation = {}; {} steps, {} loop-2 iterations \
+         ({} in the window, {} steps at max_iters), {:.1} s",
+        r.label,
+        r.cd,
+        r.cd_p,
+        r.cd_v,
+        r.cl,
+        r.cl_amp,
+        r.drift,
+        opt(r.st),
+        opt(r.standoff),
+        opt(r.recirc),
+        r.steps,
+        r.iters,
+        r.iters_window,
+        r.unconverged,
+        r.wall_s
+    )
+}
+
+/// Run a study: the grid levels with the case file's scheme, the other three schemes on the
+/// scheme level; rows, notes and plots into `rep`. Returns the runs (levels, then schemes).
+pub fn study(
+    dir: &Path,
+    quick: bool,
+    rep: &mut CaseReport,
+    factory: Factory<'_>,
+    spec: &Study,
+) -> Result<(Vec<SquareRun>, Vec<SquareRun>), ValidateError> {
+    let q = usize::from(quick);
+    let base = load_variant(dir, spec.stem, quick)?;
+    let tol = spec.tol[q];
+    let levels = spec.levels[q];
+    let name = rep.case.clone();
+    let mut grid_runs = vec![];
+    for &r in levels {
+        let run = run_square(&refine(&base, r), factory, spec.avg[q])?;
+        log::info!("{name}: {}", run_note(&run));
+        grid_runs.push(run);
+    }
+    let own = (base.scheme.convection, base.scheme.interpolation);
+    let r_s = levels[spec.scheme_level[q]];
+    let mut scheme_runs = vec![];
+    for s in SCHEMES {
+        if s == own {
+            scheme_runs.push(grid_runs[spec.scheme_level[q]].clone());
+            continue;
+        }
+        let mut c = refine(&base, r_s);
+        (c.scheme.convection, c.scheme.interpolation) = s;
+        let run = run_square(&c, factory, spec.avg[q])?;
+        log::info!("{name}: {}", run_note(&run));
+        scheme_runs.push(run);
+    }
+    for r in grid_runs.iter().chain(
+        scheme_runs
+            .iter()
+            .filter(|r| !grid_runs.iter().any(|g| g.label == r.label)),
+    ) {
+        rep.notes.push(run_note(r));
+    }
+    let supersonic = grid_runs.iter().all(|r| r.standoff.is_some());
+    let n = grid_runs.len();
+    let fine = &grid_runs[n - 1];
+    let ratio = f64::from(levels[n - 1]) / f64::from(levels[n - 2]);
+    // Grid convergence of C_d and of the length metric.
+    let length = |r: &SquareRun| {
+        if supersonic {
+            r.standoff.unwrap_or(f64::NAN)
+        } else {
+            r.recirc.unwrap_or(f64::NAN)
+        }
+    };
+    let lname = if supersonic {
+        "stand-off"
+    } else {
+        "recirculation length"
+    };
+    let lengths: Vec<f64> = grid_runs.iter().map(length).collect();
+    let mut metrics: Vec<(&str, Vec<f64>, f64)> = vec![(
+        "C_d",
+        grid_runs.iter().map(|r| r.cd).collect(),
+        tol.cd_change,
+    )];
+    if lengths.iter().all(|l| *l > 0.0) {
+        metrics.push((lname, lengths.clone(), tol.length_change));
+    } else {
+        rep.notes.push(format!(
+            "{lname} on h = {}: {} (a level without one: grid convergence not assessed).",
+            grid_runs
+                .iter()
+                .map(|r| fmt_h(r.h))
+                .collect::<Vec<_>>()
+                .join(", "),
+            lengths
+                .iter()
+                .map(|v| format!("{v:.4}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if tol.length_band.0.is_finite() {
+        rep.rows.push(band_row(
+            &name,
+            &format!("{lname}, h={}, plausible band", fmt_h(grid_runs[n - 1].h)),
+            lengths[n - 1],
+            tol.length_band,
+        ));
+    }
+    if grid_runs.iter().all(|r| r.st.is_some()) {
+        metrics.push((
+            "St",
+            grid_runs.iter().map(|r| r.st.unwrap_or(f64::NAN)).collect(),
+            tol.cd_change,
+        ));
+    }
+    let hs: Vec<f64> = grid_runs.iter().map(|r| r.h).collect();
+    let mut conv = vec![];
+    for (m, f, t) in &metrics {
+        let last = f[n - 1];
+        let change = (last - f[n - 2]).abs() / last.abs();
+        rep.rows.push(Row::new(
+            &name,
+            &format!("{m}: change, two finest grids"),
+            change,
+            *t,
+            *t,
+            Check::AtMost,
+        ));
+        let mut norm = last;
+        if n >= 3 {
+            let rich = Richardson::new([f[n - 3], f[n - 2], last], ratio);
+            rep.rows.push(Row::new(
+                &name,
+                &format!("{m}: finest/coarser change ratio"),
+                rich.change_fine / rich.change_coarse,
+                1.0,
+                1.0,
+                Check::AtMost,
+            ));
+            rep.notes.push(format!(
+                "{m} on h = {}: {}; observed order {:.2}, Richardson-extrapolated {:.4}, \
+                 change between the two finest grids {:.2} %{}",
+                hs.iter().map(|&h| fmt_h(h)).collect::<Vec<_>>().join(", "),
+                f.iter()
+                    .map(|v| format!("{v:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                rich.order,
+                rich.extrapolated,
+                100.0 * rich.change_fine,
+                if rich.monotone {
+                    ""
+                } else {
+                    " (not monotone: no extrapolation)"
+                }
+            ));
+            if rich.extrapolated.is_finite() {
+                norm = rich.extrapolated;
+            }
+        }
+        conv.push(Series {
+            label: format!("{m} / {norm:.4}"),
+            points: hs.iter().zip(f).map(|(&h, &v)| (h, v / norm)).collect(),
+            line: false,
+        });
+    }
+    conv.push(Series {
+        label: "1 (the extrapolated or finest value)".into(),
+        points: vec![(0.0, 1.0), (hs[0], 1.0)],
+        line: true,
+    });
+    rep.plots.push(Plot {
+        name: "convergence".into(),
+        title: format!(
+            "Grid convergence ({}): each metric over its Richardson-extrapolated value \
+             (or its finest-grid value when not monotone)",
+            scheme_name(own)
+        ),
+        x: "cell width h / L".into(),
+        y: "metric / extrapolated".into(),
+        series: conv,
+    });
+    // Schemes on one grid: SCHEMES order is implicit-upwind, implicit-tvd, explicit-upwind,
+    // explicit-tvd.
+    let cds: Vec<f64> = scheme_runs.iter().map(|r| r.cd).collect();
+    let hs_name = fmt_h(scheme_runs[0].h);
+    for (k, interp) in ["upwind", "tvd"].iter().enumerate() {
+        rep.rows.push(Row::new(
+            &name,
+            &format!("C_d implicit vs explicit {interp}, h={hs_name}"),
+            (cds[k + 2] - cds[k]).abs() / cds[k].abs(),
+            tol.pair,
+            tol.pair,
+            Check::AtMost,
+        ));
+    }
+    if tol.cd_spread.is_finite() {
+        rep.rows.push(Row::new(
+            &name,
+            &format!("C_d spread of 4 schemes, h={hs_name}"),
+            spread(&cds),
+            tol.cd_spread,
+            tol.cd_spread,
+            Check::AtMost,
+        ));
+    } else {
+        rep.notes.push(format!(
+            "C_d spread of the four schemes on h = {hs_name}: {:.2} % (not asserted, README).",
+            100.0 * spread(&cds)
+        ));
+    }
+    rep.plots.push(Plot {
+        name: "schemes".into(),
+        title: format!(
+            "Time-averaged C_d of the four schemes on h = {} (1 implicit-upwind, 2 implicit-tvd, \
+             3 explicit-upwind, 4 explicit-tvd)",
+            fmt_h(scheme_runs[0].h)
+        ),
+        x: "scheme".into(),
+        y: "C_d".into(),
+        series: vec![Series {
+            label: "C_d".into(),
+            points: cds
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| ((i + 1) as f64, c))
+                .collect(),
+            line: false,
+        }],
+    });
+    if tol.drift.is_finite() {
+        let worst = grid_runs
+            .iter()
+            .chain(&scheme_runs)
+            .map(|r| r.drift)
+            .fold(0.0, f64::max);
+        rep.rows.push(Row::new(
+            &name,
+            "steady: largest C_d drift in window",
+            worst,
+            tol.drift,
+            tol.drift,
+            Check::AtMost,
+        ));
+    }
+    if tol.cd_band.0.is_finite() {
+        rep.rows.push(band_row(
+            &name,
+            &format!("C_d, h={}, published band", fmt_h(fine.h)),
+            fine.cd,
+            tol.cd_band,
+        ));
+    }
+    if tol.st_band.0.is_finite() {
+        rep.rows.push(band_row(
+            &name,
+            &format!("St, h={}, published band", fmt_h(fine.h)),
+            fine.st.unwrap_or(f64::NAN),
+            tol.st_band,
+        ));
+    }
+    // Centreline profiles of the finest (up to three) levels.
+    let shown = &grid_runs[n.saturating_sub(3)..];
+    let x0 = base.grid.x[0];
+    let x1 = base.grid.x[1];
+    let clip = |x: &f64| *x >= x0 && *x <= x1;
+    let mut ps: Vec<Series> = shown
+        .iter()
+        .map(|r| Series {
+            label: format!("time-averaged p, h = {}", fmt_h(r.h)),
+            points: r
+                .line
+                .x_p
+                .iter()
+                .zip(&r.line.p)
+                .filter(|(x, p)| clip(x) && p.is_finite())
+                .map(|(&x, &p)| (x, p))
+                .collect(),
+            line: true,
+        })
+        .collect();
+    let mut us: Vec<Series> = shown
+        .iter()
+        .map(|r| Series {
+            label: format!("time-averaged u, h = {}", fmt_h(r.h)),
+            points: r
+                .line
+                .x_u
+                .iter()
+                .zip(&r.line.u)
+                .filter(|(x, u)| clip(x) && u.is_finite())
+                .map(|(&x, &u)| (x, u))
+                .collect(),
+            line: true,
+        })
+        .collect();
+    let body = &base.bodies[0];
+    if let Some(d) = fine.standoff {
+        let pmax = fine
+            .line
+            .p
+            .iter()
+            .cloned()
+            .filter(|p| p.is_finite())
+            .fold(0.0, f64::max);
+        ps.push(Series {
+            label: format!(
+                "shock position on h = {} (stand-off {d:.4} from the front face x = {})",
+                fmt_h(fine.h),
+                body.x[0]
+            ),
+            points: vec![(body.x[0] - d, 0.0), (body.x[0] - d, pmax)],
+            line: true,
+        });
+    }
+    if let Some(l) = fine.recirc.filter(|l| *l > 0.0) {
+        us.push(Series {
+            label: format!(
+                "reattachment on h = {} (recirculation length {l:.4} from the rear face x = {})",
+                fmt_h(fine.h),
+                body.x[1]
+            ),
+            points: vec![
+                (body.x[1] + l, -0.1 * fine_u(&base)),
+                (body.x[1] + l, fine_u(&base)),
+            ],
+            line: true,
+        });
+    }
+    rep.plots.push(Plot {
+        name: "forces".into(),
+        title: format!(
+            "C_d and C_l over the averaging window, h = {} ({})",
+            fmt_h(fine.h),
+            scheme_name(own)
+        ),
+        x: "t / (L/V_th)".into(),
+        y: "coefficient".into(),
+        series: vec![
+            Series {
+                label: format!("C_d (mean {:.4})", fine.cd),
+                points: fine.history.iter().map(|&(t, d, _)| (t, d)).collect(),
+                line: true,
+            },
+            Series {
+                label: format!("C_l (mean {:.2e})", fine.cl),
+                points: fine.history.iter().map(|&(t, _, l)| (t, l)).collect(),
+                line: true,
+            },
+        ],
+    });
+    rep.plots.push(Plot {
+        name: "p".into(),
+        title: format!(
+            "Centreline pressure y = {} ({}), gaps: the square",
+            0.5 * (body.y[0] + body.y[1]),
+            scheme_name(own)
+        ),
+        x: "x / L".into(),
+        y: "p / p_in".into(),
+        series: ps,
+    });
+    rep.plots.push(Plot {
+        name: "u".into(),
+        title: format!(
+            "Centreline u y = {} ({}), gaps: the square",
+            0.5 * (body.y[0] + body.y[1]),
+            scheme_name(own)
+        ),
+        x: "x / L".into(),
+        y: "u / V_th".into(),
+        series: us,
+    });
+    Ok((grid_runs, scheme_runs))
+}
+
+/// The inflow speed of a case.
+fn fine_u(case: &Case) -> f64 {
+    inflow(case).0
+}
+
+/// Billig's stand-off correlation for a circular cylinder (cylinder-wedge) of radius R,
+/// Δ/R = 0.386 exp(4.67/M²) (Billig 1967; Anderson, *Hypersonic and High-Temperature Gas
+/// Dynamics*, eq. 5.37), fitted for air (γ = 1.4), carried to `gamma` by the normal-shock
+/// density ratio ε = ρ1/ρ2 (Δ ∝ ε, the constant-density shock-layer scaling).
+pub fn billig_cylinder(mach: f64, gamma: f64, radius: f64) -> f64 {
+    let eps = |g: f64| ((g - 1.0) * mach * mach + 2.0) / ((g + 1.0) * mach * mach);
+    radius * 0.386 * (4.67 / (mach * mach)).exp() * eps(gamma) / eps(1.4)
+}
+
+/// The stand-off bracket of a flat face of height `l` (a square of side l): the shock of
+/// the inscribed circular cylinder (radius l/2, nose on the face) and that of the
+/// circumscribed one (radius l/√2, nose (√2 − 1) l/2 ahead of the face), both measured from
+/// the face.
+pub fn standoff_bracket(mach: f64, gamma: f64, l: f64) -> (f64, f64) {
+    let (ri, rc) = (0.5 * l, std::f64::consts::FRAC_1_SQRT_2 * l);
+    (
+        billig_cylinder(mach, gamma, ri),
+        billig_cylinder(mach, gamma, rc) + rc - ri,
+    )
+}
+
+/// The supersonic confined square (M = 2.43, Kn = 0.05): grid levels h = 1/5 … 1/40 (quick:
+/// 1/2, 1/4), implicit upwind, schemes on h = 1/20 (quick: 1/4).
+pub const SUPERSONIC: Study = Study {
+    stem: "case",
+    levels: [&[1, 2, 4, 8], &[1, 2]],
+    scheme_level: [2, 1],
+    avg: [Averaging {
+        from: 0.75,
+        samples: 50,
+        kick: 0.0,
+    }; 2],
+    tol: [
+        Tolerances {
+            cd_change: 0.02,
+            length_change: 0.03,
+            cd_spread: 0.03,
+            pair: 5e-3,
+            drift: 2e-3,
+            cd_band: (f64::NAN, f64::NAN),
+            st_band: (f64::NAN, f64::NAN),
+            length_band: (f64::NAN, f64::NAN),
+        },
+        Tolerances {
+            cd_change: 0.25,
+            length_change: 0.30,
+            cd_spread: 0.10,
+            pair: 5e-3,
+            drift: 1e-2,
+            cd_band: (f64::NAN, f64::NAN),
+            st_band: (f64::NAN, f64::NAN),
+            length_band: (f64::NAN, f64::NAN),
+        },
+    ],
+};
+
+/// The low-speed confined square (M = 0.1, Kn = 0.00194, Re ≈ 85): grid levels h = 1/5 …
+/// 1/20 (quick: 1/2, 1/4), implicit TVD, schemes on h = 1/10 (quick: 1/2).
+pub const LOW_SPEED: Study = Study {
+    stem: "case",
+    levels: [&[1, 2, 4], &[1, 2]],
+    scheme_level: [1, 0],
+    avg: [
+        Averaging {
+            from: 0.6,
+            samples: 400,
+            kick: 0.5,
+        },
+        Averaging {
+            from: 0.6,
+            samples: 100,
+            kick: 0.0,
+        },
+    ],
+    tol: [
+        Tolerances {
+            cd_change: 0.02,
+            length_change: 0.05,
+            cd_spread: f64::INFINITY,
+            pair: 0.02,
+            drift: f64::INFINITY,
+            cd_band: (1.35, 1.75),
+            st_band: (0.12, 0.17),
+            length_band: (f64::NAN, f64::NAN),
+        },
+        Tolerances {
+            cd_change: 0.30,
+            length_change: 0.50,
+            cd_spread: f64::INFINITY,
+            pair: 0.02,
+            drift: f64::INFINITY,
+            cd_band: (f64::NAN, f64::NAN),
+            st_band: (f64::NAN, f64::NAN),
+            length_band: (0.5, 5.0),
+        },
+    ],
+};
+
+/// `confined_square`: the study plus the stand-off against Billig's bracket.
+pub fn confined_square(
+    dir: &Path,
+    quick: bool,
+    rep: &mut CaseReport,
+    factory: Factory<'_>,
+) -> Result<(), ValidateError> {
+    let (grid, _) = study(dir, quick, rep, factory, &SUPERSONIC)?;
+    let case = load_variant(dir, SUPERSONIC.stem, quick)?;
+    let (_, mach, _, _) = inflow(&case);
+    let body = &case.bodies[0];
+    let band = standoff_bracket(mach, case.gas.gamma, body.y[1] - body.y[0]);
+    let fine = &grid[grid.len() - 1];
+    let d = fine.standoff.unwrap_or(f64::NAN);
+    let name = rep.case.clone();
+    rep.rows.push(Row::new(
+        &name,
+        &format!("Billig inscribed / stand-off, h={}", fmt_h(fine.h)),
+        band.0 / d,
+        1.0,
+        1.0,
+        Check::AtMost,
+    ));
+    rep.notes.push(format!(
+        "Billig (γ-scaled) stand-off of the inscribed cylinder {:.4}, of the circumscribed one \
+         {:.4} (from the front face); measured {d:.4} on h = {} ({:.2} × the circumscribed \
+         estimate); M = {mach:.4}, normal-shock p2/p1 = {:.4}.",
+        band.0,
+        band.1,
+        fmt_h(fine.h),
+        d / band.1,
+        normal_shock_pressure_ratio(mach, case.gas.gamma)
+    ));
+    Ok(())
+}
+
+/// `square_low_speed`: the study (unsteady: time averages, Strouhal number).
+pub fn square_low_speed(
+    dir: &Path,
+    quick: bool,
+    rep: &mut CaseReport,
+    factory: Factory<'_>,
+) -> Result<(), ValidateError> {
+    study(dir, quick, rep, factory, &LOW_SPEED)?;
+    Ok(())
+}
+
+/// Run one of this module's cases (`confined_square`, `square_low_speed`) from
+/// `root/validation/` on solvers from `factory` (e.g. an OpenCL backend).
+pub fn run_case_with(
+    root: &Path,
+    name: &str,
+    quick: bool,
+    factory: Factory<'_>,
+) -> Result<CaseReport, ValidateError> {
+    let dir = root.join("validation").join(name);
+    let mut rep = CaseReport {
+        case: name.into(),
+        quick,
+        rows: vec![],
+        plots: vec![],
+        notes: vec![],
+    };
+    match name {
+        "confined_square" => confined_square(&dir, quick, &mut rep, factory)?,
+        "square_low_speed" => square_low_speed(&dir, quick, &mut rep, factory)?,
+        _ => {
+            return Err(ValidateError::UnknownCase {
+                name: name.into(),
+                known: "confined_square, square_low_speed".into(),
+            })
+        }
+    }
+    Ok(rep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shock_position_interpolates_the_crossing() {
+        let x: Vec<f64> = (0..10).map(|i| 0.5 + f64::from(i)).collect();
+        // Linear rise 1 → 8 between x = 3.5 and x = 6.5, then flat: p = 4.5 at x = 5.
+        let p: Vec<f64> = x
+            .iter()
+            .map(|&x: &f64| 1.0 + 7.0 * ((x - 3.5) / 3.0).clamp(0.0, 1.0))
+            .collect();
+        let xs = shock_position(&x, &p, 9.0, 4.5).unwrap();
+        assert!((xs - 5.0).abs() < 1e-12, "{xs}");
+        // Nothing reaches the level before the face, or the first cell is already above.
+        assert_eq!(shock_position(&x, &p, 4.0, 4.5), None);
+        assert_eq!(shock_position(&x, &p, 9.0, 0.5), None);
+    }
+
+    #[test]
+    fn recirculation_length_of_a_linear_wake() {
+        let x: Vec<f64> = (0..40).map(|i| 0.1 * f64::from(i)).collect();
+        // Rear face at 1.0, u = 0.2 (x − 2.3) behind it: zero at 2.3, length 1.3.
+        let u: Vec<f64> = x.iter().map(|&x| 0.2 * (x - 2.3)).collect();
+        let l = recirculation_length(&x, &u, 1.0, 0.1).unwrap();
+        assert!((l - 1.3).abs() < 1e-12, "{l}");
+        let pos: Vec<f64> = x.iter().map(|&x| 0.1 + x).collect();
+        assert_eq!(recirculation_length(&x, &pos, 1.0, 0.1), Some(0.0));
+        let neg: Vec<f64> = x.iter().map(|_| -1.0).collect();
+        assert_eq!(recirculation_length(&x, &neg, 1.0, 0.1), None);
+    }
+
+    #[test]
+    fn strouhal_of_a_sine() {
+        let (f, u, l) = (0.0125, 0.09, 1.0);
+        let t: Vec<f64> = (0..4000).map(|i| 0.25 * f64::from(i)).collect();
+        let cl: Vec<f64> = t
+            .iter()
+            .map(|&t| 0.3 + 0.2 * (2.0 * std::f64::consts::PI * f * t + 0.4).sin())
+            .collect();
+        let st = strouhal(&t, &cl, l, u).unwrap();
+        assert!((st - f * l / u).abs() < 1e-4 * st, "{st}");
+        assert_eq!(strouhal(&t[..10], &cl[..10], l, u), None);
+    }
+
+    #[test]
+    fn richardson_recovers_a_power_law() {
+        let f = |h: f64| 1.7 + 0.9 * h.powf(1.3);
+        let r = Richardson::new([f(0.2), f(0.1), f(0.05)], 2.0);
+        assert!(r.monotone);
+        assert!((r.order - 1.3).abs() < 1e-12, "{r:?}");
+        assert!((r.extrapolated - 1.7).abs() < 1e-12, "{r:?}");
+        assert!(r.change_fine < r.change_coarse);
+        let osc = Richardson::new([1.0, 1.1, 1.05], 2.0);
+        assert!(!osc.monotone && osc.extrapolated.is_nan());
+    }
+
+    #[test]
+    fn shock_relations_and_billig() {
+        // γ = 1.4, M = 2: p2/p1 = 4.5.
+        assert!((normal_shock_pressure_ratio(2.0, 1.4) - 4.5).abs() < 1e-12);
+        // For air the correlation is Billig's own: 0.386 exp(4.67/M²) R.
+        let d = billig_cylinder(3.0, 1.4, 2.0);
+        assert!((d - 2.0 * 0.386 * (4.67f64 / 9.0).exp()).abs() < 1e-12);
+        let (lo, hi) = standoff_bracket(2.43, 5.0 / 3.0, 1.0);
+        assert!(lo < hi && (lo - 0.5213).abs() < 1e-4 && (hi - 0.9444).abs() < 1e-4);
+    }
+
+    #[test]
+    fn centreline_averages_the_rows_beside_a_face_line() {
+        let json = r#"{
+            "name": "sq",
+            "gas": { "kn": 0.05 },
+            "grid": { "nx": 10, "ny": 4, "x": [0.0, 5.0], "y": [0.0, 2.0] },
+            "bodies": [ { "x": [2.0, 3.0], "y": [0.5, 1.5] } ],
+            "boundaries": {
+                "west": { "kind": "inflow", "mach": 2.43 },
+                "east": { "kind": "outflow" },
+                "south": { "kind": "wall" },
+                "north": { "kind": "wall" }
+            },
+            "time": { "dt": 0.01, "steps": 1 }
+        }"#;
+        let case = Case::from_json(json, "test").unwrap();
+        let r = Reference::new(&case);
+        let (g, geo) = (&r.grid, &r.geom);
+        let mut k = r.state.k.clone();
+        for j in 0..g.nyt {
+            for i in 0..g.nxt {
+                k.p[g.idx(i, j)] = 10.0 * j as f64 + i as f64;
+                k.u[g.idx(i, j)] = -(i as f64);
+            }
+        }
+        let c = Centreline::of(g, geo, &k, 1.0);
+        // y = 1 is the face between rows 2 and 3: mean of 20 + i and 30 + i.
+        assert_eq!(c.p[0], 26.0);
+        assert!(c.p[4].is_nan() && c.p[5].is_nan(), "{:?}", c.p);
+        assert_eq!((c.x_u[0], c.u[0]), (0.0, -1.0));
+        // The faces inside and on the square are solid-adjacent.
+        assert!(c.u[5].is_nan() && c.u[4].is_nan() && c.u[6].is_nan());
+        assert_eq!(c.u[3], -4.0);
+    }
+}
