@@ -77,7 +77,8 @@ pub enum Command {
 /// Arguments of `simplets validate`.
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets) or `all`.
+    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets,
+    /// confined_square, square_low_speed) or `all`.
     #[arg(default_value = "all")]
     pub case: String,
     /// The coarse variants (`<stem>.quick.json`), as run in CI.

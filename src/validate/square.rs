@@ -943,7 +943,7 @@ pub const LOW_SPEED: Study = Study {
             cd_spread: f64::INFINITY,
             pair: 0.02,
             drift: f64::INFINITY,
-            cd_band: (1.35, 1.75),
+            cd_band: (1.40, 1.85),
             st_band: (0.12, 0.17),
             length_band: (f64::NAN, f64::NAN),
         },
