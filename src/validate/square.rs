@@ -38,6 +38,15 @@ pub fn reference_solver(case: &Case) -> Result<Box<dyn Solver>, RunError> {
     Ok(Box::new(Reference::new(case)))
 }
 
+/// A [`Factory`] for the OpenCL backend (phase kernels) with `opts` (device selector, kernel
+/// cache, build-log directory): the full variants are meant for it. Device errors come back as
+/// [`RunError::Device`].
+pub fn opencl_factory(
+    opts: crate::gpu::solver::OpenClOptions,
+) -> impl Fn(&Case) -> Result<Box<dyn Solver>, RunError> {
+    move |case| Ok(Box::new(crate::gpu::solver::OpenCl::new(case, &opts)?) as Box<dyn Solver>)
+}
+
 /// The four schemes, in report order.
 pub const SCHEMES: [(Convection, Interpolation); 4] = [
     (Convection::Implicit, Interpolation::Upwind),
