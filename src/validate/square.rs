@@ -171,7 +171,9 @@ pub fn recirculation_length(x_u: &[f64], u: &[f64], x_rear: f64, h: f64) -> Opti
 }
 
 /// Strouhal number f L / u_in of a lift series: the mean spacing of its upward crossings of
-/// its mean (linear interpolation). `None` with fewer than two crossings.
+/// its mean (linear interpolation). `None` with fewer than two crossings, or when the spacings
+/// vary by more than 10 % (standard deviation over mean): an irregular signal has no shedding
+/// frequency.
 pub fn strouhal(t: &[f64], cl: &[f64], l: f64, u_in: f64) -> Option<f64> {
     if t.len() < 3 {
         return None;
@@ -187,8 +189,10 @@ pub fn strouhal(t: &[f64], cl: &[f64], l: f64, u_in: f64) -> Option<f64> {
     if ups.len() < 2 {
         return None;
     }
-    let period = (ups[ups.len() - 1] - ups[0]) / (ups.len() - 1) as f64;
-    Some(l / (period * u_in))
+    let gaps: Vec<f64> = ups.windows(2).map(|w| w[1] - w[0]).collect();
+    let period = gaps.iter().sum::<f64>() / gaps.len() as f64;
+    let var = gaps.iter().map(|g| (g - period).powi(2)).sum::<f64>() / gaps.len() as f64;
+    (var.sqrt() <= 0.1 * period).then(|| l / (period * u_in))
 }
 
 /// Grid-convergence numbers of a metric on three grids refined by a constant ratio.
@@ -1130,6 +1134,12 @@ mod tests {
         let st = strouhal(&t, &cl, l, u).unwrap();
         assert!((st - f * l / u).abs() < 1e-4 * st, "{st}");
         assert_eq!(strouhal(&t[..10], &cl[..10], l, u), None);
+        // Two frequencies 1 : 2.7 beating: crossings at irregular spacings.
+        let irregular: Vec<f64> = t
+            .iter()
+            .map(|&t| (0.05 * t).sin() + 0.9 * (0.135 * t).sin())
+            .collect();
+        assert_eq!(strouhal(&t, &irregular, l, u), None);
     }
 
     #[test]
