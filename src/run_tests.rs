@@ -2,9 +2,10 @@
 
 use super::*;
 use crate::error::OutputError;
-use crate::fields::Fields;
+use crate::fields::{Fields, State};
 use crate::geometry::Geometry;
-use crate::solver::Residuals;
+use crate::grid::Grid;
+use crate::solver::{Residuals, StepReport};
 
 /// A solver whose fields evolve trivially: every step adds 1 to p in all cells.
 struct Mock {
