@@ -4,9 +4,10 @@
 //!   empty when there is no git (a source tarball).
 //! - `SIMPLETS_RUSTC_VERSION`: `rustc --version` of the compiler cargo uses.
 //!
-//! The script reruns when the commit changes (HEAD, the branch ref, packed refs) and when the
-//! sources change (so `-dirty` follows edits of `src/`, `cl/` and the manifests). Git runs
-//! with `GIT_OPTIONAL_LOCKS=0`, so it never rewrites the index (which would rerun the script).
+//! The script reruns when the commit changes (HEAD, the branch ref or packed refs, those that
+//! exist) and when the sources change (so `-dirty` follows edits of `src/`, `cl/` and the
+//! manifests). Git runs with `GIT_OPTIONAL_LOCKS=0`, so it never rewrites the index (which
+//! would rerun the script).
 
 use std::process::Command;
 
@@ -34,13 +35,20 @@ fn main() {
     for path in ["build.rs", "Cargo.toml", "Cargo.lock", "src", "cl"] {
         println!("cargo:rerun-if-changed={path}");
     }
+    // Only files that exist: cargo reruns the script every build for a missing one.
+    let mut git_files = Vec::new();
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        println!("cargo:rerun-if-changed={dir}/HEAD");
+        git_files.push(format!("{dir}/HEAD"));
     }
     if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
-        println!("cargo:rerun-if-changed={common}/packed-refs");
+        git_files.push(format!("{common}/packed-refs"));
         if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={common}/{branch}");
+            git_files.push(format!("{common}/{branch}"));
+        }
+    }
+    for f in git_files {
+        if std::path::Path::new(&f).exists() {
+            println!("cargo:rerun-if-changed={f}");
         }
     }
 }
