@@ -34,7 +34,7 @@ def row(path):
         r = json.load(f)
     dev = r.get("device") or {}
     label = r["backend"]
-    if r.get("threads"):
+    if r.get("threads") and ":" not in label:
         label += f":{r['threads']}"
     return {
         "backend": label,
@@ -80,7 +80,7 @@ def main():
         print("devices_table: matplotlib not found, no PNG "
               "(pip install -r scripts/requirements.txt)", file=sys.stderr)
         return
-    fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * len(rows)))
+    fig, ax = plt.subplots(figsize=(8, max(2.5, 1.2 + 0.45 * len(rows))))
     labels = [f"{r['backend'].split(':')[0]}: {r['device'][:40]}" for r in rows]
     ax.barh(range(len(rows)), [r["mcell_its"] for r in rows], color="tab:blue")
     ax.set_yticks(range(len(rows)), labels, fontsize=8)

@@ -25,12 +25,20 @@
 # Kernel builds (20-60 s each on NVIDIA) run first, 12 in parallel, into the kernel cache
 # ($SIMPLETS_KERNEL_CACHE, default ~/.cache/simplets/kernels: a second run on the same machine
 # builds nothing).
+# For a dry run elsewhere (e.g. PoCL): BIG (default 4032x4000), SIZES (the size sweep),
+# LARGEST (the largest grids), ROWS (the rows sweep), THREADS (parallel backend, default 16).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-.devbin/simplets}
 OUT=${OUT:-out/gpu-perf}
 BUDGET=${BUDGET:-520}
 CFG=configs/confined_square.json
+BIG=${BIG:-4032x4000}
+SIZES=${SIZES-100x100 400x200 1008x200 4032x200 4032x1000}
+LARGEST=${LARGEST-8064x8000 16128x8000 16128x16000}
+ROWS=${ROWS-8 16 32 64 128 256 1001 4001}
+THREADS=${THREADS:-16}
+bx=${BIG%x*} by=${BIG#*x}
 SCHEMES="implicit-upwind implicit-tvd explicit-upwind explicit-tvd"
 export SIMPLETS_KERNEL_CACHE=${SIMPLETS_KERNEL_CACHE:-$HOME/.cache/simplets/kernels}
 export RUST_LOG=${RUST_LOG:-warn}
@@ -52,8 +60,8 @@ say() { echo "$*" | tee -a "$OUT/summary.txt"; }
   "$BIN" devices
 } >"$OUT/env.txt" 2>&1
 : >"$OUT/summary.txt"
-for g in "4032 4000" "8064 8000" "16128 8000" "16128 16000"; do
-  "$BIN" check "$CFG" --nx "${g% *}" --ny "${g#* }" >>"$OUT/check.txt" 2>&1
+for g in $BIG $LARGEST; do
+  "$BIN" check "$CFG" --nx "${g%x*}" --ny "${g#*x}" >>"$OUT/check.txt" 2>&1
 done
 
 # One bench item: NAME NEED_SECONDS ARGS... (skipped when fewer than NEED seconds are left).
@@ -74,10 +82,9 @@ bench() {
 }
 
 # Kernel builds in the background: what item 1 needs first, then the sweeps.
-SIZES="100x100 400x200 1008x200 4032x200 4032x1000"
 {
-  for s in $SCHEMES; do echo "4032 4000 $s phase"; done
-  for s in $SCHEMES; do echo "4032 4000 $s fused"; done
+  for s in $SCHEMES; do echo "$bx $by $s phase"; done
+  for s in $SCHEMES; do echo "$bx $by $s fused"; done
   for g in $SIZES; do for s in $SCHEMES; do echo "${g%x*} ${g#*x} $s phase"; done; done
   for g in $SIZES; do echo "${g%x*} ${g#*x} implicit-upwind fused"; done
 } >"$OUT/log/builds.list"
@@ -89,7 +96,7 @@ builds=$!
 # 1. The paper's large grid, each scheme, both forms, profiled, with the triad.
 for form in phase fused; do
   for s in $SCHEMES; do
-    bench "$form-$s-4032x4000" 25 "$CFG" --nx 4032 --ny 4000 --scheme "$s" --kernel "$form" \
+    bench "$form-$s-$BIG" 25 "$CFG" --nx "$bx" --ny "$by" --scheme "$s" --kernel "$form" \
       --warmup 1 --steps 3 --iters 10 --triad 256
   done
 done
@@ -109,14 +116,14 @@ say "kernel builds done at $(($(date +%s) - t0)) s"
 
 # 2. CPU baselines at 4032 x 4000.
 for s in $SCHEMES; do
-  bench "reference-gpu-order-$s-4032x4000" 30 "$CFG" --nx 4032 --ny 4000 --scheme "$s" \
+  bench "reference-gpu-order-$s-$BIG" 30 "$CFG" --nx "$bx" --ny "$by" --scheme "$s" \
     --backend reference --gpu-order --warmup 0 --steps 1 --iters 2
 done
-bench "reference-cpp-order-implicit-upwind-4032x4000" 30 "$CFG" --nx 4032 --ny 4000 \
+bench "reference-cpp-order-implicit-upwind-$BIG" 30 "$CFG" --nx "$bx" --ny "$by" \
   --backend reference --warmup 0 --steps 1 --iters 2
 for s in $SCHEMES; do
-  bench "parallel16-gpu-order-$s-4032x4000" 20 "$CFG" --nx 4032 --ny 4000 --scheme "$s" \
-    --backend parallel --threads 16 --gpu-order --warmup 0 --steps 1 --iters 5
+  bench "parallel$THREADS-gpu-order-$s-$BIG" 20 "$CFG" --nx "$bx" --ny "$by" --scheme "$s" \
+    --backend parallel --threads "$THREADS" --gpu-order --warmup 0 --steps 1 --iters 5
 done
 
 # 3. Throughput vs grid size.
@@ -130,19 +137,19 @@ for g in $SIZES; do
 done
 
 # 4. Rows per subdomain (fused, W = 256).
-for rows in 8 16 32 64 128 256 1001 4001; do
-  bench "fused-rows$rows-implicit-upwind-4032x4000" 15 "$CFG" --nx 4032 --ny 4000 \
+for rows in $ROWS; do
+  bench "fused-rows$rows-implicit-upwind-$BIG" 15 "$CFG" --nx "$bx" --ny "$by" \
     --kernel fused --width 256 --rows "$rows" --warmup 1 --steps 3 --iters 10 --triad 0 \
     --no-profile
 done
 
 # 5. The largest grids (host memory: ~350 B per cell while the solver is set up).
-bench "phase-implicit-upwind-8064x8000" 60 "$CFG" --nx 8064 --ny 8000 --warmup 1 --steps 2 \
-  --iters 5 --triad 0
-bench "phase-implicit-upwind-16128x8000" 110 "$CFG" --nx 16128 --ny 8000 --warmup 1 --steps 1 \
-  --iters 5 --triad 0 --no-profile
-bench "phase-implicit-upwind-16128x16000" 200 "$CFG" --nx 16128 --ny 16000 --warmup 1 \
-  --steps 1 --iters 3 --triad 0 --no-profile
+need=60
+for g in $LARGEST; do
+  bench "phase-implicit-upwind-$g" "$need" "$CFG" --nx "${g%x*}" --ny "${g#*x}" --warmup 1 \
+    --steps 1 --iters 5 --triad 0 --no-profile
+  need=$((need * 2))
+done
 
 scripts/ptx_flops.sh "$SIMPLETS_KERNEL_CACHE" >"$OUT/ptx_flops.txt" 2>&1
 say "done in $(($(date +%s) - t0)) s"

@@ -23,6 +23,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter, ScalarFormatter  # noqa: E402
+
+# Log-axis labels: every decade, and 2 and 5 within it.
+MAJOR = FuncFormatter(lambda v, _: f"{v:g}")
+MINOR = FuncFormatter(lambda v, _: f"{v:g}" if f"{v:.0e}"[0] in "25" else "")
 
 SCHEMES = ["implicit-upwind", "implicit-tvd", "explicit-upwind", "explicit-tvd"]
 
@@ -59,8 +64,13 @@ def plot_size(runs, path):
     schemes = [s for s in SCHEMES if any(r["scheme"] == s for r in sweep)]
     if not schemes:
         return None
-    fig, axes = plt.subplots(1, len(schemes), figsize=(4.2 * len(schemes), 3.8), squeeze=False)
-    for ax, s in zip(axes[0], schemes):
+    ncol = min(2, len(schemes))
+    nrow = (len(schemes) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 3.6 * nrow), squeeze=False)
+    flat = [a for r in axes for a in r]
+    for ax in flat[len(schemes):]:
+        ax.set_visible(False)
+    for ax, s in zip(flat, schemes):
         lines = {}
         for r in sweep:
             if r["scheme"] == s:
@@ -72,11 +82,14 @@ def plot_size(runs, path):
             ax.plot(xs, [pts[x] for x in xs], "o-", ms=3, label=name)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_major_formatter(MAJOR)
+        ax.yaxis.set_minor_formatter(MINOR)
         ax.set_title(s, fontsize=10)
         ax.set_xlabel("fluid cells (control volumes)")
+        ax.set_ylabel("Mcell-it/s")
         ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].set_ylabel("Mcell-it/s (fluid cell-iterations/s / 1e6)")
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="best")
     fig.suptitle("simplets loop-2 throughput vs grid size", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -98,6 +111,8 @@ def plot_rows(runs, path):
         xs = sorted(pts)
         ax.plot(xs, [pts[x] for x in xs], "o-", ms=3, label=name)
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("rows per subdomain (Ny_sub)")
     ax.set_ylabel("Mcell-it/s")
     dev = sweep[0]["backend"].split(":", 1)[-1]
