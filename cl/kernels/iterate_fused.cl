@@ -31,8 +31,10 @@
 #ifndef DEV_COLS
 #error "DEV_COLS not defined (owned columns per work-group)"
 #endif
+/* Rows per subdomain (Ny_sub) from the launch, so one build serves every value: the host
+ * balances them, rows = ceil((CFG_NYT - 1) / groups along y) (gpu::decomposition). */
 #ifndef DEV_ROWS
-#error "DEV_ROWS not defined (rows per subdomain, Ny_sub)"
+#define DEV_ROWS ((int)((CFG_NYT - 1 + get_num_groups(1) - 1) / get_num_groups(1)))
 #endif
 #ifndef DEV_HALO
 #error "DEV_HALO not defined (halo columns on each side)"

@@ -6,9 +6,7 @@
 //! per-work-group residual maxima cross to the host.
 
 use super::decomposition::{Decomposition, HALO};
-use super::solver::{
-    defines, device_bytes, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N,
-};
+use super::solver::{defines, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N};
 use crate::config::{Case, Convection, Side};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime, Source,
@@ -29,6 +27,26 @@ const BOUNDARY: [&str; 6] = [
     "ghosts0", "ghosts1", "faces_u0", "faces_u1", "faces_v0", "faces_v1",
 ];
 
+/// f64 buffers per stored cell of the fused form: two Jacobi sets of u, v, p, T, ρ, Γ (12), level
+/// n (6), and C_u, C_v, C_T for the explicit scheme only (3). No ρu, ρv, Fx, Fy, û, d or
+/// residual arrays: the kernel keeps them in local memory and registers.
+pub fn f64_per_cell(explicit: bool) -> u64 {
+    if explicit {
+        21
+    } else {
+        18
+    }
+}
+
+/// Device memory of the fused form for `cells` stored cells: (total, largest buffer) in bytes
+/// (buffers not per cell left out, as [`super::solver::device_bytes`]).
+pub fn device_bytes(cells: u64, explicit: bool) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit) + 4 * super::solver::I32_PER_CELL),
+        8 * cells,
+    )
+}
+
 /// The assembled source of the fused form.
 pub fn source() -> String {
     use crate::device::source as s;
@@ -48,23 +66,26 @@ pub fn source() -> String {
 }
 
 /// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the
-/// phase form's defines plus the work-group geometry).
+/// phase form's defines plus the work-group width). The rows per subdomain are not a define:
+/// the kernel derives them from the launch (`get_num_groups(1)`), so one build serves every
+/// value.
 pub fn fused_defines(r: &Reference, dec: &Decomposition) -> crate::device::Defines {
     defines(r, &r.ghosts)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
-        .int("DEV_ROWS", dec.rows as i64)
         .int("DEV_HALO", HALO as i64)
 }
 
-/// Compile (and store in the kernel cache) both OpenCL forms for `case` on `dev` without
-/// allocating any field buffer: `simplets build-kernels`. Returns the seconds each build took
-/// (0 for a cache hit) as (phase, fused or None when the fused form does not apply).
+/// Compile (and store in the kernel cache) the OpenCL forms `(phase, fused)` asked for, for
+/// `case` on `dev`, without allocating any field buffer: `simplets build-kernels`. Returns the
+/// seconds each build took (0 for a cache hit), `None` for a form not asked for (or, fused,
+/// not applicable).
 pub fn build_ahead(
     case: &Case,
     dev: &DeviceInfo,
     cache: &crate::device::KernelCache,
-) -> Result<(f64, Option<f64>), DeviceError> {
+    forms: (bool, bool),
+) -> Result<(Option<f64>, Option<f64>), DeviceError> {
     let r = Reference::new(case);
     let secs = |b: &crate::device::BuiltProgram| {
         if b.cache_hit() {
@@ -73,21 +94,26 @@ pub fn build_ahead(
             b.build_seconds()
         }
     };
-    let phase = build_cached(
-        dev,
-        &super::solver::source(),
-        &defines(&r, &r.ghosts),
-        None,
-        Some(cache),
-    )?;
-    let fused = if supports(case) {
+    let phase = if forms.0 {
+        let b = build_cached(
+            dev,
+            &super::solver::source(),
+            &defines(&r, &r.ghosts),
+            None,
+            Some(cache),
+        )?;
+        Some(secs(&b))
+    } else {
+        None
+    };
+    let fused = if forms.1 && supports(case) {
         let dec = Decomposition::for_device(&r.grid, dev)?;
         let b = build_cached(dev, &source(), &fused_defines(&r, &dec), None, Some(cache))?;
         Some(secs(&b))
     } else {
         None
     };
-    Ok((secs(&phase), fused))
+    Ok((phase, fused))
 }
 
 /// True if the fused kernel supports the case (no periodic sides yet).
@@ -124,7 +150,8 @@ impl Fused {
         let dev = select_device(opts.device.as_deref())?;
         require_fp64(&dev)?;
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
-        let (total, largest) = device_bytes(cells);
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let (total, largest) = device_bytes(cells, explicit);
         check_capacity(&dev, total, largest, 0, 1)?;
         let r = Reference::new(case);
         let dec = match dec {
@@ -168,8 +195,9 @@ impl Fused {
             rt.real(name, f)?;
         }
         let zeros = vec![0.0; n];
+        // The implicit kernels never read the explicit terms: one value each.
         for name in ["cu", "cv", "ct"] {
-            rt.real(name, &zeros)?;
+            rt.real(name, if explicit { &zeros } else { &[] })?;
         }
         rt.real("part", &vec![0.0; 8 * dec.groups()])?;
         let l = CopyLists::new(&ghosts);
@@ -207,7 +235,7 @@ impl Fused {
             rt.bytes() >> 20
         );
         Ok(Fused {
-            explicit: case.scheme.convection == Convection::Explicit,
+            explicit,
             case: case.clone(),
             grid: r.grid.clone(),
             geom: r.geom.clone(),
@@ -361,6 +389,31 @@ impl Solver for Fused {
             }
         }
         &self.host
+    }
+
+    fn details(&self) -> Vec<(String, String)> {
+        let d = &self.dec;
+        vec![(
+            "decomposition".into(),
+            format!(
+                "W = {} ({} columns + 2 × {HALO} halo), {} rows per subdomain, {} × {} = {} \
+                 work-groups",
+                d.width,
+                d.cols,
+                d.rows,
+                d.groups_x,
+                d.groups_y,
+                d.groups()
+            ),
+        )]
+    }
+
+    fn runtime(&self) -> Option<&Runtime> {
+        Some(&self.rt)
+    }
+
+    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
+        Some(&mut self.rt)
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
