@@ -3,12 +3,11 @@
 
 use std::path::Path;
 
-use super::{load_variant, march, CaseReport, Check, Plot, Row, Series};
+use super::{host_copy, load_variant, Backend, CaseReport, Check, Plot, Row, Series};
 use crate::config::{Case, Interpolation, Side};
 use crate::error::ValidateError;
 use crate::reference::ops::jump;
 use crate::reference::Reference;
-use crate::solver::Solver;
 
 /// Couette metrics: profile within 0.2 % of U, slip, ΔT and jump within 1 % (README).
 const COUETTE_U_TOL: f64 = 2e-3;
@@ -78,12 +77,6 @@ impl CouetteExact {
     }
 }
 
-fn steady(case: &Case) -> Result<Reference, ValidateError> {
-    let mut r = Reference::new(case);
-    march(&mut r)?;
-    Ok(r)
-}
-
 /// Gas values at the south and north walls of column 2: (u_s, T_s) from the discrete slip and
 /// jump conditions (42), (43), as the solver applies them.
 fn wall_gas(r: &Reference, j: usize) -> (f64, f64, f64) {
@@ -102,9 +95,10 @@ pub(super) fn couette_heat(
     dir: &Path,
     quick: bool,
     rep: &mut CaseReport,
+    bk: &Backend,
 ) -> Result<(), ValidateError> {
     let case = load_variant(dir, "case", quick)?;
-    let r = steady(&case)?;
+    let r = bk.steady(&case)?;
     let ex = CouetteExact::new(&case, &r);
     let g = &r.grid;
     let k = &r.state.k;
@@ -211,8 +205,8 @@ pub(super) fn couette_heat(
 
 /// Steady energy balance of the Couette case: heat conducted into both walls
 /// C_T1 √T_s (T_1 − T_s)/(h/2) over the dissipated work (C_T2/B) τ (u_gas,N − u_gas,S).
-pub(super) fn couette_energy_ratio(case: &Case) -> Result<f64, ValidateError> {
-    let r = steady(case)?;
+pub(super) fn couette_energy_ratio(case: &Case, bk: &Backend) -> Result<f64, ValidateError> {
+    let r = bk.steady(case)?;
     let g = &r.grid;
     let k = &r.state.k;
     let c = &r.c;
@@ -229,6 +223,7 @@ pub(super) fn channel_kn(
     dir: &Path,
     quick: bool,
     rep: &mut CaseReport,
+    bk: &Backend,
 ) -> Result<(), ValidateError> {
     for stem in ["kn0.02", "kn0.1"] {
         let case = load_variant(dir, stem, quick)?;
@@ -254,7 +249,7 @@ pub(super) fn channel_kn(
                         + (pr + 12.0 * s * kn_o) * pr * (1.0 - xt))
                         .sqrt())
         };
-        let r = steady(&case)?;
+        let r = bk.steady(&case)?;
         let c = r.c;
         let mdot = c.a * h.powi(3) * p_out * p_out / (24.0 * c.b * len)
             * ((pr * pr - 1.0) + 12.0 * s * kn_o * (pr - 1.0));
@@ -343,7 +338,12 @@ pub fn observed_order(h: &[f64], e: &[f64]) -> f64 {
 
 /// Error of the shear wave v = ε sin(kx) advected by u = U and decaying: the first Fourier
 /// amplitude of v against backward Euler applied to the exact spatial operator, over ε.
-fn wave_error(base: &Case, nx: usize, scheme: Interpolation) -> Result<(f64, f64), ValidateError> {
+fn wave_error(
+    base: &Case,
+    nx: usize,
+    scheme: Interpolation,
+    bk: &Backend,
+) -> Result<(f64, f64), ValidateError> {
     let mut case = base.clone();
     case.grid.nx = nx;
     case.scheme.interpolation = scheme;
@@ -360,14 +360,17 @@ fn wave_error(base: &Case, nx: usize, scheme: Interpolation) -> Result<(f64, f64
     }
     r.ghosts.apply_faces(&mut r.state.k);
     r.state.n.clone_from(&r.state.k);
-    r.update_fluxes();
+    let run_err = |source| ValidateError::Run {
+        case: case.name.clone(),
+        source,
+    };
+    let mut s = bk.solver(&case)?;
+    s.restore(r.state.clone()).map_err(run_err)?;
     let n = case.time.n_steps();
     for _ in 0..n {
-        r.step().map_err(|source| ValidateError::Run {
-            case: case.name.clone(),
-            source,
-        })?;
+        s.step().map_err(run_err)?;
     }
+    let r = host_copy(&case, s.as_mut())?;
     let g = &r.grid;
     let (mut re, mut im) = (0.0, 0.0);
     for j in 1..=g.ny {
@@ -398,6 +401,7 @@ pub(super) fn grid_convergence(
     dir: &Path,
     quick: bool,
     rep: &mut CaseReport,
+    bk: &Backend,
 ) -> Result<(), ValidateError> {
     let base = load_variant(dir, "case", quick)?;
     let levels = LEVELS[usize::from(quick)];
@@ -410,7 +414,7 @@ pub(super) fn grid_convergence(
     {
         let (mut hs, mut es) = (vec![], vec![]);
         for &nx in levels {
-            let (h, e) = wave_error(&base, nx, scheme)?;
+            let (h, e) = wave_error(&base, nx, scheme, bk)?;
             hs.push(h);
             es.push(e);
         }
@@ -481,18 +485,24 @@ pub(super) fn grid_convergence(
     Ok(())
 }
 
-pub(super) fn budgets(root: &Path, quick: bool, rep: &mut CaseReport) -> Result<(), ValidateError> {
+pub(super) fn budgets(
+    root: &Path,
+    quick: bool,
+    rep: &mut CaseReport,
+    bk: &Backend,
+) -> Result<(), ValidateError> {
     let dir = root.join("validation").join("budgets");
     let case = load_variant(&dir, "case", quick)?;
-    let mut r = Reference::new(&case);
+    let mut solver = bk.solver(&case)?;
     let (mut worst, mut worst_cell, mut unconverged, mut pts) = (0.0f64, 0.0f64, 0u64, vec![]);
     for s in 1..=case.time.n_steps() {
-        let st = r.step().map_err(|source| ValidateError::Run {
+        let st = solver.step().map_err(|source| ValidateError::Run {
             case: case.name.clone(),
             source,
         })?;
         unconverged += u64::from(!st.converged);
-        let b = r.mass_budget();
+        // The budget of iterate k against level n, with the fluxes rebuilt from iterate k.
+        let b = host_copy(&case, solver.as_mut())?.mass_budget();
         let rel = (b.imbalance / b.mass).abs();
         worst = worst.max(rel);
         worst_cell = worst_cell.max(b.max_cell_rel);
@@ -516,7 +526,7 @@ pub(super) fn budgets(root: &Path, quick: bool, rep: &mut CaseReport) -> Result<
         Check::AtMost,
     ));
     let couette = load_variant(&root.join("validation").join("couette_heat"), "case", quick)?;
-    let ratio = couette_energy_ratio(&couette)?;
+    let ratio = couette_energy_ratio(&couette, bk)?;
     rep.rows.push(Row::new(
         &name,
         "energy: Couette heat out / work",
