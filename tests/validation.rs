@@ -84,3 +84,25 @@ fn opencl_validation_matches_the_reference_in_gpu_order() {
         );
     }
 }
+
+/// A device that does not exist is bad input: one `error:` line naming the selector, exit 2,
+/// before any case runs (no report written).
+#[test]
+fn validate_with_an_unknown_device_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["validate", "couette_heat", "--quick", "--backend", "opencl"])
+        .args(["--device", "no-such-device-xyz", "--report-dir"])
+        .arg(dir.path())
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run simplets");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "stderr: {err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("no-such-device-xyz"),
+        "{err}"
+    );
+    assert!(!dir.path().join("couette_heat.md").exists());
+}

@@ -16,7 +16,7 @@ use crate::solver::Solver;
 /// variant (the 2 %).
 const GHIA_TOL: f64 = 0.02;
 /// The Reynolds numbers of the full variant (`re<Re>.json`) and of the quick one
-/// (`re<Re>.quick.json`, Re = 100 only: Re = 400 needs ~10⁴ small steps even on 32², README).
+/// (`re<Re>.quick.json`, Re = 100 only: Re = 400 needs a finer grid and ~10⁵ steps, README).
 const STEMS: [&[&str]; 2] = [&["re100", "re400"], &["re100"]];
 /// Steady state: max |∂u/∂t| · L / U² over all faces, measured over one check interval, below
 /// this (README: the remaining transient is then ≪ the tolerance).
