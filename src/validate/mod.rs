@@ -348,7 +348,7 @@ pub fn write_report(rep: &CaseReport, out_dir: &Path) -> Result<PathBuf, Validat
     for r in &rep.rows {
         md += &format!(
             "| {} | {:.6e} | {:.6e} | {} | {} |\n",
-            r.metric,
+            r.metric.replace('|', "\\|"),
             r.value,
             r.reference,
             r.tolerance_text(),
