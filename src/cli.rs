@@ -95,15 +95,23 @@ pub enum Command {
 /// Arguments of `simplets validate`.
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets) or `all`.
+    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets, cavity) or
+    /// `all`.
     #[arg(default_value = "all")]
     pub case: String,
     /// The coarse variants (`<stem>.quick.json`), as run in CI.
     #[arg(long)]
     pub quick: bool,
-    /// Solver backend (only `reference` for now).
+    /// Solver backend the cases march on; `auto`: OpenCL on an fp64 GPU, else the reference.
+    /// Every run is analysed on the host from the backend's final state.
     #[arg(long, value_enum, default_value_t = Backend::Reference)]
     pub backend: Backend,
+    /// OpenCL device: index in `simplets devices` or a name substring.
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// OpenCL loop-2 form: `phase` kernels or the fused one-kernel y-sweep.
+    #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
+    pub kernel: KernelForm,
     /// Report directory (default: validation/report next to the validation/ cases).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
@@ -377,19 +385,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         interrupt: Some(interrupt),
         ..RunOptions::default()
     };
-    let backend = match args.backend {
-        Backend::Auto => {
-            let gpu = simplets::device::list_devices()
-                .map(|l| l.iter().any(|d| d.fp64 && d.device_type == "GPU"))
-                .unwrap_or(false);
-            if gpu || args.device.is_some() {
-                Backend::Opencl
-            } else {
-                Backend::Reference
-            }
-        }
-        b => b,
-    };
+    let backend = resolve_auto(args.backend, args.device.as_deref());
     let mut solver: Box<dyn Solver> = match backend {
         Backend::Auto | Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
         Backend::Parallel => parallel_solver(&case, args.threads)?,
@@ -432,6 +428,23 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         Err(e @ RunError::Interrupted { .. }) => Err(Failure::Interrupted(e.into())),
         Err(e) => Err(Failure::Run(e.into())),
+    }
+}
+
+/// `auto`: OpenCL when an fp64 GPU is present or a device is named, else the reference.
+fn resolve_auto(backend: Backend, device: Option<&str>) -> Backend {
+    match backend {
+        Backend::Auto => {
+            let gpu = simplets::device::list_devices()
+                .map(|l| l.iter().any(|d| d.fp64 && d.device_type == "GPU"))
+                .unwrap_or(false);
+            if gpu || device.is_some() {
+                Backend::Opencl
+            } else {
+                Backend::Reference
+            }
+        }
+        b => b,
     }
 }
 
@@ -597,13 +610,32 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
 }
 
 fn validate(args: ValidateArgs) -> Result<(), Failure> {
-    use simplets::validate::{default_root, run_case, table, write_report, CASES};
-    if args.backend != Backend::Reference {
-        return Err(Failure::Input(anyhow!(
-            "validate supports --backend reference only for now (got {:?})",
-            args.backend
-        )));
+    use simplets::validate::{backend_text, default_root, run_case_on, table, write_report, CASES};
+    let backend = resolve_auto(args.backend, args.device.as_deref());
+    if backend == Backend::Opencl {
+        // A device that does not exist or lacks fp64 is bad input (exit 2), found before any
+        // case runs.
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
     }
+    let cl = simplets::gpu::solver::OpenClOptions {
+        device: args.device.clone(),
+        cache: simplets::device::KernelCache::default_dir().map(simplets::device::KernelCache::new),
+        log_dir: None,
+    };
+    let phase = args.kernel == KernelForm::Phase;
+    // The same solver factory as `simplets run`, called once per run of a case.
+    let bk = simplets::validate::Backend::new(|case: &Case| {
+        let s = match backend {
+            Backend::Auto | Backend::Reference => {
+                Box::new(simplets::reference::Reference::new(case)) as Box<dyn Solver>
+            }
+            Backend::Parallel => parallel_solver(case, None).map_err(|f| f.one_line())?,
+            Backend::Opencl => opencl_solver(case, &cl, phase, None).map_err(|f| f.one_line())?,
+        };
+        Ok(s)
+    });
     let names: Vec<&str> = if args.case == "all" {
         CASES.to_vec()
     } else if CASES.contains(&args.case.as_str()) {
@@ -621,19 +653,15 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| root.join("validation").join("report"));
     let mut rows = vec![];
     for name in names {
-        let start = std::time::Instant::now();
-        let rep = run_case(&root, name, args.quick).map_err(|e| match e {
+        let rep = run_case_on(&root, name, args.quick, &bk).map_err(|e| match e {
             simplets::error::ValidateError::Config(_) => Failure::Input(e.into()),
             _ => Failure::Run(e.into()),
         })?;
         let path = write_report(&rep, &out).map_err(|e| Failure::Run(e.into()))?;
-        log::info!(
-            "{name}: {:.1} s, report {}",
-            start.elapsed().as_secs_f64(),
-            path.display()
-        );
+        log::info!("{name}: {:.1} s, report {}", rep.seconds, path.display());
         rows.extend(rep.rows);
     }
+    println!("backend: {}", backend_text(&bk.names()));
     print!("{}", table(&rows));
     let failed = rows.iter().filter(|r| !r.pass).count();
     if failed > 0 {

@@ -294,6 +294,22 @@ pub enum ValidateError {
         /// The run error.
         source: RunError,
     },
+    /// The backend could not build a solver for a case (device, kernel build).
+    #[error("validation case {case}: cannot start the solver: {reason}")]
+    Backend {
+        /// Case (and variant) name.
+        case: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A reference data file is missing or malformed.
+    #[error("reference data {path}: {reason}")]
+    Data {
+        /// The file.
+        path: String,
+        /// What went wrong (line and field where known).
+        reason: String,
+    },
     /// A report file or plot could not be written.
     #[error("cannot write {path}: {reason}")]
     Report {

@@ -25,3 +25,84 @@ fn unknown_case_is_an_error() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     assert!(run_case(root, "no_such_case", true).is_err());
 }
+
+/// `simplets validate couette_heat --quick --backend opencl` on PoCL passes, names the OpenCL
+/// device in the printed table and the report, and its metrics (the full-precision
+/// `<case>.csv`) equal those of the reference run in the GPU sweep order, the order the
+/// OpenCL backend always uses, to round-off (the phase kernels are bit-identical twins of the
+/// reference there, `tests/parity.rs`). Against the default C++ order (two T/p sweeps) the
+/// metrics differ at the steady-state tolerance instead (e.g. 1.270e-5 against 1.281e-5 for
+/// the u-profile error), which is why the comparison sets the order.
+#[test]
+fn opencl_validation_matches_the_reference_in_gpu_order() {
+    use simplets::config::{Case, SweepOrder};
+    use simplets::reference::Reference;
+    use simplets::solver::Solver;
+    use simplets::validate::{run_case_on, Backend};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["validate", "couette_heat", "--quick", "--backend", "opencl"])
+        .arg("--report-dir")
+        .arg(dir.path())
+        .current_dir(root)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run simplets");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stdout.contains("backend: opencl:"), "{stdout}");
+    let md = std::fs::read_to_string(dir.path().join("couette_heat.md")).unwrap();
+    assert!(md.contains("Backend: opencl:"), "{md}");
+    let csv = std::fs::read_to_string(dir.path().join("couette_heat.csv")).unwrap();
+    let ours: Vec<(String, f64)> = csv
+        .lines()
+        .filter(|l| l.starts_with('"'))
+        .map(|l| {
+            let (metric, rest) = l[1..].split_once("\",").unwrap();
+            let value = rest.split(',').next().unwrap().parse().unwrap();
+            (metric.to_string(), value)
+        })
+        .collect();
+
+    let gpu_order = Backend::new(|case: &Case| {
+        let mut c = case.clone();
+        c.solver.order = SweepOrder::Gpu;
+        Ok(Box::new(Reference::new(&c)) as Box<dyn Solver>)
+    });
+    let reference = run_case_on(root, "couette_heat", true, &gpu_order).unwrap();
+    assert_eq!(ours.len(), reference.rows.len(), "{csv}");
+    for ((metric, value), row) in ours.iter().zip(&reference.rows) {
+        assert_eq!(metric, &row.metric);
+        let scale = row.value.abs().max(1e-300);
+        assert!(
+            (value - row.value).abs() <= 1e-12 * scale,
+            "{metric}: OpenCL {value:e}, reference (GPU order) {:e}",
+            row.value
+        );
+    }
+}
+
+/// A device that does not exist is bad input: one `error:` line naming the selector, exit 2,
+/// before any case runs (no report written).
+#[test]
+fn validate_with_an_unknown_device_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["validate", "couette_heat", "--quick", "--backend", "opencl"])
+        .args(["--device", "no-such-device-xyz", "--report-dir"])
+        .arg(dir.path())
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run simplets");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "stderr: {err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("no-such-device-xyz"),
+        "{err}"
+    );
+    assert!(!dir.path().join("couette_heat.md").exists());
+}
