@@ -28,17 +28,44 @@
 #define WALL_NOSLIP    1
 #define WALL_ADIABATIC 2
 
-#define RHO(i,j)   (rho[IDX((i),(j))])
-#define U(i,j)     (u[IDX((i),(j))])
-#define V(i,j)     (v[IDX((i),(j))])
-#define P(i,j)     (p[IDX((i),(j))])
-#define T(i,j)     (t[IDX((i),(j))])
-#define GAM(i,j)   (gam[IDX((i),(j))])
-#define RHO_N(i,j) (rho_n[IDX((i),(j))])
-#define U_N(i,j)   (u_n[IDX((i),(j))])
-#define V_N(i,j)   (v_n[IDX((i),(j))])
-#define P_N(i,j)   (p_n[IDX((i),(j))])
-#define T_N(i,j)   (t_n[IDX((i),(j))])
+/* Two paths through every kernel (spec §5.6): one if/else per evaluation point between the
+ * fast path, whose whole stencil is computed fluid with solved faces, and the boundary path.
+ * FASTP is an integer constant expression: 0 at program scope, 1 inside PATHS' fast branch
+ * (an enum in an inner block shadows it), so the compiler folds the class tests below away
+ * on the fast path. The host's mask (`fast`, src/gpu/paths.rs) says which points may take it. */
+enum { FASTP = 0 };
+#define PATHS(is_fast, ...) \
+    { if (is_fast) { enum { FASTP = 1 }; __VA_ARGS__ } else { __VA_ARGS__ } }
+
+/* Where a field value of (i,j) is read. With DEV_ALIAS (the fused form) copy ghosts and
+ * copy/periodic faces are never written on the device: the boundary path reads their source
+ * instead (c_alias, u_alias, v_alias: the stored index each cell or face copies, itself
+ * elsewhere; bc::Ghosts resolved through chains), so one loop-2 launch leaves a consistent
+ * iterate. The phase form fills them with copy kernels and reads them in place. */
+#ifndef DEV_ALIAS
+#define DEV_ALIAS 0
+#endif
+#if DEV_ALIAS
+#define CI(i,j) (FASTP ? IDX((i),(j)) : c_alias[IDX((i),(j))])
+#define UI(i,j) (FASTP ? IDX((i),(j)) : u_alias[IDX((i),(j))])
+#define VI(i,j) (FASTP ? IDX((i),(j)) : v_alias[IDX((i),(j))])
+#else
+#define CI(i,j) IDX((i),(j))
+#define UI(i,j) IDX((i),(j))
+#define VI(i,j) IDX((i),(j))
+#endif
+
+#define RHO(i,j)   (rho[CI((i),(j))])
+#define U(i,j)     (u[UI((i),(j))])
+#define V(i,j)     (v[VI((i),(j))])
+#define P(i,j)     (p[CI((i),(j))])
+#define T(i,j)     (t[CI((i),(j))])
+#define GAM(i,j)   (gam[CI((i),(j))])
+#define RHO_N(i,j) (rho_n[CI((i),(j))])
+#define U_N(i,j)   (u_n[UI((i),(j))])
+#define V_N(i,j)   (v_n[VI((i),(j))])
+#define P_N(i,j)   (p_n[CI((i),(j))])
+#define T_N(i,j)   (t_n[CI((i),(j))])
 #define RHO_U(i,j) (rho_u[IDX((i),(j))])
 #define RHO_V(i,j) (rho_v[IDX((i),(j))])
 #define FX(i,j)    (fx[IDX((i),(j))])
@@ -50,9 +77,10 @@
 #define D_U(i,j)   (d_u[IDX((i),(j))])
 #define V_HAT(i,j) (v_hat[IDX((i),(j))])
 #define D_V(i,j)   (d_v[IDX((i),(j))])
-#define CELL(i,j)  (cell[IDX((i),(j))])
-#define U_FACE(i,j) (u_face[IDX((i),(j))])
-#define V_FACE(i,j) (v_face[IDX((i),(j))])
+/* Geometry classes: constants on the fast path. */
+#define CELL(i,j)  (FASTP ? CELL_FLUID : cell[IDX((i),(j))])
+#define U_FACE(i,j) (FASTP ? F_SOLVED : u_face[IDX((i),(j))])
+#define V_FACE(i,j) (FASTP ? F_SOLVED : v_face[IDX((i),(j))])
 /* Wall record of solid cell (i,j): geometry::Geometry::wall. */
 #define WALL_U(i,j)  (wall_u[wall_of[IDX((i),(j))]])
 #define WALL_V(i,j)  (wall_v[wall_of[IDX((i),(j))]])

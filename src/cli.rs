@@ -383,13 +383,14 @@ fn opencl_solver(
         | D::NoFp64 { .. }
         | D::OutOfMemory { .. }
         | D::LocalMemTooSmall { .. }
-        | D::WorkGroupTooLarge { .. } => Failure::Input(e.into()),
+        | D::WorkGroupTooLarge { .. }
+        | D::BadBuildOption { .. } => Failure::Input(e.into()),
         _ => Failure::Run(e.into()),
     };
     if phase || !simplets::gpu::fused::supports(case) {
         if !phase {
             log::warn!(
-                "the fused kernel does not support periodic sides yet: using the phase kernels"
+                "the fused kernel does not support periodic sides (docs/DESIGN.md): using the phase kernels"
             );
         }
         let s = simplets::gpu::solver::OpenCl::new(case, cl).map_err(fail)?;

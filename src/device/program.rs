@@ -88,7 +88,13 @@ pub fn build_cached(
     // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included.
     let queue = CommandQueue::create_default(&context, CL_QUEUE_PROFILING_ENABLE)
         .map_err(api(device, "clCreateCommandQueue"))?;
-    let options = defines.to_options();
+    let mut options = defines.to_options();
+    if let Ok(value) = std::env::var(super::source::EXTRA_OPTIONS_ENV) {
+        let extra = super::source::extra_options(&value)?;
+        if !extra.is_empty() {
+            options = format!("{options} {extra}");
+        }
+    }
     let key = KernelCache::key(device, source, &options);
     let start = Instant::now();
     if let Some(hit) = cache.and_then(|c| from_binary(c, &key, &context, id, &options)) {

@@ -87,6 +87,44 @@ pub const JACOBI: (&str, &str) = (
 /// they change results and may delete `isnan` guards.
 pub const BASE_OPTIONS: &str = "-cl-std=CL1.2 -cl-kernel-arg-info";
 
+/// Environment variable holding extra kernel build options for tuning experiments, e.g.
+/// `-cl-nv-maxrregcount=128` on NVIDIA. They follow the defines in the options, so they are
+/// part of the kernel cache key and of every record of the options.
+pub const EXTRA_OPTIONS_ENV: &str = "SIMPLETS_CL_OPTIONS";
+
+/// Options that change floating-point results; refused in [`EXTRA_OPTIONS_ENV`].
+const VALUE_CHANGING: [&str; 5] = [
+    "-cl-fast-relaxed-math",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+];
+
+/// The extra build options of `value` (the contents of [`EXTRA_OPTIONS_ENV`]): trimmed, or
+/// an error naming a value-changing option or a `-D` (defines come from the case only).
+pub fn extra_options(value: &str) -> Result<String, DeviceError> {
+    let bad = |reason: String| DeviceError::BadBuildOption {
+        var: EXTRA_OPTIONS_ENV,
+        value: value.to_string(),
+        reason,
+    };
+    for word in value.split_whitespace() {
+        if VALUE_CHANGING.contains(&word) {
+            return Err(bad(format!(
+                "{word} changes floating-point results and is never used (FP64, IEEE rounding)"
+            )));
+        }
+        if word.starts_with("-D") {
+            return Err(bad(
+                "defines come from the case and the decomposition; pass only compiler options"
+                    .into(),
+            ));
+        }
+    }
+    Ok(value.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// An ordered list of source pieces, each `(path like "cl/prelude.cl", text)`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Source {
@@ -252,6 +290,26 @@ pub fn dump_kernel(path: &Path, source: &str) -> Result<(), DeviceError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn extra_options_refuse_value_changing_flags_and_defines() {
+        assert_eq!(
+            super::extra_options("  -cl-nv-maxrregcount=128   -cl-nv-verbose ").unwrap(),
+            "-cl-nv-maxrregcount=128 -cl-nv-verbose"
+        );
+        assert_eq!(super::extra_options("").unwrap(), "");
+        let e = super::extra_options("-cl-fast-relaxed-math")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("SIMPLETS_CL_OPTIONS") && e.contains("-cl-fast-relaxed-math"),
+            "{e}"
+        );
+        let e = super::extra_options("-DCFG_DT=1.0")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("defines come from the case"), "{e}");
+    }
+
     use super::*;
 
     #[test]

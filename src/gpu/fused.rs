@@ -1,11 +1,13 @@
 //! The OpenCL backend in the paper's form (spec §5.1–5.5): loop 2 is ONE kernel
 //! (`cl/kernels/iterate_fused.cl`) whose work-groups march their subdomains along y, staging
 //! temporaries in local memory; the explicit scheme adds the convective kernel once per step.
-//! Two Jacobi buffer sets alternate as read and write sets; after each launch the copy ghosts
-//! and copy faces of the written set are filled (`cl/kernels/boundary.cl`), and only the
-//! per-work-group residual maxima cross to the host.
+//! Two Jacobi buffer sets alternate as read and write sets. Copy ghosts and copy faces are
+//! never filled on the device: the kernels read their sources instead ([`super::paths`]), so
+//! a loop-2 iteration is exactly one launch, and only the per-work-group residual maxima cross
+//! to the host. The host applies the copies when it downloads the fields.
 
 use super::decomposition::{Decomposition, HALO};
+use super::paths::Aliases;
 use super::solver::{
     defines, device_bytes, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N,
 };
@@ -17,6 +19,7 @@ use crate::error::{DeviceError, RunError};
 use crate::fields::State;
 use crate::geometry::Geometry;
 use crate::grid::Grid;
+use crate::reference::bc::Ghosts;
 use crate::reference::Reference;
 use crate::solver::{Solver, StepReport};
 
@@ -24,10 +27,6 @@ use crate::solver::{Solver, StepReport};
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
 /// The kernel's write-set parameter names, in [`K`] order.
 const W: [&str; 6] = ["u_w", "v_w", "p_w", "t_w", "rho_w", "gam_w"];
-/// Boundary-copy kernels of `boundary.cl`.
-const BOUNDARY: [&str; 6] = [
-    "ghosts0", "ghosts1", "faces_u0", "faces_u1", "faces_v0", "faces_v1",
-];
 
 /// The assembled source of the fused form.
 pub fn source() -> String {
@@ -42,7 +41,6 @@ pub fn source() -> String {
         .with(s::PRESSURE)
         .with(s::FLUX_INLINE)
         .with(s::CONVECTIVE)
-        .with(s::BOUNDARY)
         .with(s::ITERATE)
         .assemble()
 }
@@ -55,6 +53,7 @@ pub fn fused_defines(r: &Reference, dec: &Decomposition) -> crate::device::Defin
         .int("DEV_COLS", dec.cols as i64)
         .int("DEV_ROWS", dec.rows as i64)
         .int("DEV_HALO", HALO as i64)
+        .int("DEV_ALIAS", 1)
 }
 
 /// Compile (and store in the kernel cache) both OpenCL forms for `case` on `dev` without
@@ -111,7 +110,7 @@ pub struct Fused {
     n: usize,
     /// Which set holds iterate k: false = A (`u`, …), true = B (`u2`, …).
     in_b: bool,
-    counts: [usize; 6],
+    ghosts: Ghosts,
 }
 
 impl Fused {
@@ -174,6 +173,10 @@ impl Fused {
         rt.real("part", &vec![0.0; 8 * dec.groups()])?;
         let l = CopyLists::new(&ghosts);
         upload_geometry(&mut rt, &r, &l)?;
+        let alias = Aliases::new(n, &ghosts);
+        rt.int("c_alias", &alias.cells)?;
+        rt.int("u_alias", &alias.u)?;
+        rt.int("v_alias", &alias.v)?;
         // Kernel instances for both directions of the ping-pong.
         let ab: Vec<(&str, &str)> = W.iter().zip(K2).map(|(w, b)| (*w, b)).collect();
         let mut ba: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
@@ -183,18 +186,6 @@ impl Fused {
         let to_b: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
         rt.bind_as("convective_a", "convective", &[])?;
         rt.bind_as("convective_b", "convective", &to_b)?;
-        for k in BOUNDARY {
-            rt.bind_as(&format!("{k}_a"), k, &[])?;
-            rt.bind_as(&format!("{k}_b"), k, &to_b)?;
-        }
-        let counts = [
-            l.cells.0.len(),
-            l.cells.1.len(),
-            l.u.0.len(),
-            l.u.1.len(),
-            l.v.0.len(),
-            l.v.1.len(),
-        ];
         log::info!(
             "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
              {} KiB local memory each, {} MiB of buffers",
@@ -217,7 +208,7 @@ impl Fused {
             dirty: false,
             n,
             in_b: false,
-            counts,
+            ghosts,
         })
     }
 
@@ -249,12 +240,6 @@ impl Fused {
             local,
         )?;
         self.in_b = !self.in_b;
-        let suffix = if self.in_b { "_b" } else { "_a" };
-        for (k, &count) in BOUNDARY.iter().zip(&self.counts) {
-            if count > 0 {
-                self.rt.launch(&format!("{k}{suffix}"), count, None)?;
-            }
-        }
         let mut part = vec![0.0; 8 * self.dec.groups()];
         self.rt.read("part", &mut part)?;
         let mut res = [(0.0f64, 0usize); 4];
@@ -294,6 +279,11 @@ impl Fused {
     fn download(&mut self) -> Result<(), DeviceError> {
         super::loop2::read_fields(&self.rt, &self.cur(), &mut self.host.k)?;
         super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
+        // The device leaves copy ghosts and copy faces stale (they are read through aliases).
+        for f in [&mut self.host.k, &mut self.host.n] {
+            self.ghosts.apply_cells(f);
+            self.ghosts.apply_faces(f);
+        }
         self.dirty = false;
         Ok(())
     }

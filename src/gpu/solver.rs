@@ -224,6 +224,7 @@ pub(crate) fn upload_geometry(
     rt.int("v_copy1", &pairs(&l.v.1))?;
     rt.int("ghost_copy0", &pairs(&l.cells.0))?;
     rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+    rt.int("fast", &super::paths::fast_mask(g, geo))?;
     Ok(())
 }
 
