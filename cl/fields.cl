@@ -32,10 +32,12 @@
  * fast path, whose whole stencil is computed fluid with solved faces, and the boundary path.
  * FASTP is an integer constant expression: 0 at program scope, 1 inside PATHS' fast branch
  * (an enum in an inner block shadows it), so the compiler folds the class tests below away
- * on the fast path. The host's mask (`fast`, src/gpu/paths.rs) says which points may take it. */
+ * on the fast path. The host's mask (`fast`, src/gpu/paths.rs) says which points may take it.
+ * OpenCL C 1.2 has no variadic macros (NVIDIA refuses them), so `body` must not contain a
+ * comma outside parentheses. */
 enum { FASTP = 0 };
-#define PATHS(is_fast, ...) \
-    { if (is_fast) { enum { FASTP = 1 }; __VA_ARGS__ } else { __VA_ARGS__ } }
+#define PATHS(is_fast, body) \
+    { if (is_fast) { enum { FASTP = 1 }; body } else { body } }
 
 /* Where a field value of (i,j) is read. With DEV_ALIAS (the fused form) copy ghosts and
  * copy/periodic faces are never written on the device: the boundary path reads their source

@@ -45,15 +45,30 @@ pub fn source() -> String {
         .assemble()
 }
 
+/// Register cap of the fused kernel on NVIDIA devices. Uncapped, NVIDIA's compiler gives
+/// `loop2` 188–196 registers, which fits one 256-item group per SM; capped at 128 (two groups
+/// per SM, no spills reported) implicit upwind ran 41 % faster on an H200 and 96 was slower
+/// again (docs/PERFORMANCE.md, tuning step 4).
+pub const NV_MAX_REGISTERS: u32 = 128;
+
 /// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the
-/// phase form's defines plus the work-group geometry).
-pub fn fused_defines(r: &Reference, dec: &Decomposition) -> crate::device::Defines {
-    defines(r, &r.ghosts)
+/// phase form's defines plus the work-group geometry), and the device's tuning options.
+pub fn fused_defines(
+    r: &Reference,
+    dec: &Decomposition,
+    dev: &DeviceInfo,
+) -> crate::device::Defines {
+    let d = defines(r, &r.ghosts)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
         .int("DEV_ROWS", dec.rows as i64)
         .int("DEV_HALO", HALO as i64)
-        .int("DEV_ALIAS", 1)
+        .int("DEV_ALIAS", 1);
+    if dev.platform_name.contains("NVIDIA") {
+        d.option(&format!("-cl-nv-maxrregcount={NV_MAX_REGISTERS}"))
+    } else {
+        d
+    }
 }
 
 /// Compile (and store in the kernel cache) both OpenCL forms for `case` on `dev` without
@@ -81,7 +96,13 @@ pub fn build_ahead(
     )?;
     let fused = if supports(case) {
         let dec = Decomposition::for_device(&r.grid, dev)?;
-        let b = build_cached(dev, &source(), &fused_defines(&r, &dec), None, Some(cache))?;
+        let b = build_cached(
+            dev,
+            &source(),
+            &fused_defines(&r, &dec, dev),
+            None,
+            Some(cache),
+        )?;
         Some(secs(&b))
     } else {
         None
@@ -148,7 +169,7 @@ impl Fused {
             });
         }
         let ghosts = r.ghosts.clone();
-        let defs = fused_defines(&r, &dec);
+        let defs = fused_defines(&r, &dec, &dev);
         let built = build_cached(
             &dev,
             &source(),
