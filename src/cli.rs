@@ -15,7 +15,7 @@ use simplets::check::CaseNumbers;
 use simplets::config::Case;
 use simplets::error::{OutputError, RunError};
 use simplets::io::checkpoint::{check_header, read_header};
-use simplets::io::{atomic::check_writable, segment_output_path};
+use simplets::io::series::NcLayout;
 use simplets::run::{interrupt_on_signals, run_case, RunOptions};
 use simplets::solver::Solver;
 
@@ -130,9 +130,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub checkpoint_every: Option<u64>,
     /// Continue from a checkpoint up to the case's total steps (or --steps N, counted from
-    /// step 0); output goes to <OUT>/<name>.s<step>.nc.
+    /// step 0); output goes to <OUT>/<name>.s<step>.nc, or to the next part of split output.
     #[arg(long, value_name = "FILE")]
     pub restart: Option<PathBuf>,
+    /// Split the NetCDF output into <OUT>/<name>.0001.nc, .0002.nc, … of at most N snapshots
+    /// each (overrides output.snapshots_per_file; 0: one file).
+    #[arg(long, value_name = "N")]
+    pub split_every: Option<u64>,
 }
 
 /// Arguments of `simplets bench`.
@@ -291,22 +295,25 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     // Refuse a bad checkpoint or an existing output before building the solver (which may
     // allocate gigabytes).
-    let restart_step = match &args.restart {
+    let restart = match &args.restart {
         Some(ckpt) => {
             let header = read_header(ckpt).map_err(|e| Failure::Input(e.into()))?;
             check_header(&header, ckpt, &case).map_err(|e| Failure::Input(e.into()))?;
-            Some(header.step)
+            Some((header.step, header.nc_part))
         }
         None => None,
     };
-    let out = segment_output_path(&args.out, &case.name, restart_step);
-    check_writable(&out, args.force).map_err(|e| Failure::Input(e.into()))?;
+    let per_file = args.split_every.unwrap_or(case.output.snapshots_per_file);
+    NcLayout::new(&args.out, &case.name, restart, per_file)
+        .check_writable(args.force)
+        .map_err(|e| Failure::Input(e.into()))?;
     let interrupt = interrupt_on_signals()
         .map_err(|e| Failure::Run(anyhow!("cannot install the SIGTERM/SIGINT handler: {e}")))?;
     let opts = RunOptions {
         out_dir: args.out,
         force: args.force,
         steps_override: args.steps,
+        snapshots_per_file: args.split_every,
         checkpoint_every: args.checkpoint_every,
         restart: args.restart,
         interrupt: Some(interrupt),
@@ -357,7 +364,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     match run_case(&case, solver.as_mut(), &opts) {
         Ok(summary) => {
-            println!("{}", summary.output.display());
+            for path in &summary.outputs {
+                println!("{}", path.display());
+            }
             Ok(())
         }
         Err(e @ (RunError::Output(OutputError::Exists { .. }) | RunError::Checkpoint(_))) => {

@@ -16,6 +16,7 @@ pub mod forces;
 pub mod geometry;
 pub mod gpu;
 pub mod grid;
+pub mod guard;
 pub mod io;
 pub mod physics;
 pub mod probes;

@@ -197,4 +197,66 @@ fn opencl_restart_from_a_host_state_is_bit_exact() {
         fused.step().unwrap();
     }
     assert_eq!(whole.state().k, fused.state().k);
+    let k = fused.info().kernels.unwrap();
+    let d = k.decomposition.unwrap();
+    assert_eq!((k.form.as_str(), d.width, d.rows), ("fused", 16, 7));
+    assert_eq!(d.groups, fused.decomposition().groups());
+    assert!(
+        k.build_options.contains("-D DEV_W=16"),
+        "{}",
+        k.build_options
+    );
+}
+
+/// `iterate_rows` reads back exactly the rows asked for, on both forms: after more steps
+/// those rows equal the whole-state read of a twin solver and the other rows still hold the
+/// last whole read.
+#[test]
+fn opencl_iterate_rows_reads_only_the_rows_asked_for() {
+    use simplets::gpu::fused::Fused;
+    let _g = cl_lock();
+    let c = case(Convection::Explicit, Interpolation::Tvd);
+    let opts = OpenClOptions::default();
+    let mut twin = OpenCl::new(&c, &opts).unwrap();
+    let solvers: [Box<dyn Solver>; 2] = [
+        Box::new(OpenCl::new(&c, &opts).unwrap()),
+        Box::new(Fused::new(&c, &opts, Some((16, 7))).unwrap()),
+    ];
+    for _ in 0..3 {
+        twin.step().unwrap();
+    }
+    let old = twin.state().clone();
+    for _ in 0..3 {
+        twin.step().unwrap();
+    }
+    let new = twin.state().clone();
+    let nxt = twin.grid().nxt;
+    let rows = [2..5, 9..10, 19..21];
+    for mut s in solvers {
+        for _ in 0..3 {
+            s.step().unwrap();
+        }
+        assert_eq!(s.state().k, old.k);
+        for _ in 0..3 {
+            s.step().unwrap();
+        }
+        assert_eq!(s.clock(), (new.step, new.time));
+        let st = s.iterate_rows(&rows).clone();
+        for (got, (now, before)) in [
+            (&st.k.u, (&new.k.u, &old.k.u)),
+            (&st.k.p, (&new.k.p, &old.k.p)),
+            (&st.k.Gam, (&new.k.Gam, &old.k.Gam)),
+        ] {
+            for (j, row) in got.chunks(nxt).enumerate() {
+                let want = if rows.iter().any(|r| r.contains(&j)) {
+                    now
+                } else {
+                    before
+                };
+                assert_eq!(row, &want[j * nxt..(j + 1) * nxt], "{} row {j}", s.name());
+            }
+        }
+        let name = s.name();
+        assert_eq!(s.state().k, new.k, "{name}");
+    }
 }

@@ -38,6 +38,8 @@ pub struct BuiltProgram {
     log: String,
     build_seconds: f64,
     cache_hit: bool,
+    cache_key: String,
+    cache_enabled: bool,
 }
 
 /// `map_err` helper: an OpenCL failure in `call` on `device`.
@@ -109,6 +111,8 @@ pub fn build_cached(
             log: String::new(),
             build_seconds: start.elapsed().as_secs_f64(),
             cache_hit: true,
+            cache_key: key,
+            cache_enabled: true,
         });
     }
     let mut program = Program::create_from_source(&context, source)
@@ -153,6 +157,8 @@ pub fn build_cached(
         log,
         build_seconds,
         cache_hit: false,
+        cache_enabled: cache.is_some(),
+        cache_key: key,
     })
 }
 
@@ -232,6 +238,21 @@ impl BuiltProgram {
     /// Wall time of `clBuildProgram`, in seconds.
     pub fn build_seconds(&self) -> f64 {
         self.build_seconds
+    }
+
+    /// The kernel cache key of this build ([`KernelCache::key`]: device, driver, options and
+    /// source), whether or not a cache was used.
+    pub fn cache_key(&self) -> &str {
+        &self.cache_key
+    }
+
+    /// `hit`, `miss` (built from source and stored) or `disabled` (no cache given).
+    pub fn cache_status(&self) -> &'static str {
+        match (self.cache_enabled, self.cache_hit) {
+            (_, true) => "hit",
+            (true, false) => "miss",
+            (false, false) => "disabled",
+        }
     }
 
     /// The kernels the program defines.

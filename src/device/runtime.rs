@@ -158,6 +158,31 @@ impl Runtime {
         }
     }
 
+    /// Read `out.len()` values of a real buffer from element `offset` on into `out`
+    /// (blocking; waits for every launch before it).
+    pub fn read_at(&self, name: &str, offset: usize, out: &mut [f64]) -> Result<(), DeviceError> {
+        match self.bufs.get(name) {
+            Some(Buf::Real(b, n)) if offset + out.len() <= *n => {
+                if out.is_empty() {
+                    return Ok(());
+                }
+                // SAFETY: blocking read of elements offset..offset+out.len() ≤ n (byte offset)
+                // into a host slice of that length.
+                unsafe {
+                    self.built
+                        .queue()
+                        .enqueue_read_buffer(b, CL_BLOCKING, 8 * offset, out, &[])
+                }
+                .map(|_| ())
+                .map_err(self.err("clEnqueueReadBuffer"))
+            }
+            _ => Err(self.missing(&format!(
+                "{name} (a real buffer of {} values)",
+                offset + out.len()
+            ))),
+        }
+    }
+
     /// Device-side copy of a whole real buffer into another of the same size (queued).
     pub fn copy(&mut self, src: &str, dst: &str) -> Result<(), DeviceError> {
         let Some(mut to) = self.bufs.remove(dst) else {

@@ -346,6 +346,25 @@ impl Solver for Fused {
         super::loop2::step(self, &spec)
     }
 
+    fn clock(&self) -> (u64, f64) {
+        (self.host.step, self.host.time)
+    }
+
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+        if self.dirty {
+            let names = self.cur();
+            let nxt = self.grid.nxt;
+            if let Err(e) = super::loop2::read_rows(&self.rt, &names, &mut self.host.k, rows, nxt) {
+                log::error!("reading rows back from the device failed: {e}");
+            }
+        }
+        &self.host
+    }
+
+    fn info(&self) -> crate::solver::SolverInfo {
+        super::loop2::info(self.rt.program(), "fused", Some(&self.dec))
+    }
+
     fn state(&mut self) -> &State {
         if self.dirty {
             if let Err(e) = self.download() {

@@ -424,6 +424,25 @@ impl Solver for OpenCl {
         super::loop2::step(self, &spec)
     }
 
+    fn clock(&self) -> (u64, f64) {
+        (self.host.step, self.host.time)
+    }
+
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+        if self.dirty {
+            let names = K;
+            let nxt = self.grid.nxt;
+            if let Err(e) = super::loop2::read_rows(&self.rt, &names, &mut self.host.k, rows, nxt) {
+                log::error!("reading rows back from the device failed: {e}");
+            }
+        }
+        &self.host
+    }
+
+    fn info(&self) -> crate::solver::SolverInfo {
+        super::loop2::info(self.rt.program(), "phase", None)
+    }
+
     fn state(&mut self) -> &State {
         if self.dirty {
             if let Err(e) = self.download() {
