@@ -71,13 +71,26 @@ inline void see(real* best, int* at, const real d, const int k)
     }
 }
 
+/* Parameters beyond iterate k and the geometry: level n (ρ_n unless DEV_LEAN), the explicit
+ * convective terms (always, unless DEV_LEAN and implicit), and the write set. */
+#if DEV_LEAN
+#define K_RHO_N
+#define K_RHO_GAM_W
+#else
+#define K_RHO_N , __global const real* rho_n
+#define K_RHO_GAM_W , __global real* rho_w, __global real* gam_w
+#endif
+#if DEV_LEAN && !CFG_EXPLICIT
+#define K_CONVECTIVE
+#else
+#define K_CONVECTIVE , __global const real* cu, __global const real* cv, __global const real* ct
+#endif
+
 __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                     __global const real* v_n, __global const real* p_n,
-                    __global const real* t_n, __global const real* rho_n,
-                    __global const real* cu, __global const real* cv, __global const real* ct,
+                    __global const real* t_n K_RHO_N K_CONVECTIVE,
                     __global real* u_w, __global real* v_w, __global real* p_w,
-                    __global real* t_w, __global real* rho_w, __global real* gam_w,
-                    __global real* part)
+                    __global real* t_w K_RHO_GAM_W, __global real* part)
 {
     __local real lu_hat[DEV_W];
     __local real ld_u[DEV_W];
@@ -109,7 +122,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     if (live) {
         for (int jr = r0 - 2; jr <= r0; jr++) {
             if (jr >= 0 && jr < CFG_NYT) {
-                PATHS(fast[IDX(i, jr)],
+                PATHS(FAST(i, jr),
                     if (jr < r0)
                         lru[(jr & 3) * DEV_W + l] = rho_fc(i, jr);
                     lrv[(jr & 3) * DEV_W + l] = rho_cf(i, jr);)
@@ -120,16 +133,16 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     for (int j = r0 - 1; j < r1; j++) {
         /* phase 0: the newest ring rows, ρu(·, j+1) and ρv(·, j+2). */
         if (live && j + 1 < CFG_NYT)
-            PATHS(fast[IDX(i, j + 1)], lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);)
+            PATHS(FAST(i, j + 1), lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);)
         if (live && j + 2 < CFG_NYT)
-            PATHS(fast[IDX(i, j + 2)], lrv[((j + 2) & 3) * DEV_W + l] = rho_cf(i, j + 2);)
+            PATHS(FAST(i, j + 2), lrv[((j + 2) & 3) * DEV_W + l] = rho_cf(i, j + 2);)
         barrier(CLK_LOCAL_MEM_FENCE);
 
         /* phase 1: pseudo-velocities of this row and the next v-row, T of this row. */
         real t1 = 0.0;
         const int jn = j + 1;
         if (live) {
-            PATHS(fast[IDX(i, j)],
+            PATHS(FAST(i, j),
             if (need_p && j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
                 && V_FACE(i, j) == F_SOLVED) {
                 const real gcw = gam_c2(i, j);
@@ -165,7 +178,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                           tB_cc(i, j, dw, de, ds, dn), tDiv_cc(i, j));
             })
             if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2) {
-                PATHS(fast[IDX(i, jn)],
+                PATHS(FAST(i, jn),
                 if (V_FACE(i, jn) == F_SOLVED) {
                     const real gcw = gam_c2(i, jn);
                     const real gce = gam_c2(i + 1, jn);
@@ -186,7 +199,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
          * (fixed ghosts; no solved face reads any other). */
         real p1 = 0.0;
         if (need_p) {
-            PATHS(fast[IDX(i, j)],
+            PATHS(FAST(i, j),
                 if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
                     p1 = p_cc(P, i, j, pW_cc(i, j), pE_cc(i, j), pS_cc(i, j), pN_cc(i, j),
                               pD_cc(i, j), pB_cc(i, j), t1);
@@ -217,8 +230,10 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                 see(&best[3], &at[3], fabs(t1 - t[k]), k);
                 p_w[k] = p1;
                 t_w[k] = t1;
+#if !DEV_LEAN
                 rho_w[k] = p1 / t1;
                 gam_w[k] = sqrt(t1);
+#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -8,9 +8,7 @@
 
 use super::decomposition::{Decomposition, HALO};
 use super::paths::Aliases;
-use super::solver::{
-    defines, device_bytes, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N,
-};
+use super::solver::{defines, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N};
 use crate::config::{Case, Convection, Side};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime, Source,
@@ -57,13 +55,15 @@ pub fn fused_defines(
     r: &Reference,
     dec: &Decomposition,
     dev: &DeviceInfo,
+    lean: bool,
 ) -> crate::device::Defines {
     let d = defines(r, &r.ghosts)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
         .int("DEV_ROWS", dec.rows as i64)
         .int("DEV_HALO", HALO as i64)
-        .int("DEV_ALIAS", 1);
+        .int("DEV_ALIAS", 1)
+        .int("DEV_LEAN", i64::from(lean));
     if dev.platform_name.contains("NVIDIA") {
         d.option(&format!("-cl-nv-maxrregcount={NV_MAX_REGISTERS}"))
     } else {
@@ -99,7 +99,7 @@ pub fn build_ahead(
         let b = build_cached(
             dev,
             &source(),
-            &fused_defines(&r, &dec, dev),
+            &fused_defines(&r, &dec, dev, false),
             None,
             Some(cache),
         )?;
@@ -110,12 +110,64 @@ pub fn build_ahead(
     Ok((secs(&phase), fused))
 }
 
+/// Device bytes per stored cell of the fused form: three sets of u, v, p, T (iterate k
+/// twice for the ping-pong, level n), plus ρ and Γ in each and the explicit convective terms
+/// unless `lean`, and the geometry (five int tables and three alias tables, or one packed
+/// word when `lean`).
+pub fn bytes_per_cell(lean: bool, explicit: bool) -> u64 {
+    if lean {
+        8 * (12 + if explicit { 3 } else { 0 }) + 4
+    } else {
+        8 * (6 + 6 + 6 + 3) + 4 * (5 + 3)
+    }
+}
+
+/// True if the lean storage applies to `case`: no periodic side (its copies are not
+/// neighbours) and at most [`super::paths::PACKED_WALLS`] wall records.
+pub fn lean_supported(case: &Case) -> bool {
+    supports(case)
+}
+
 /// True if the fused kernel supports the case (no periodic sides yet).
 pub fn supports(case: &Case) -> bool {
     let b = &case.boundaries;
     ![&b.west, &b.east, &b.south, &b.north]
         .iter()
         .any(|s| matches!(s, Side::Periodic))
+}
+
+/// ρ = p/T and Γ = √T everywhere: what the lean storage computes where it reads them, and
+/// what every backend stores (the equation of state and the ghost rules write exactly these).
+fn derive_rho_gam(f: &mut crate::fields::Fields) {
+    for ((rho, gam), (&p, &t)) in f
+        .rho
+        .iter_mut()
+        .zip(f.Gam.iter_mut())
+        .zip(f.p.iter().zip(&f.T))
+    {
+        *rho = p / t;
+        *gam = t.sqrt();
+    }
+}
+
+/// Upload the lean form's geometry: metrics, wall records and one packed word per cell.
+fn upload_packed(rt: &mut Runtime, r: &Reference, alias: &Aliases) -> Result<(), String> {
+    let (g, geo) = (&r.grid, &r.geom);
+    let fast = super::paths::fast_mask(g, geo);
+    let packed = super::paths::pack_geometry(g, geo, &fast, alias)?;
+    let walls = |f: fn(&crate::geometry::Wall) -> f64| geo.walls.iter().map(f).collect::<Vec<_>>();
+    let up = |e: DeviceError| e.to_string();
+    rt.real("hx", &g.hx).map_err(up)?;
+    rt.real("hy", &g.hy).map_err(up)?;
+    rt.real("wall_u", &walls(|w| w.u)).map_err(up)?;
+    rt.real("wall_v", &walls(|w| w.v)).map_err(up)?;
+    rt.real("wall_t", &walls(|w| w.t)).map_err(up)?;
+    rt.int(
+        "wall_bc",
+        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
+    )
+    .map_err(up)?;
+    rt.int("geo", &packed).map_err(up)
 }
 
 /// The fused OpenCL solver.
@@ -132,6 +184,8 @@ pub struct Fused {
     /// Which set holds iterate k: false = A (`u`, …), true = B (`u2`, …).
     in_b: bool,
     ghosts: Ghosts,
+    /// Field buffers per set: 6 (u, v, p, T, ρ, Γ), or 4 with lean storage.
+    stored: usize,
 }
 
 impl Fused {
@@ -144,8 +198,15 @@ impl Fused {
         let dev = select_device(opts.device.as_deref())?;
         require_fp64(&dev)?;
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
-        let (total, largest) = device_bytes(cells);
-        check_capacity(&dev, total, largest, 0, 1)?;
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let lean = opts.lean;
+        check_capacity(
+            &dev,
+            cells * bytes_per_cell(lean, explicit),
+            8 * cells,
+            0,
+            1,
+        )?;
         let r = Reference::new(case);
         let dec = match dec {
             Some((w, rows)) => {
@@ -169,7 +230,7 @@ impl Fused {
             });
         }
         let ghosts = r.ghosts.clone();
-        let defs = fused_defines(&r, &dec, &dev);
+        let defs = fused_defines(&r, &dec, &dev, lean);
         let built = build_cached(
             &dev,
             &source(),
@@ -178,45 +239,62 @@ impl Fused {
             opts.cache.as_ref(),
         )?;
         let n = r.grid.len();
+        let stored = if lean { 4 } else { 6 };
         let mut rt = Runtime::new(built);
-        for set in [&K, &K2] {
+        for set in [&K[..stored], &K2[..stored]] {
             for (name, f) in set.iter().zip(fields_of(&r.state.k)) {
                 rt.real(name, f)?;
             }
         }
-        for (name, f) in N.iter().zip(fields_of(&r.state.n)) {
+        for (name, f) in N[..stored].iter().zip(fields_of(&r.state.n)) {
             rt.real(name, f)?;
         }
-        let zeros = vec![0.0; n];
-        for name in ["cu", "cv", "ct"] {
-            rt.real(name, &zeros)?;
+        if explicit || !lean {
+            let zeros = vec![0.0; n];
+            for name in ["cu", "cv", "ct"] {
+                rt.real(name, &zeros)?;
+            }
         }
         rt.real("part", &vec![0.0; 8 * dec.groups()])?;
-        let l = CopyLists::new(&ghosts);
-        upload_geometry(&mut rt, &r, &l)?;
         let alias = Aliases::new(n, &ghosts);
-        rt.int("c_alias", &alias.cells)?;
-        rt.int("u_alias", &alias.u)?;
-        rt.int("v_alias", &alias.v)?;
+        if lean {
+            upload_packed(&mut rt, &r, &alias).map_err(|reason| DeviceError::Api {
+                device: dev.name.clone(),
+                call: "lean storage",
+                code: 0,
+                name: reason,
+            })?;
+        } else {
+            upload_geometry(&mut rt, &r, &CopyLists::new(&ghosts))?;
+            rt.int("c_alias", &alias.cells)?;
+            rt.int("u_alias", &alias.u)?;
+            rt.int("v_alias", &alias.v)?;
+        }
         // Kernel instances for both directions of the ping-pong.
-        let ab: Vec<(&str, &str)> = W.iter().zip(K2).map(|(w, b)| (*w, b)).collect();
-        let mut ba: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
-        ba.extend(W.iter().zip(K).map(|(w, a)| (*w, a)));
+        let (k, k2, w) = (&K[..stored], &K2[..stored], &W[..stored]);
+        let ab: Vec<(&str, &str)> = w.iter().zip(k2).map(|(w, b)| (*w, *b)).collect();
+        let mut ba: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
+        ba.extend(w.iter().zip(k).map(|(w, a)| (*w, *a)));
         rt.bind_as("loop2_ab", "loop2", &ab)?;
         rt.bind_as("loop2_ba", "loop2", &ba)?;
-        let to_b: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
-        rt.bind_as("convective_a", "convective", &[])?;
-        rt.bind_as("convective_b", "convective", &to_b)?;
+        let to_b: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
+        if explicit || !lean {
+            // (lean implicit storage has no C_u, C_v, C_T buffers for it to bind)
+            rt.bind_as("convective_a", "convective", &[])?;
+            rt.bind_as("convective_b", "convective", &to_b)?;
+        }
         log::info!(
             "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
-             {} KiB local memory each, {} MiB of buffers",
+             {} KiB local memory each, {} MiB of buffers ({} storage, {} B per cell)",
             dev.name,
             dec.groups(),
             dec.width,
             dec.cols,
             dec.rows,
             dec.local_bytes() / 1024,
-            rt.bytes() >> 20
+            rt.bytes() >> 20,
+            if lean { "lean" } else { "full" },
+            rt.bytes() / cells
         );
         Ok(Fused {
             explicit: case.scheme.convection == Convection::Explicit,
@@ -230,6 +308,7 @@ impl Fused {
             n,
             in_b: false,
             ghosts,
+            stored,
         })
     }
 
@@ -243,11 +322,11 @@ impl Fused {
         &self.dec
     }
 
-    fn cur(&self) -> [&'static str; 6] {
+    fn cur(&self) -> &'static [&'static str] {
         if self.in_b {
-            K2
+            &K2[..self.stored]
         } else {
-            K
+            &K[..self.stored]
         }
     }
 
@@ -298,8 +377,12 @@ impl Fused {
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
-        super::loop2::read_fields(&self.rt, &self.cur(), &mut self.host.k)?;
-        super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
+        super::loop2::read_fields(&self.rt, self.cur(), &mut self.host.k)?;
+        super::loop2::read_fields(&self.rt, &N[..self.stored], &mut self.host.n)?;
+        if self.stored < 6 {
+            derive_rho_gam(&mut self.host.k);
+            derive_rho_gam(&mut self.host.n);
+        }
         // The device leaves copy ghosts and copy faces stale (they are read through aliases).
         for f in [&mut self.host.k, &mut self.host.n] {
             self.ghosts.apply_cells(f);
@@ -354,9 +437,16 @@ impl Solver for Fused {
         if self.dirty {
             let names = self.cur();
             let nxt = self.grid.nxt;
-            if let Err(e) = super::loop2::read_rows(&self.rt, &names, &mut self.host.k, rows, nxt) {
+            if let Err(e) = super::loop2::read_rows(&self.rt, names, &mut self.host.k, rows, nxt) {
                 log::error!("reading rows back from the device failed: {e}");
             }
+            if self.stored < 6 {
+                derive_rho_gam(&mut self.host.k);
+            }
+            // Copy ghosts and faces are stale on the device (read through aliases): fill them
+            // on the host; those whose source rows were read come out right.
+            self.ghosts.apply_cells(&mut self.host.k);
+            self.ghosts.apply_faces(&mut self.host.k);
         }
         &self.host
     }
@@ -375,10 +465,10 @@ impl Solver for Fused {
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
-        for set in [&K, &K2] {
+        for set in [&K[..self.stored], &K2[..self.stored]] {
             super::loop2::write_fields(&mut self.rt, set, &state.k)?;
         }
-        super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
+        super::loop2::write_fields(&mut self.rt, &N[..self.stored], &state.n)?;
         self.in_b = false;
         self.host = state;
         self.dirty = false;

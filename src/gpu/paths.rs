@@ -101,6 +101,56 @@ impl Aliases {
     }
 }
 
+/// Walls a packed geometry word can name (11 bits).
+pub const PACKED_WALLS: usize = 1 << 11;
+
+/// The lean form's one geometry word per cell (`geo`, layout in `cl/fields.cl`): classes,
+/// fast flag, alias offsets and wall record. Fails, naming the reason, when an alias is not a
+/// neighbour within one cell (periodic sides) or there are more walls than 11 bits hold.
+pub fn pack_geometry(
+    g: &Grid,
+    geo: &Geometry,
+    fast: &[i32],
+    alias: &Aliases,
+) -> Result<Vec<i32>, String> {
+    if geo.walls.len() > PACKED_WALLS {
+        return Err(format!(
+            "{} wall records, the packed geometry holds {PACKED_WALLS}",
+            geo.walls.len()
+        ));
+    }
+    let off = |k: usize, a: i32| -> Result<u32, String> {
+        let (i, j) = ((k % g.nxt) as i64, (k / g.nxt) as i64);
+        let a = a as usize;
+        let (ai, aj) = ((a % g.nxt) as i64, (a / g.nxt) as i64);
+        let (dx, dy) = (ai - i, aj - j);
+        if dx.abs() > 1 || dy.abs() > 1 {
+            return Err(format!(
+                "cell ({i}, {j}) copies ({ai}, {aj}), more than one cell away (periodic side)"
+            ));
+        }
+        Ok((dx + 1) as u32 | ((dy + 1) as u32) << 2)
+    };
+    let mut out = Vec::with_capacity(g.len());
+    for (k, &f) in fast.iter().enumerate() {
+        let wall = if geo.cell[k] == crate::geometry::SOLID {
+            u32::from(geo.wall_of[k])
+        } else {
+            0
+        };
+        let w = u32::from(geo.cell[k])
+            | u32::from(geo.u_face[k]) << 2
+            | u32::from(geo.v_face[k]) << 5
+            | (f as u32 & 1) << 8
+            | off(k, alias.cells[k])? << 9
+            | off(k, alias.u[k])? << 13
+            | off(k, alias.v[k])? << 17
+            | wall << 21;
+        out.push(w as i32);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +207,41 @@ mod tests {
                 assert_eq!(m[k], 0);
             }
         }
+    }
+
+    /// The packed word decodes to the classes, flag, aliases and wall record it packs (the
+    /// kernel's decoding, written out in Rust).
+    #[test]
+    fn packed_geometry_decodes_to_its_parts() {
+        let r = reference("confined_square.json");
+        let (g, geo) = (&r.grid, &r.geom);
+        let fast = fast_mask(g, geo);
+        let a = Aliases::new(g.len(), &r.ghosts);
+        let w = pack_geometry(g, geo, &fast, &a).unwrap();
+        let off = |word: u32, sh: u32| {
+            let dx = ((word >> sh) & 3) as i64 - 1;
+            let dy = ((word >> (sh + 2)) & 3) as i64 - 1;
+            dx + dy * g.nxt as i64
+        };
+        for (k, &x) in w.iter().enumerate() {
+            let x = x as u32;
+            assert_eq!((x & 3) as u8, geo.cell[k]);
+            assert_eq!(((x >> 2) & 7) as u8, geo.u_face[k]);
+            assert_eq!(((x >> 5) & 7) as u8, geo.v_face[k]);
+            assert_eq!(((x >> 8) & 1) as i32, fast[k]);
+            assert_eq!(k as i64 + off(x, 9), a.cells[k] as i64);
+            assert_eq!(k as i64 + off(x, 13), a.u[k] as i64);
+            assert_eq!(k as i64 + off(x, 17), a.v[k] as i64);
+            if geo.cell[k] == SOLID {
+                assert_eq!((x >> 21) as u16, geo.wall_of[k]);
+            }
+        }
+        // Periodic sides copy across the domain: refused with the reason.
+        let p = reference("couette_slip.json");
+        let pf = fast_mask(&p.grid, &p.geom);
+        let pa = Aliases::new(p.grid.len(), &p.ghosts);
+        let e = pack_geometry(&p.grid, &p.geom, &pf, &pa).unwrap_err();
+        assert!(e.contains("periodic"), "{e}");
     }
 
     /// Each alias names a cell or face that is computed, and copies resolve as the reference

@@ -47,6 +47,9 @@ pub struct OpenClOptions {
     pub cache: Option<KernelCache>,
     /// Directory for the build log and assembled source.
     pub log_dir: Option<std::path::PathBuf>,
+    /// Fused form only: lean storage (ρ and Γ computed where read, packed geometry; about
+    /// 100 B per cell for the implicit scheme, `gpu::fused::bytes_per_cell`).
+    pub lean: bool,
 }
 
 /// The OpenCL solver.
