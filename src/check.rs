@@ -247,6 +247,30 @@ impl CaseNumbers {
             self.bytes_per_cell,
             crate::report::bytes(self.memory_bytes())
         );
+        let explicit = case.scheme.convection == crate::config::Convection::Explicit;
+        for (form, (total, _)) in [
+            (
+                "phase",
+                crate::gpu::solver::device_bytes(self.stored, explicit),
+            ),
+            (
+                "fused",
+                crate::gpu::fused::device_bytes(self.stored, explicit, false),
+            ),
+            (
+                "fused --lean",
+                crate::gpu::fused::device_bytes(self.stored, explicit, true),
+            ),
+        ] {
+            let _ = writeln!(
+                s,
+                "device      OpenCL {form} form: {:.0} B per stored cell, {:.1} B per fluid cell \
+                 (CV), total {} (per-cell buffers)",
+                total as f64 / self.stored as f64,
+                total as f64 / self.fluid.max(1) as f64,
+                crate::report::bytes(total as f64)
+            );
+        }
         s
     }
 }
@@ -290,5 +314,11 @@ mod tests {
         assert!((n.cfl - 0.01 * inflow.speed / 0.05).abs() < 1e-12);
         let text = n.render(&c);
         assert!(text.contains("Re 80.") && text.contains("C_T1"), "{text}");
+        // Implicit upwind: phase 24 f64 + 4 int = 208 B, fused 18 f64 + 4 int = 160 B.
+        assert!(
+            text.contains("OpenCL phase form: 208 B per stored cell")
+                && text.contains("OpenCL fused form: 160 B per stored cell"),
+            "{text}"
+        );
     }
 }

@@ -49,6 +49,12 @@ pub enum Command {
     Check {
         /// Case file (JSON).
         case: PathBuf,
+        /// Resize the case first, as `bench --nx`.
+        #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+        nx: Option<u64>,
+        /// Resize the case first, as `bench --ny`.
+        #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+        ny: Option<u64>,
     },
     /// Time loop-2 iterations of a case on a backend (no output): one warm-up step, then
     /// STEPS timed steps; prints cell-iterations per second.
@@ -63,6 +69,18 @@ pub enum Command {
         /// OpenCL device (index or name substring).
         #[arg(long, value_name = "SEL")]
         device: Option<String>,
+        /// Resize the case first, as `bench --nx` (the kernels depend on the grid size).
+        #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+        nx: Option<u64>,
+        /// Resize the case first, as `bench --ny`.
+        #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+        ny: Option<u64>,
+        /// Override the case's scheme, as `bench --scheme`.
+        #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
+        scheme: Option<simplets::config::Scheme>,
+        /// Only this form (default: both).
+        #[arg(long, value_enum)]
+        kernel: Option<KernelForm>,
     },
     /// List every OpenCL platform and device (type, compute units, memory, fp64, driver).
     #[command(after_help = EXIT_STATUS)]
@@ -161,17 +179,41 @@ pub struct BenchArgs {
     /// Timed time steps.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub steps: u64,
+    /// Untimed warm-up steps before the timed ones.
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u64,
     /// Loop-2 iterations per step (overrides solver.max_iters; tolerances are set to 0 so
     /// every step does exactly this many).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub iters: u32,
+    /// Resize the case to NX computed columns at its own spacing, repeating its bodies with
+    /// the period of its domain (with --ny; e.g. confined_square at 4032 × 4000: 20 squares).
+    #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nx: Option<u64>,
+    /// Resize the case to NY computed rows (see --nx).
+    #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ny: Option<u64>,
     /// Use the GPU order in the reference too (one T/p sweep per iteration).
     #[arg(long)]
     pub gpu_order: bool,
-    /// Also measure the device's memory bandwidth (STREAM triad over 3 × N MiB arrays) and
-    /// print the compulsory-traffic roofline (OpenCL backends).
-    #[arg(long, value_name = "MIB")]
-    pub triad: Option<usize>,
+    /// Override the case's scheme: implicit-upwind, implicit-tvd, explicit-upwind or
+    /// explicit-tvd.
+    #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
+    pub scheme: Option<simplets::config::Scheme>,
+    /// OpenCL backends: measure the device's memory bandwidth first (STREAM triad over 3 ×
+    /// MIB MiB arrays); the per-kernel roofline uses it. 0: skip.
+    #[arg(long, value_name = "MIB", default_value_t = 128)]
+    pub triad: usize,
+    /// OpenCL backends: skip the second, profiled pass (no per-kernel table).
+    #[arg(long)]
+    pub no_profile: bool,
+    /// Write everything measured as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// OpenCL backends: after the bench, write a kernel-count trace of one more step into
+    /// DIR (input of scripts/count_kernels.py).
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<PathBuf>,
     /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
     /// one-kernel y-sweep.
     #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
@@ -254,9 +296,25 @@ fn lean_option(lean: bool, kernel: KernelForm) -> Result<bool, Failure> {
 pub fn execute(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Run(args) => run(args),
-        Command::Check { case } => check(&case),
+        Command::Check { case, nx, ny } => check(&case, nx, ny),
         Command::Devices => devices(),
-        Command::BuildKernels { case, device } => build_kernels(&case, device.as_deref()),
+        Command::BuildKernels {
+            case,
+            device,
+            nx,
+            ny,
+            scheme,
+            kernel,
+        } => {
+            let mut c = load(&case)?;
+            if nx.is_some() || ny.is_some() {
+                c = resized(&c, nx, ny)?;
+            }
+            if let Some(s) = scheme {
+                c.scheme = s;
+            }
+            build_kernels(&c, device.as_deref(), kernel)
+        }
         Command::Bench(args) => bench(args),
         Command::Validate(args) => validate(args),
     }
@@ -299,7 +357,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
                 ("phase kernels", simplets::gpu::solver::source())
             } else {
                 (
-                    "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_ROWS, DEV_HALO",
+                    "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO",
                     simplets::gpu::fused::source(),
                 )
             };
@@ -445,8 +503,58 @@ fn parallel_solver(
     Ok(Box::new(simplets::reference::Reference::new_parallel(case)))
 }
 
+/// The case resized to `nx` × `ny` (each defaulting to the case's) by tiling its domain.
+fn resized(case: &Case, nx: Option<u64>, ny: Option<u64>) -> Result<Case, Failure> {
+    let nx = nx.map_or(case.grid.nx, |n| n as usize);
+    let ny = ny.map_or(case.grid.ny, |n| n as usize);
+    simplets::bench::tile_case(case, nx, ny).map_err(|e| Failure::Input(anyhow!(e)))
+}
+
+/// `implicit-upwind` etc. as a [`simplets::config::Scheme`].
+fn parse_scheme(s: &str) -> Result<simplets::config::Scheme, String> {
+    use simplets::config::{Convection, Interpolation, Scheme};
+    let (c, i) = s
+        .split_once('-')
+        .ok_or_else(|| format!("{s:?}: expected CONVECTION-INTERPOLATION, e.g. implicit-upwind"))?;
+    let convection = match c {
+        "implicit" => Convection::Implicit,
+        "explicit" => Convection::Explicit,
+        _ => return Err(format!("{c:?}: expected implicit or explicit")),
+    };
+    let interpolation = match i {
+        "upwind" => Interpolation::Upwind,
+        "tvd" => Interpolation::Tvd,
+        _ => return Err(format!("{i:?}: expected upwind or tvd")),
+    };
+    Ok(Scheme {
+        convection,
+        interpolation,
+    })
+}
+
+/// `git describe` of the build: `SIMPLETS_GIT` at compile time, else of the current directory
+/// at run time, else `unknown`.
+fn git_version() -> String {
+    if let Some(v) = option_env!("SIMPLETS_GIT") {
+        return v.to_string();
+    }
+    std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn bench(args: BenchArgs) -> Result<(), Failure> {
     let mut case = load(&args.case)?;
+    if args.nx.is_some() || args.ny.is_some() {
+        case = resized(&case, args.nx, args.ny)?;
+    }
+    if let Some(scheme) = args.scheme {
+        case.scheme = scheme;
+    }
     case.solver.max_iters = args.iters;
     case.solver.eps_v = 0.0;
     case.solver.eps_p = 0.0;
@@ -454,9 +562,39 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     if args.gpu_order {
         case.solver.order = simplets::config::SweepOrder::Gpu;
     }
+    let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
+    let mut spec = simplets::bench::Spec {
+        warmup: args.warmup,
+        steps: args.steps,
+        profile: !args.no_profile,
+        trace: args.trace.clone(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        git: git_version(),
+        ..Default::default()
+    };
+    if opencl {
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        // The triad first, while the device memory is still free.
+        if args.triad > 0 {
+            let n = args.triad * (1 << 20) / 8;
+            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
+                .map_err(|e| Failure::Run(e.into()))?;
+            spec.triad = Some(bw);
+        }
+        spec.device = Some(dev);
+        let phase = args.kernel == KernelForm::Phase || !simplets::gpu::fused::supports(&case);
+        spec.form = Some(if phase { "phase" } else { "fused" });
+    }
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
-        Backend::Parallel => parallel_solver(&case, args.threads)?,
+        Backend::Parallel => {
+            spec.threads = Some(
+                args.threads
+                    .map_or_else(rayon::current_num_threads, |n| n as usize),
+            );
+            parallel_solver(&case, args.threads)?
+        }
         Backend::Auto | Backend::Opencl => {
             let cl = simplets::gpu::solver::OpenClOptions {
                 device: args.device.clone(),
@@ -469,44 +607,14 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
             opencl_solver(&case, &cl, args.kernel == KernelForm::Phase, dec)?
         }
     };
-    let fluid = solver.geometry().n_fluid as f64;
-    solver.step().map_err(|e| Failure::Run(e.into()))?; // warm-up
-    let _ = solver.state();
-    let start = std::time::Instant::now();
-    let mut iters = 0u64;
-    for _ in 0..args.steps {
-        iters += u64::from(solver.step().map_err(|e| Failure::Run(e.into()))?.iters);
-    }
-    // Each loop-2 iteration ends with a blocking read of the residual maxima, so the device
-    // is idle here and no final synchronisation (or field download) is timed.
-    let secs = start.elapsed().as_secs_f64();
-    let rate = fluid * iters as f64 / secs;
-    println!(
-        "bench {} {} {} fluid cells: {} steps, {iters} loop-2 iterations in {secs:.3} s: \
-         {:.3} ms/iteration, {:.2} Mcell-it/s",
-        solver.name(),
-        case.scheme,
-        fluid,
-        args.steps,
-        1e3 * secs / iters as f64,
-        rate / 1e6
-    );
-    if let (Some(mib), true) = (args.triad, args.backend != Backend::Reference) {
-        let dev = simplets::device::select_device(args.device.as_deref())
+    let report =
+        simplets::bench::run(solver.as_mut(), &case, &spec).map_err(|e| Failure::Run(e.into()))?;
+    print!("{}", simplets::bench::render(&report));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        simplets::io::atomic::write_atomic(path, text.as_bytes(), true)
             .map_err(|e| Failure::Run(e.into()))?;
-        let n = mib * (1 << 20) / 8;
-        let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
-            .map_err(|e| Failure::Run(e.into()))?;
-        let explicit = case.scheme.convection == simplets::config::Convection::Explicit;
-        let bytes = simplets::report::compulsory_bytes_per_cell(explicit);
-        println!(
-            "roofline {}: triad {:.1} GB/s; compulsory traffic {bytes} B/cell-iteration → \
-             {:.1} GB/s = {:.1} % of triad (a lower bound of the traffic: each array once)",
-            dev.name,
-            bw / 1e9,
-            bytes as f64 * rate / 1e9,
-            100.0 * bytes as f64 * rate / bw
-        );
+        println!("{}", path.display());
     }
     Ok(())
 }
@@ -560,8 +668,11 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn build_kernels(path: &Path, device: Option<&str>) -> Result<(), Failure> {
-    let case = load(path)?;
+fn build_kernels(
+    case: &simplets::config::Case,
+    device: Option<&str>,
+    only: Option<KernelForm>,
+) -> Result<(), Failure> {
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
     let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
         Failure::Input(anyhow!(
@@ -569,13 +680,20 @@ fn build_kernels(path: &Path, device: Option<&str>) -> Result<(), Failure> {
         ))
     })?;
     let cache = simplets::device::KernelCache::new(dir);
-    let (phase, fused) = simplets::gpu::fused::build_ahead(&case, &dev, &cache)
+    let forms = (
+        only != Some(KernelForm::Fused),
+        only != Some(KernelForm::Phase),
+    );
+    let (phase, fused) = simplets::gpu::fused::build_ahead(case, &dev, &cache, forms)
         .map_err(|e| Failure::Run(e.into()))?;
-    let fused = fused.map_or("not applicable (periodic sides)".to_string(), |s| {
-        format!("{s:.2} s")
-    });
+    let phase = phase.map_or("not asked for".to_string(), |s| format!("{s:.2} s"));
+    let fused = match (forms.1, fused) {
+        (false, _) => "not asked for".to_string(),
+        (true, None) => "not applicable (periodic sides)".to_string(),
+        (true, Some(s)) => format!("{s:.2} s"),
+    };
     println!(
-        "kernels for {} on {} cached in {}: phase {phase:.2} s, fused {fused} (0 s: already cached)",
+        "kernels for {} on {} cached in {}: phase {phase}, fused {fused} (0 s: already cached)",
         case.name,
         dev.name,
         cache.dir().display()
@@ -589,8 +707,11 @@ fn devices() -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(path: &Path) -> Result<(), Failure> {
-    let case = load(path)?;
+fn check(path: &Path, nx: Option<u64>, ny: Option<u64>) -> Result<(), Failure> {
+    let mut case = load(path)?;
+    if nx.is_some() || ny.is_some() {
+        case = resized(&case, nx, ny)?;
+    }
     print!("{}", CaseNumbers::new(&case).render(&case));
     Ok(())
 }

@@ -137,4 +137,17 @@ pub trait Solver {
     /// backend rebuilds everything derived from it (face fluxes, device buffers), so that the
     /// next [`Solver::step`] gives the same bits as the run that wrote the state.
     fn restore(&mut self, state: State) -> Result<(), RunError>;
+    /// The OpenCL runtime of a device backend (buffers, kernels, profiling; `simplets bench`);
+    /// `None` for the CPU backends.
+    fn runtime(&self) -> Option<&crate::device::Runtime> {
+        None
+    }
+    /// Backend details worth reporting (the fused kernel's decomposition, …).
+    fn details(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// Mutable [`Solver::runtime`].
+    fn runtime_mut(&mut self) -> Option<&mut crate::device::Runtime> {
+        None
+    }
 }

@@ -37,8 +37,10 @@
 #ifndef DEV_COLS
 #error "DEV_COLS not defined (owned columns per work-group)"
 #endif
+/* Rows per subdomain (Ny_sub) from the launch, so one build serves every value: the host
+ * balances them, rows = ceil((CFG_NYT - 1) / groups along y) (gpu::decomposition). */
 #ifndef DEV_ROWS
-#error "DEV_ROWS not defined (rows per subdomain, Ny_sub)"
+#define DEV_ROWS ((int)((CFG_NYT - 1 + get_num_groups(1) - 1) / get_num_groups(1)))
 #endif
 #ifndef DEV_HALO
 #error "DEV_HALO not defined (halo columns on each side)"
@@ -72,7 +74,7 @@ inline void see(real* best, int* at, const real d, const int k)
 }
 
 /* Parameters beyond iterate k and the geometry: level n (ρ_n unless DEV_LEAN), the explicit
- * convective terms (always, unless DEV_LEAN and implicit), and the write set. */
+ * convective terms (one-value buffers for implicit schemes), and the write set. */
 #if DEV_LEAN
 #define K_RHO_N
 #define K_RHO_GAM_W
@@ -80,11 +82,7 @@ inline void see(real* best, int* at, const real d, const int k)
 #define K_RHO_N , __global const real* rho_n
 #define K_RHO_GAM_W , __global real* rho_w, __global real* gam_w
 #endif
-#if DEV_LEAN && !CFG_EXPLICIT
-#define K_CONVECTIVE
-#else
 #define K_CONVECTIVE , __global const real* cu, __global const real* cv, __global const real* ct
-#endif
 
 __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                     __global const real* v_n, __global const real* p_n,

@@ -1,4 +1,4 @@
-//! Building an assembled source for one device: context, profiling queue, program, build log.
+//! Building an assembled source for one device: context, queue, program, build log.
 //!
 //! On failure the full log (and the source it refers to) goes to `log_dir`, and the error
 //! carries the first log line that contains `error`; thanks to the `#line` markers of
@@ -27,10 +27,12 @@ pub const BUILD_LOG_FILE: &str = "kernel-build.log";
 /// File name of the assembled source written to `log_dir`.
 pub const SOURCE_FILE: &str = "kernel-source.cl";
 
-/// A program built for one device, with its context and in-order profiling queue.
+/// A program built for one device, with its context and in-order queue (profiling off unless
+/// [`BuiltProgram::set_profiling`] turns it on: `simplets bench`, the triad probe).
 pub struct BuiltProgram {
     program: Program,
     queue: CommandQueue,
+    profiling: bool,
     context: Context,
     device_id: cl_device_id,
     device: DeviceInfo,
@@ -87,9 +89,10 @@ pub fn build_cached(
     })?;
     let id = entry.id();
     let context = Context::from_device(&Device::new(id)).map_err(api(device, "clCreateContext"))?;
-    // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included.
-    let queue = CommandQueue::create_default(&context, CL_QUEUE_PROFILING_ENABLE)
-        .map_err(api(device, "clCreateCommandQueue"))?;
+    // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included. No profiling:
+    // timestamps cost per command, and only `simplets bench` asks for them.
+    let queue =
+        CommandQueue::create_default(&context, 0).map_err(api(device, "clCreateCommandQueue"))?;
     let mut options = defines.to_options();
     if let Ok(value) = std::env::var(super::source::EXTRA_OPTIONS_ENV) {
         let extra = super::source::extra_options(&value)?;
@@ -104,6 +107,7 @@ pub fn build_cached(
         return Ok(BuiltProgram {
             program: hit,
             queue,
+            profiling: false,
             context,
             device_id: id,
             device: device.clone(),
@@ -150,6 +154,7 @@ pub fn build_cached(
     Ok(BuiltProgram {
         program,
         queue,
+        profiling: false,
         context,
         device_id: id,
         device: device.clone(),
@@ -270,9 +275,29 @@ impl BuiltProgram {
         &self.context
     }
 
-    /// The in-order queue, created with `CL_QUEUE_PROFILING_ENABLE`.
+    /// The in-order queue.
     pub fn queue(&self) -> &CommandQueue {
         &self.queue
+    }
+
+    /// True if the queue records profiling timestamps.
+    pub fn profiling(&self) -> bool {
+        self.profiling
+    }
+
+    /// Replace the queue by one with (or without) `CL_QUEUE_PROFILING_ENABLE`, after waiting
+    /// for everything queued. Buffers and kernels belong to the context and stay valid.
+    pub fn set_profiling(&mut self, on: bool) -> Result<(), DeviceError> {
+        if on == self.profiling {
+            return Ok(());
+        }
+        let d = &self.device;
+        self.queue.finish().map_err(api(d, "clFinish"))?;
+        let props = if on { CL_QUEUE_PROFILING_ENABLE } else { 0 };
+        self.queue = CommandQueue::create_default(&self.context, props)
+            .map_err(api(d, "clCreateCommandQueue"))?;
+        self.profiling = on;
+        Ok(())
     }
 
     /// The built program (for kernels).

@@ -26,6 +26,34 @@ const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
 /// The kernel's write-set parameter names, in [`K`] order.
 const W: [&str; 6] = ["u_w", "v_w", "p_w", "t_w", "rho_w", "gam_w"];
 
+/// f64 buffers per stored cell of the fused form: two Jacobi sets of u, v, p, T, ρ, Γ (12), level
+/// n (6), and C_u, C_v, C_T for the explicit scheme only (3). No ρu, ρv, Fx, Fy, û, d or
+/// residual arrays: the kernel keeps them in local memory and registers. With `lean` storage
+/// ρ and Γ are not stored: u, v, p, T per set (12).
+pub fn f64_per_cell(explicit: bool, lean: bool) -> u64 {
+    let sets = if lean { 12 } else { 18 };
+    sets + if explicit { 3 } else { 0 }
+}
+
+/// int buffers per stored cell of the fused form: the phase form's class tables and fast-path
+/// mask plus the three alias tables, or one packed geometry word with `lean` storage.
+pub fn i32_per_cell(lean: bool) -> u64 {
+    if lean {
+        1
+    } else {
+        super::solver::I32_PER_CELL + 3
+    }
+}
+
+/// Device memory of the fused form for `cells` stored cells: (total, largest buffer) in bytes
+/// (buffers not per cell left out, as [`super::solver::device_bytes`]).
+pub fn device_bytes(cells: u64, explicit: bool, lean: bool) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit, lean) + 4 * i32_per_cell(lean)),
+        8 * cells,
+    )
+}
+
 /// The assembled source of the fused form.
 pub fn source() -> String {
     use crate::device::source as s;
@@ -50,7 +78,9 @@ pub fn source() -> String {
 pub const NV_MAX_REGISTERS: u32 = 128;
 
 /// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the
-/// phase form's defines plus the work-group geometry), and the device's tuning options.
+/// phase form's defines plus the work-group width), and the device's tuning options. The rows
+/// per subdomain are not a define: the kernel derives them from the launch
+/// (`get_num_groups(1)`), so one build serves every value.
 pub fn fused_defines(
     r: &Reference,
     dec: &Decomposition,
@@ -60,7 +90,6 @@ pub fn fused_defines(
     let d = defines(r, &r.ghosts)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
-        .int("DEV_ROWS", dec.rows as i64)
         .int("DEV_HALO", HALO as i64)
         .int("DEV_ALIAS", 1)
         .int("DEV_LEAN", i64::from(lean));
@@ -71,14 +100,16 @@ pub fn fused_defines(
     }
 }
 
-/// Compile (and store in the kernel cache) both OpenCL forms for `case` on `dev` without
-/// allocating any field buffer: `simplets build-kernels`. Returns the seconds each build took
-/// (0 for a cache hit) as (phase, fused or None when the fused form does not apply).
+/// Compile (and store in the kernel cache) the OpenCL forms `(phase, fused)` asked for, for
+/// `case` on `dev`, without allocating any field buffer: `simplets build-kernels`. Returns the
+/// seconds each build took (0 for a cache hit), `None` for a form not asked for (or, fused,
+/// not applicable).
 pub fn build_ahead(
     case: &Case,
     dev: &DeviceInfo,
     cache: &crate::device::KernelCache,
-) -> Result<(f64, Option<f64>), DeviceError> {
+    forms: (bool, bool),
+) -> Result<(Option<f64>, Option<f64>), DeviceError> {
     let r = Reference::new(case);
     let secs = |b: &crate::device::BuiltProgram| {
         if b.cache_hit() {
@@ -87,14 +118,19 @@ pub fn build_ahead(
             b.build_seconds()
         }
     };
-    let phase = build_cached(
-        dev,
-        &super::solver::source(),
-        &defines(&r, &r.ghosts),
-        None,
-        Some(cache),
-    )?;
-    let fused = if supports(case) {
+    let phase = if forms.0 {
+        let b = build_cached(
+            dev,
+            &super::solver::source(),
+            &defines(&r, &r.ghosts),
+            None,
+            Some(cache),
+        )?;
+        Some(secs(&b))
+    } else {
+        None
+    };
+    let fused = if forms.1 && supports(case) {
         let dec = Decomposition::for_device(&r.grid, dev)?;
         let b = build_cached(
             dev,
@@ -107,19 +143,7 @@ pub fn build_ahead(
     } else {
         None
     };
-    Ok((secs(&phase), fused))
-}
-
-/// Device bytes per stored cell of the fused form: three sets of u, v, p, T (iterate k
-/// twice for the ping-pong, level n), plus ρ and Γ in each and the explicit convective terms
-/// unless `lean`, and the geometry (five int tables and three alias tables, or one packed
-/// word when `lean`).
-pub fn bytes_per_cell(lean: bool, explicit: bool) -> u64 {
-    if lean {
-        8 * (12 + if explicit { 3 } else { 0 }) + 4
-    } else {
-        8 * (6 + 6 + 6 + 3) + 4 * (5 + 3)
-    }
+    Ok((phase, fused))
 }
 
 /// True if the lean storage applies to `case`: no periodic side (its copies are not
@@ -200,13 +224,8 @@ impl Fused {
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
         let explicit = case.scheme.convection == Convection::Explicit;
         let lean = opts.lean;
-        check_capacity(
-            &dev,
-            cells * bytes_per_cell(lean, explicit),
-            8 * cells,
-            0,
-            1,
-        )?;
+        let (total, largest) = device_bytes(cells, explicit, lean);
+        check_capacity(&dev, total, largest, 0, 1)?;
         let r = Reference::new(case);
         let dec = match dec {
             Some((w, rows)) => {
@@ -249,11 +268,10 @@ impl Fused {
         for (name, f) in N[..stored].iter().zip(fields_of(&r.state.n)) {
             rt.real(name, f)?;
         }
-        if explicit || !lean {
-            let zeros = vec![0.0; n];
-            for name in ["cu", "cv", "ct"] {
-                rt.real(name, &zeros)?;
-            }
+        let zeros = vec![0.0; n];
+        // The implicit kernels never read the explicit terms: one value each.
+        for name in ["cu", "cv", "ct"] {
+            rt.real(name, if explicit { &zeros } else { &[] })?;
         }
         rt.real("part", &vec![0.0; 8 * dec.groups()])?;
         let alias = Aliases::new(n, &ghosts);
@@ -278,11 +296,8 @@ impl Fused {
         rt.bind_as("loop2_ab", "loop2", &ab)?;
         rt.bind_as("loop2_ba", "loop2", &ba)?;
         let to_b: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
-        if explicit || !lean {
-            // (lean implicit storage has no C_u, C_v, C_T buffers for it to bind)
-            rt.bind_as("convective_a", "convective", &[])?;
-            rt.bind_as("convective_b", "convective", &to_b)?;
-        }
+        rt.bind_as("convective_a", "convective", &[])?;
+        rt.bind_as("convective_b", "convective", &to_b)?;
         log::info!(
             "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
              {} KiB local memory each, {} MiB of buffers ({} storage, {} B per cell)",
@@ -297,7 +312,7 @@ impl Fused {
             rt.bytes() / cells
         );
         Ok(Fused {
-            explicit: case.scheme.convection == Convection::Explicit,
+            explicit,
             case: case.clone(),
             grid: r.grid.clone(),
             geom: r.geom.clone(),
@@ -462,6 +477,31 @@ impl Solver for Fused {
             }
         }
         &self.host
+    }
+
+    fn details(&self) -> Vec<(String, String)> {
+        let d = &self.dec;
+        vec![(
+            "decomposition".into(),
+            format!(
+                "W = {} ({} columns + 2 × {HALO} halo), {} rows per subdomain, {} × {} = {} \
+                 work-groups",
+                d.width,
+                d.cols,
+                d.rows,
+                d.groups_x,
+                d.groups_y,
+                d.groups()
+            ),
+        )]
+    }
+
+    fn runtime(&self) -> Option<&Runtime> {
+        Some(&self.rt)
+    }
+
+    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
+        Some(&mut self.rt)
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {

@@ -23,15 +23,32 @@ const RED_WG: usize = 256;
 const RED_GROUPS: usize = 64;
 
 /// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
-/// Fy, C_u, C_v, C_T, û, d_u, v̂, d_v, p_new, T_new and four residual arrays (17).
-pub const F64_PER_CELL: u64 = 29;
-/// int buffers per stored cell: cell, wall index, u- and v-face classes.
-pub const I32_PER_CELL: u64 = 4;
+/// Fy (4), û, d_u, v̂, d_v (4), p_new, T_new (2), the residual arrays of p and T (2), and
+/// C_u, C_v, C_T for the explicit scheme only (3). The residual arrays of u and v are Fx and
+/// Fy: `correct` writes them after the last read of the fluxes in an iteration, the
+/// reductions read them before `fluxes` refills them ([`RES_ALIAS`]).
+pub fn f64_per_cell(explicit: bool) -> u64 {
+    if explicit {
+        27
+    } else {
+        24
+    }
+}
+/// int buffers per stored cell: cell, wall index, u- and v-face classes, fast-path mask.
+pub const I32_PER_CELL: u64 = 5;
+
+/// Kernel arguments bound to another buffer in every kernel: the residuals of u and v live
+/// in Fx and Fy (see [`f64_per_cell`]).
+pub const RES_ALIAS: [(&str, &str); 2] = [("res_u", "fx"), ("res_v", "fy")];
 
 /// Device memory the phase-kernel backend needs for `cells` stored cells: (total, largest
-/// buffer) in bytes.
-pub fn device_bytes(cells: u64) -> (u64, u64) {
-    (cells * (8 * F64_PER_CELL + 4 * I32_PER_CELL), 8 * cells)
+/// buffer) in bytes. Buffers not per cell (metrics, walls, copy lists, partial maxima) are
+/// left out; they are O(nx + ny).
+pub fn device_bytes(cells: u64, explicit: bool) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit) + 4 * I32_PER_CELL),
+        8 * cells,
+    )
 }
 
 /// Names of the k-iterate and level-n buffers, in [`Fields`] order.
@@ -238,7 +255,8 @@ impl OpenCl {
         require_fp64(&dev)?;
         // Refuse a grid the device cannot hold before building anything on the host.
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
-        let (total, largest) = device_bytes(cells);
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let (total, largest) = device_bytes(cells, explicit);
         check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
         let r = Reference::new(case);
         let ghosts = r.ghosts.clone();
@@ -261,10 +279,14 @@ impl OpenCl {
         }
         let zeros = vec![0.0; n];
         for name in [
-            "rho_u", "rho_v", "fx", "fy", "cu", "cv", "ct", "u_hat", "d_u", "v_hat", "d_v",
-            "p_new", "t_new", "res_u", "res_v", "res_p", "res_t",
+            "rho_u", "rho_v", "fx", "fy", "u_hat", "d_u", "v_hat", "d_v", "p_new", "t_new",
+            "res_p", "res_t",
         ] {
             rt.real(name, &zeros)?;
+        }
+        // The implicit kernels never read the explicit terms: one value each.
+        for name in ["cu", "cv", "ct"] {
+            rt.real(name, if explicit { &zeros } else { &[] })?;
         }
         for name in ["part_u", "part_v", "part_p", "part_t"] {
             rt.real(name, &vec![0.0; 2 * RED_GROUPS])?;
@@ -272,7 +294,7 @@ impl OpenCl {
         let l = CopyLists::new(&ghosts);
         upload_geometry(&mut rt, &r, &l)?;
         for kname in KERNELS {
-            rt.bind(kname)?;
+            rt.bind_as(kname, kname, &RES_ALIAS)?;
         }
         let counts = [
             ("copy_hat_u0", l.u.0.len()),
@@ -296,7 +318,7 @@ impl OpenCl {
         );
         let s = OpenCl {
             counts,
-            explicit: case.scheme.convection == Convection::Explicit,
+            explicit,
             case: case.clone(),
             grid: r.grid.clone(),
             geom: r.geom.clone(),
@@ -354,13 +376,15 @@ impl OpenCl {
         self.run("eos")?;
         self.copies("ghosts")?;
         self.copies("faces_")?;
-        self.run("fluxes")?;
-        Ok([
+        // The reductions before `fluxes`: the u and v residuals live in Fx and Fy.
+        let res = [
             self.reduce("reduce_u", "part_u")?,
             self.reduce("reduce_v", "part_v")?,
             self.reduce("reduce_p", "part_p")?,
             self.reduce("reduce_t", "part_t")?,
-        ])
+        ];
+        self.run("fluxes")?;
+        Ok(res)
     }
 
     /// Start a time step: level n := iterate k; explicit convective terms.
@@ -453,6 +477,14 @@ impl Solver for OpenCl {
             }
         }
         &self.host
+    }
+
+    fn runtime(&self) -> Option<&Runtime> {
+        Some(&self.rt)
+    }
+
+    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
+        Some(&mut self.rt)
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
