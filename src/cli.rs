@@ -584,7 +584,15 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         }
         spec.device = Some(dev);
         let phase = args.kernel == KernelForm::Phase || !simplets::gpu::fused::supports(&case);
-        spec.form = Some(if phase { "phase" } else { "fused" });
+        // The lean storage is its own form for the counts: it reads other arrays and computes
+        // ρ and Γ (none counted yet, so its roofline columns stay empty rather than wrong).
+        spec.form = Some(if phase {
+            "phase"
+        } else if args.lean {
+            "fused-lean"
+        } else {
+            "fused"
+        });
     }
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
