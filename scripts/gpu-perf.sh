@@ -21,7 +21,9 @@
 #      implicit upwind
 #   4. rows per subdomain, fused, W = 256, 4032 x 4000, implicit upwind (rows are a launch
 #      parameter: one kernel build)
-#   5. the largest grids: 8064 x 8000 and 16128 x 8000, then 16128 x 16000 (258 M cells)
+#   5. the largest grids: 8064 x 8000 and 16128 x 8000, then 16128 x 16000 (258 M cells), the
+#      last also in the fused form's lean storage
+# Item 1 also runs the fused form's lean storage (--lean) for implicit upwind.
 # Kernel builds (20-60 s each on NVIDIA) run first, in parallel, into the kernel cache
 # ($SIMPLETS_KERNEL_CACHE, default ~/.cache/simplets/kernels: a second run on the same machine
 # builds nothing).
@@ -108,6 +110,10 @@ for form in phase fused; do
   done
 done
 
+# The fused form's lean storage (about 100 B per cell), implicit upwind: its own build.
+bench "fused-lean-implicit-upwind-$BIG" 70 "$CFG" --nx "$bx" --ny "$by" --kernel fused --lean \
+  --warmup 1 --steps 3 --iters 10 --triad 0
+
 # The CPU baselines need the cores: let the builds finish (or stop them near the end).
 while kill -0 "$builds" 2>/dev/null; do
   if (($(left) < 200)); then
@@ -156,6 +162,10 @@ for g in $LARGEST; do
     --steps 1 --iters 5 --triad 0 --no-profile
   need=$((need * 2))
 done
+# The largest grid again in the lean fused storage (its build is cached from item 1).
+g=${LARGEST##* }
+bench "fused-lean-implicit-upwind-$g" 90 "$CFG" --nx "${g%x*}" --ny "${g#*x}" --kernel fused \
+  --lean --warmup 1 --steps 1 --iters 5 --triad 0 --no-profile
 
 scripts/ptx_flops.sh "$SIMPLETS_KERNEL_CACHE" >"$OUT/ptx_flops.txt" 2>&1
 say "done in $(($(date +%s) - t0)) s"

@@ -255,7 +255,11 @@ impl CaseNumbers {
             ),
             (
                 "fused",
-                crate::gpu::fused::device_bytes(self.stored, explicit),
+                crate::gpu::fused::device_bytes(self.stored, explicit, false),
+            ),
+            (
+                "fused --lean",
+                crate::gpu::fused::device_bytes(self.stored, explicit, true),
             ),
         ] {
             let _ = writeln!(
@@ -310,10 +314,12 @@ mod tests {
         assert!((n.cfl - 0.01 * inflow.speed / 0.05).abs() < 1e-12);
         let text = n.render(&c);
         assert!(text.contains("Re 80.") && text.contains("C_T1"), "{text}");
-        // Implicit upwind: phase 24 f64 + 4 int = 208 B, fused 18 f64 + 4 int = 160 B.
+        // Implicit upwind: phase 24 f64 + 5 int = 212 B, fused 18 f64 + 8 int (classes, fast
+        // mask, aliases) = 176 B, lean 12 f64 + 1 packed word = 100 B.
         assert!(
-            text.contains("OpenCL phase form: 208 B per stored cell")
-                && text.contains("OpenCL fused form: 160 B per stored cell"),
+            text.contains("OpenCL phase form: 212 B per stored cell")
+                && text.contains("OpenCL fused form: 176 B per stored cell")
+                && text.contains("OpenCL fused --lean form: 100 B per stored cell"),
             "{text}"
         );
     }

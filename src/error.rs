@@ -238,6 +238,16 @@ pub enum DeviceError {
         /// Bytes the limit allows.
         available_bytes: u64,
     },
+    /// Extra build options from the environment that are refused.
+    #[error("{var}={value:?}: {reason}")]
+    BadBuildOption {
+        /// The environment variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The OpenCL C compiler rejected the assembled kernel source.
     #[error("kernel build failed on {device}: {first_error} (build log: {log_path})")]
     Build {

@@ -43,8 +43,12 @@ fn case(convection: Convection, interpolation: Interpolation) -> Case {
     c
 }
 
-fn fused(c: &Case) -> simplets::gpu::fused::Fused {
-    simplets::gpu::fused::Fused::new(c, &OpenClOptions::default(), Some((64, 16))).unwrap()
+fn fused(c: &Case, lean: bool) -> simplets::gpu::fused::Fused {
+    let opts = OpenClOptions {
+        lean,
+        ..OpenClOptions::default()
+    };
+    simplets::gpu::fused::Fused::new(c, &opts, Some((64, 16))).unwrap()
 }
 
 /// The per-cell buffers of each form are what `simplets check` reports, in every scheme.
@@ -55,7 +59,8 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
         let c = case(conv, interp);
         let explicit = conv == Convection::Explicit;
         let phase = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
-        let f = fused(&c);
+        let f = fused(&c, false);
+        let fl = fused(&c, true);
         for (form, s, expect) in [
             (
                 "phase",
@@ -65,7 +70,12 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
             (
                 "fused",
                 &f as &dyn Solver,
-                simplets::gpu::fused::device_bytes(f.grid().len() as u64, explicit).0,
+                simplets::gpu::fused::device_bytes(f.grid().len() as u64, explicit, false).0,
+            ),
+            (
+                "fused --lean",
+                &fl as &dyn Solver,
+                simplets::gpu::fused::device_bytes(fl.grid().len() as u64, explicit, true).0,
             ),
         ] {
             let rt = s.runtime().unwrap();
@@ -136,7 +146,7 @@ fn embedded_counts_are_current_and_complete() {
         let c = case(conv, interp);
         let scheme = c.scheme.to_string();
         let phase: Box<dyn Solver> = Box::new(OpenCl::new(&c, &OpenClOptions::default()).unwrap());
-        let f: Box<dyn Solver> = Box::new(fused(&c));
+        let f: Box<dyn Solver> = Box::new(fused(&c, false));
         for (form, mut s) in [("phase", phase), ("fused", f)] {
             s.runtime_mut().unwrap().set_profiling(true).unwrap();
             s.step().unwrap();

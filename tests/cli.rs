@@ -454,3 +454,28 @@ fn build_kernels_fills_the_cache() {
         "{second}"
     );
 }
+
+/// Extra build options that would change floating-point results are refused with one line
+/// naming the variable (exit 2), before anything is compiled or written.
+#[test]
+fn value_changing_build_options_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(dir.path(), "case.json", VALID);
+    let o = Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["run", &p, "--backend", "opencl", "--out", "res"])
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .env(
+            "SIMPLETS_CL_OPTIONS",
+            "-cl-nv-maxrregcount=128 -cl-fast-relaxed-math",
+        )
+        .output()
+        .expect("run simplets");
+    if String::from_utf8_lossy(&o.stderr).contains("no OpenCL platform") {
+        return; // no OpenCL runtime on this machine: covered by the device tests
+    }
+    let line = one_error_line(&o, 2);
+    assert!(line.contains("SIMPLETS_CL_OPTIONS"), "{line}");
+    assert!(line.contains("-cl-fast-relaxed-math"), "{line}");
+    assert!(!dir.path().join("res/cli-case.nc").exists());
+}

@@ -449,7 +449,12 @@ pub fn run(solver: &mut dyn Solver, case: &Case, spec: &Spec) -> Result<Report, 
             let profile = rt.profile().map_err(device_err)?;
             rt.set_profiling(false).map_err(device_err)?;
             let counts = counts::embedded();
-            report.counts_current = Some(counts.is_current(form, &form_source(form)));
+            // None: this form was never counted (the lean storage); false: counted from
+            // another source.
+            report.counts_current = counts
+                .forms
+                .contains_key(form)
+                .then(|| counts.is_current(form, &form_source(form)));
             report.kernels = kernel_rows(
                 &profile,
                 pit,
@@ -486,7 +491,7 @@ pub fn run(solver: &mut dyn Solver, case: &Case, spec: &Spec) -> Result<Report, 
 
 /// The assembled kernel source of an OpenCL form.
 pub fn form_source(form: &str) -> String {
-    if form == "fused" {
+    if form.starts_with("fused") {
         crate::gpu::fused::source()
     } else {
         crate::gpu::solver::source()

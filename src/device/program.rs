@@ -93,7 +93,13 @@ pub fn build_cached(
     // timestamps cost per command, and only `simplets bench` asks for them.
     let queue =
         CommandQueue::create_default(&context, 0).map_err(api(device, "clCreateCommandQueue"))?;
-    let options = defines.to_options();
+    let mut options = defines.to_options();
+    if let Ok(value) = std::env::var(super::source::EXTRA_OPTIONS_ENV) {
+        let extra = super::source::extra_options(&value)?;
+        if !extra.is_empty() {
+            options = format!("{options} {extra}");
+        }
+    }
     let key = KernelCache::key(device, source, &options);
     let start = Instant::now();
     if let Some(hit) = cache.and_then(|c| from_binary(c, &key, &context, id, &options)) {

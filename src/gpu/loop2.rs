@@ -82,7 +82,7 @@ pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, R
 /// u, v, p, T, ρ, Γ) into `f`.
 pub fn read_fields(
     rt: &crate::device::Runtime,
-    names: &[&str; 6],
+    names: &[&str],
     f: &mut crate::fields::Fields,
 ) -> Result<(), DeviceError> {
     let dst = [
@@ -98,7 +98,7 @@ pub fn read_fields(
 /// buffers into the same positions of `f`; other rows of `f` are left as they are.
 pub fn read_rows(
     rt: &crate::device::Runtime,
-    names: &[&str; 6],
+    names: &[&str],
     f: &mut crate::fields::Fields,
     rows: &[std::ops::Range<usize>],
     nxt: usize,
@@ -155,7 +155,7 @@ pub fn info(
 /// Overwrite one set of six field buffers from `f` (the inverse of [`read_fields`]).
 pub fn write_fields(
     rt: &mut crate::device::Runtime,
-    names: &[&str; 6],
+    names: &[&str],
     f: &crate::fields::Fields,
 ) -> Result<(), DeviceError> {
     let src = [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam];

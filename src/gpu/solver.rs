@@ -34,8 +34,8 @@ pub fn f64_per_cell(explicit: bool) -> u64 {
         24
     }
 }
-/// int buffers per stored cell: cell, wall index, u- and v-face classes.
-pub const I32_PER_CELL: u64 = 4;
+/// int buffers per stored cell: cell, wall index, u- and v-face classes, fast-path mask.
+pub const I32_PER_CELL: u64 = 5;
 
 /// Kernel arguments bound to another buffer in every kernel: the residuals of u and v live
 /// in Fx and Fy (see [`f64_per_cell`]).
@@ -64,6 +64,9 @@ pub struct OpenClOptions {
     pub cache: Option<KernelCache>,
     /// Directory for the build log and assembled source.
     pub log_dir: Option<std::path::PathBuf>,
+    /// Fused form only: lean storage (ρ and Γ computed where read, packed geometry; about
+    /// 100 B per cell for the implicit scheme, `gpu::fused::bytes_per_cell`).
+    pub lean: bool,
 }
 
 /// The OpenCL solver.
@@ -241,6 +244,7 @@ pub(crate) fn upload_geometry(
     rt.int("v_copy1", &pairs(&l.v.1))?;
     rt.int("ghost_copy0", &pairs(&l.cells.0))?;
     rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+    rt.int("fast", &super::paths::fast_mask(g, geo))?;
     Ok(())
 }
 
