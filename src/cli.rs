@@ -654,6 +654,7 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
         device: args.device.clone(),
         cache: simplets::device::KernelCache::default_dir().map(simplets::device::KernelCache::new),
         log_dir: None,
+        lean: false,
     };
     let phase = args.kernel == KernelForm::Phase;
     // The same solver factory as `simplets run`, called once per run of a case.
