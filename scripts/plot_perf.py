@@ -2,7 +2,7 @@
 """Throughput plots from `simplets bench --json` files (issue 4, item 5; the analogues of the
 paper's Figs. 11-14):
 
-    plot_perf.py JSON... [--out-dir docs/img] [--tag NAME]
+    plot_perf.py JSON|summary.txt... [--out-dir docs/img] [--tag NAME]
 
 - <out-dir>/perf_vs_size[_TAG].png: fluid cell-iterations per second against fluid cells
   (log-log), one panel per scheme, one line per backend (OpenCL form and device, reference,
@@ -32,9 +32,55 @@ MINOR = FuncFormatter(lambda v, _: f"{v:g}" if f"{v:.0e}"[0] in "25" else "")
 SCHEMES = ["implicit-upwind", "implicit-tvd", "explicit-upwind", "explicit-tvd"]
 
 
+# A `bench` line of scripts/gpu-perf.sh's summary.txt, after its item name.
+SUMMARY = re.compile(
+    r"^(?P<name>[\w.-]+): bench (?P<backend>\S+(?: [^\d]\S*)*?) (?P<scheme>(?:im|ex)plicit-\w+) "
+    r"(?P<cells>\d+) fluid cells: .*?, (?P<mcell>[\d.]+) Mcell-it/s$"
+)
+
+
+def from_summary(path):
+    """Runs from gpu-perf.sh's summary.txt (when the JSON files did not come back)."""
+    runs = []
+    with open(path) as f:
+        for line in f:
+            m = SUMMARY.match(line.strip())
+            if not m:
+                continue
+            name = m["name"]
+            nx, ny = (int(v) for v in re.search(r"(\d+)x(\d+)$", name).groups())
+            rows = re.search(r"-rows(\d+)-", name)
+            backend = m["backend"]
+            form = None
+            if backend.startswith("opencl"):
+                form = "fused" if backend.startswith("opencl-fused") else "phase"
+                if "-lean-" in name:
+                    form += " --lean"
+            runs.append(
+                {
+                    "_path": path,
+                    "backend": backend,
+                    "form": form,
+                    "scheme": m["scheme"],
+                    "grid": {"nx": nx, "ny": ny, "fluid_cells": int(m["cells"])},
+                    "mcell_its": float(m["mcell"]),
+                    "command": f"--rows {rows[1]}" if rows else "",
+                    "details": [
+                        ("decomposition", f"W = 256, {rows[1]} rows per subdomain")
+                    ]
+                    if rows
+                    else [],
+                }
+            )
+    return runs
+
+
 def load(paths):
     runs = []
     for p in paths:
+        if p.endswith(".txt"):
+            runs.extend(from_summary(p))
+            continue
         with open(p) as f:
             r = json.load(f)
         r["_path"] = p

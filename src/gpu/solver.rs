@@ -19,8 +19,16 @@ use crate::solver::{Solver, StepReport};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
 const RED_WG: usize = 256;
-/// Work-groups of each residual reduction.
-const RED_GROUPS: usize = 64;
+/// Work-groups of each residual reduction per compute unit. Each item strides over the grid,
+/// so enough of them must be in flight to saturate the memory: with 64 groups in all, the
+/// four reductions ran at 7.7 % of their bandwidth bound on an H200 and took 24 % of a
+/// loop-2 iteration (docs/PERFORMANCE.md, tuning step 5).
+const RED_GROUPS_PER_CU: usize = 8;
+
+/// Work-groups of each residual reduction on `dev`.
+fn red_groups(dev: &crate::device::DeviceInfo) -> usize {
+    (RED_GROUPS_PER_CU * dev.compute_units as usize).clamp(16, 4096)
+}
 
 /// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
 /// Fy (4), û, d_u, v̂, d_v (4), p_new, T_new (2), the residual arrays of p and T (2), and
@@ -81,6 +89,8 @@ pub struct OpenCl {
     n: usize,
     /// Boundary-copy kernels and their list lengths.
     counts: [(&'static str, usize); 12],
+    /// Work-groups of each residual reduction.
+    red_groups: usize,
 }
 
 /// Every kernel of `cl/kernels/jacobi.cl`.
@@ -288,8 +298,9 @@ impl OpenCl {
         for name in ["cu", "cv", "ct"] {
             rt.real(name, if explicit { &zeros } else { &[] })?;
         }
+        let red_groups = red_groups(&dev);
         for name in ["part_u", "part_v", "part_p", "part_t"] {
-            rt.real(name, &vec![0.0; 2 * RED_GROUPS])?;
+            rt.real(name, &vec![0.0; 2 * red_groups])?;
         }
         let l = CopyLists::new(&ghosts);
         upload_geometry(&mut rt, &r, &l)?;
@@ -318,6 +329,7 @@ impl OpenCl {
         );
         let s = OpenCl {
             counts,
+            red_groups,
             explicit,
             case: case.clone(),
             grid: r.grid.clone(),
@@ -353,8 +365,9 @@ impl OpenCl {
 
     /// Largest residual and its stored index, from the per-group partial results.
     fn reduce(&self, kernel: &str, part: &str) -> Result<(f64, usize), DeviceError> {
-        self.rt.launch(kernel, RED_WG * RED_GROUPS, Some(RED_WG))?;
-        let mut buf = vec![0.0; 2 * RED_GROUPS];
+        self.rt
+            .launch(kernel, RED_WG * self.red_groups, Some(RED_WG))?;
+        let mut buf = vec![0.0; 2 * self.red_groups];
         self.rt.read(part, &mut buf)?;
         let mut best = (0.0, 0);
         for g in buf.chunks(2) {
