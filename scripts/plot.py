@@ -2,6 +2,7 @@
 """Plot a simplets output file as PNGs.
 
     python scripts/plot.py out/case.nc [--snapshot -1] [--outdir DIR]
+    python scripts/plot.py out/case.0*.nc      # the parts of split output, as one series
 
 Writes, next to the file (or into DIR), `<stem>.<what>.png` for what in
   p, T       cell-centre fields of the chosen snapshot (solid cells blank),
@@ -81,15 +82,46 @@ def series_plot(x, columns, xlabel, title, path, log=False):
     plt.close(fig)
 
 
+def open_output(paths):
+    """One simplets output as one dataset: a file, or the parts `<name>.0001.nc`, … of split
+    output (sorted by name), whose snapshots are joined along `time` and whose per-step series
+    along `steps` (without dask: the parts are loaded into memory). Attributes that differ
+    between parts (`part`, `history`) are dropped."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = sorted(str(p) for p in paths)
+    if len(paths) == 1:
+        return xr.open_dataset(paths[0])
+    parts = []
+    for p in paths:
+        with xr.open_dataset(p) as ds:
+            parts.append(ds.load())
+    series = [v for v in parts[0].data_vars if parts[0][v].dims == ("steps",)]
+    snaps = xr.concat([d.drop_vars(series) for d in parts], dim="time", data_vars="minimal",
+                      coords="minimal", compat="override", combine_attrs="drop_conflicts")
+    steps = xr.concat([d[series] for d in parts], dim="steps", combine_attrs="drop_conflicts")
+    return xr.merge([snaps, steps], combine_attrs="override")
+
+
+def output_stem(path):
+    """`<name>` of `<dir>/<name>.nc` or of a part `<dir>/<name>.0001.nc`."""
+    stem = os.path.basename(path)
+    stem = stem[: -len(".nc")] if stem.endswith(".nc") else stem
+    head, _, num = stem.rpartition(".")
+    return head if head and len(num) >= 4 and num.isdigit() else stem
+
+
 def plot(nc_path, snapshot=-1, outdir=None):
-    """Write the PNGs of `nc_path`; returns their paths."""
-    stem = os.path.basename(nc_path)[: -len(".nc")] if nc_path.endswith(".nc") else nc_path
-    src_dir = os.path.dirname(os.path.abspath(nc_path))
+    """Write the PNGs of `nc_path` (a file, or a list of the parts of split output); returns
+    their paths."""
+    paths = sorted([nc_path] if isinstance(nc_path, (str, os.PathLike)) else nc_path)
+    stem = output_stem(str(paths[0]))
+    src_dir = os.path.dirname(os.path.abspath(paths[0]))
     outdir = outdir or src_dir
     os.makedirs(outdir, exist_ok=True)
     out = lambda what: os.path.join(outdir, f"{stem}.{what}.png")  # noqa: E731
     written = []
-    with xr.open_dataset(nc_path) as ds:
+    with open_output(paths) as ds:
         x, y = ds["x_c"].values, ds["y_c"].values
         solid = ds["fluid_mask"].values == 0
         t = snapshot % ds.sizes["time"]
@@ -133,7 +165,8 @@ def plot(nc_path, snapshot=-1, outdir=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file", help="simplets NetCDF output (<name>.nc)")
+    ap.add_argument("file", nargs="+",
+                    help="simplets NetCDF output (<name>.nc, or the parts <name>.0001.nc …)")
     ap.add_argument("--snapshot", type=int, default=-1, help="snapshot index (default: last)")
     ap.add_argument("--outdir", help="folder of the PNGs (default: next to the file)")
     a = ap.parse_args(argv)

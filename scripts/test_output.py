@@ -51,14 +51,51 @@ def binary():
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     d = tmp_path_factory.mktemp("run")
-    case = d / "case.json"
-    case.write_text(json.dumps(CASE))
+    run_case(d, CASE)
+    return d / "out"
+
+
+def run_case(d, case, *args):
+    path = d / "case.json"
+    path.write_text(json.dumps(case))
     r = subprocess.run(
-        [binary(), "run", str(case), "--out", str(d / "out"), "--backend", "reference"],
+        [binary(), "run", str(path), "--out", str(d / "out"), "--backend", "reference", *args],
         capture_output=True, text=True, check=False,
     )
     assert r.returncode == 0, r.stderr
-    return d / "out"
+    return r.stdout.splitlines()
+
+
+@pytest.fixture(scope="module")
+def split(tmp_path_factory):
+    """The case with a snapshot every step, once in one file and once split 2 per file."""
+    case = dict(CASE, output={"interval": 1})
+    one = run_case(tmp_path_factory.mktemp("one"), case)
+    parts = run_case(tmp_path_factory.mktemp("split"), case, "--split-every", "2")
+    return one, parts
+
+
+def test_split_parts_are_complete_files(split):
+    one, parts = split
+    assert [os.path.basename(p) for p in parts] == [f"py-case.000{k}.nc" for k in (1, 2, 3)]
+    steps = []
+    for k, p in enumerate(parts, start=1):
+        with xr.open_dataset(p) as ds:
+            assert ds.attrs["Conventions"] == "CF-1.8" and int(ds.attrs["part"]) == k
+            assert ds.sizes["x_c"] == 20 and ds.sizes["y_f"] == 11
+            assert "fluid_mask" in ds and ds["p"].dims == ("time", "y_c", "x_c")
+            steps.append(list(ds["step"].values))
+    assert steps == [[0, 1], [2, 3], [4]]
+
+
+def test_split_parts_join_into_the_single_file(split):
+    one, parts = split
+    with plot.open_output(parts) as joined, xr.open_dataset(one[0]) as ds:
+        assert list(joined["step"].values) == [0, 1, 2, 3, 4]
+        assert list(joined["series_step"].values) == [1, 2, 3, 4]
+        assert "part" not in joined.attrs
+        for v in ["p", "T", "rho", "u", "v", "time", "res_u", "series_iterations"]:
+            np.testing.assert_array_equal(joined[v].values, ds[v].values, err_msg=v)
 
 
 def test_dims_coords_attrs(out):
@@ -105,6 +142,11 @@ def test_forces_and_probes_csv(out):
     p = pd.read_csv(out / "py-case.probes.csv")
     assert list(p["probe"]) == ["wake"] * 4
     assert (p["T"] > 0).all()
+
+
+def test_plot_joins_split_parts(split, tmp_path):
+    paths = plot.plot(split[1], outdir=str(tmp_path))
+    assert sorted(os.path.basename(p) for p in paths)[0] == "py-case.T.png"
 
 
 def test_plot_writes_pngs(out, tmp_path):

@@ -247,6 +247,30 @@ impl CaseNumbers {
             self.bytes_per_cell,
             crate::report::bytes(self.memory_bytes())
         );
+        let explicit = case.scheme.convection == crate::config::Convection::Explicit;
+        for (form, (total, _)) in [
+            (
+                "phase",
+                crate::gpu::solver::device_bytes(self.stored, explicit),
+            ),
+            (
+                "fused",
+                crate::gpu::fused::device_bytes(self.stored, explicit, false),
+            ),
+            (
+                "fused --lean",
+                crate::gpu::fused::device_bytes(self.stored, explicit, true),
+            ),
+        ] {
+            let _ = writeln!(
+                s,
+                "device      OpenCL {form} form: {:.0} B per stored cell, {:.1} B per fluid cell \
+                 (CV), total {} (per-cell buffers)",
+                total as f64 / self.stored as f64,
+                total as f64 / self.fluid.max(1) as f64,
+                crate::report::bytes(total as f64)
+            );
+        }
         s
     }
 }
@@ -290,5 +314,13 @@ mod tests {
         assert!((n.cfl - 0.01 * inflow.speed / 0.05).abs() < 1e-12);
         let text = n.render(&c);
         assert!(text.contains("Re 80.") && text.contains("C_T1"), "{text}");
+        // Implicit upwind: phase 24 f64 + 5 int = 212 B, fused 18 f64 + 8 int (classes, fast
+        // mask, aliases) = 176 B, lean 12 f64 + 1 packed word = 100 B.
+        assert!(
+            text.contains("OpenCL phase form: 212 B per stored cell")
+                && text.contains("OpenCL fused form: 176 B per stored cell")
+                && text.contains("OpenCL fused --lean form: 100 B per stored cell"),
+            "{text}"
+        );
     }
 }

@@ -15,7 +15,7 @@ use simplets::check::CaseNumbers;
 use simplets::config::Case;
 use simplets::error::{OutputError, RunError};
 use simplets::io::checkpoint::{check_header, read_header};
-use simplets::io::{atomic::check_writable, segment_output_path};
+use simplets::io::series::NcLayout;
 use simplets::run::{interrupt_on_signals, run_case, RunOptions};
 use simplets::solver::Solver;
 
@@ -49,6 +49,12 @@ pub enum Command {
     Check {
         /// Case file (JSON).
         case: PathBuf,
+        /// Resize the case first, as `bench --nx`.
+        #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+        nx: Option<u64>,
+        /// Resize the case first, as `bench --ny`.
+        #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+        ny: Option<u64>,
     },
     /// Time loop-2 iterations of a case on a backend (no output): one warm-up step, then
     /// STEPS timed steps; prints cell-iterations per second.
@@ -63,6 +69,18 @@ pub enum Command {
         /// OpenCL device (index or name substring).
         #[arg(long, value_name = "SEL")]
         device: Option<String>,
+        /// Resize the case first, as `bench --nx` (the kernels depend on the grid size).
+        #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+        nx: Option<u64>,
+        /// Resize the case first, as `bench --ny`.
+        #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+        ny: Option<u64>,
+        /// Override the case's scheme, as `bench --scheme`.
+        #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
+        scheme: Option<simplets::config::Scheme>,
+        /// Only this form (default: both).
+        #[arg(long, value_enum)]
+        kernel: Option<KernelForm>,
     },
     /// List every OpenCL platform and device (type, compute units, memory, fp64, driver).
     #[command(after_help = EXIT_STATUS)]
@@ -77,16 +95,23 @@ pub enum Command {
 /// Arguments of `simplets validate`.
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets,
+    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets, cavity,
     /// confined_square, square_low_speed) or `all`.
     #[arg(default_value = "all")]
     pub case: String,
     /// The coarse variants (`<stem>.quick.json`), as run in CI.
     #[arg(long)]
     pub quick: bool,
-    /// Solver backend (only `reference` for now).
+    /// Solver backend the cases march on; `auto`: OpenCL on an fp64 GPU, else the reference.
+    /// Every run is analysed on the host from the backend's final state.
     #[arg(long, value_enum, default_value_t = Backend::Reference)]
     pub backend: Backend,
+    /// OpenCL device: index in `simplets devices` or a name substring.
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// OpenCL loop-2 form: `phase` kernels or the fused one-kernel y-sweep.
+    #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
+    pub kernel: KernelForm,
     /// Report directory (default: validation/report next to the validation/ cases).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
@@ -124,6 +149,11 @@ pub struct RunArgs {
     /// one-kernel y-sweep.
     #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
     pub kernel: KernelForm,
+    /// With `--kernel fused`: lean storage. ρ and Γ are computed where they are read and the
+    /// geometry is one packed word per cell: about 100 B per cell for the implicit schemes
+    /// instead of 200, bit-identical results (not for periodic sides).
+    #[arg(long)]
+    pub lean: bool,
     /// Write the assembled OpenCL source of this case to FILE and exit.
     #[arg(long, value_name = "FILE")]
     pub dump_kernel: Option<PathBuf>,
@@ -131,9 +161,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub checkpoint_every: Option<u64>,
     /// Continue from a checkpoint up to the case's total steps (or --steps N, counted from
-    /// step 0); output goes to <OUT>/<name>.s<step>.nc.
+    /// step 0); output goes to <OUT>/<name>.s<step>.nc, or to the next part of split output.
     #[arg(long, value_name = "FILE")]
     pub restart: Option<PathBuf>,
+    /// Split the NetCDF output into <OUT>/<name>.0001.nc, .0002.nc, … of at most N snapshots
+    /// each (overrides output.snapshots_per_file; 0: one file).
+    #[arg(long, value_name = "N")]
+    pub split_every: Option<u64>,
 }
 
 /// Arguments of `simplets bench`.
@@ -153,21 +187,50 @@ pub struct BenchArgs {
     /// Timed time steps.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub steps: u64,
+    /// Untimed warm-up steps before the timed ones.
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u64,
     /// Loop-2 iterations per step (overrides solver.max_iters; tolerances are set to 0 so
     /// every step does exactly this many).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub iters: u32,
+    /// Resize the case to NX computed columns at its own spacing, repeating its bodies with
+    /// the period of its domain (with --ny; e.g. confined_square at 4032 × 4000: 20 squares).
+    #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nx: Option<u64>,
+    /// Resize the case to NY computed rows (see --nx).
+    #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ny: Option<u64>,
     /// Use the GPU order in the reference too (one T/p sweep per iteration).
     #[arg(long)]
     pub gpu_order: bool,
-    /// Also measure the device's memory bandwidth (STREAM triad over 3 × N MiB arrays) and
-    /// print the compulsory-traffic roofline (OpenCL backends).
-    #[arg(long, value_name = "MIB")]
-    pub triad: Option<usize>,
+    /// Override the case's scheme: implicit-upwind, implicit-tvd, explicit-upwind or
+    /// explicit-tvd.
+    #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
+    pub scheme: Option<simplets::config::Scheme>,
+    /// OpenCL backends: measure the device's memory bandwidth first (STREAM triad over 3 ×
+    /// MIB MiB arrays); the per-kernel roofline uses it. 0: skip.
+    #[arg(long, value_name = "MIB", default_value_t = 128)]
+    pub triad: usize,
+    /// OpenCL backends: skip the second, profiled pass (no per-kernel table).
+    #[arg(long)]
+    pub no_profile: bool,
+    /// Write everything measured as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// OpenCL backends: after the bench, write a kernel-count trace of one more step into
+    /// DIR (input of scripts/count_kernels.py).
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<PathBuf>,
     /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
     /// one-kernel y-sweep.
     #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
     pub kernel: KernelForm,
+    /// With `--kernel fused`: lean storage. ρ and Γ are computed where they are read and the
+    /// geometry is one packed word per cell: about 100 B per cell for the implicit schemes
+    /// instead of 200, bit-identical results (not for periodic sides).
+    #[arg(long)]
+    pub lean: bool,
     /// OpenCL fused kernel: work-group width W (power of two, halo included).
     #[arg(long, value_name = "W")]
     pub width: Option<usize>,
@@ -227,13 +290,39 @@ impl Failure {
     }
 }
 
+/// `--lean` applies to the fused kernel only.
+fn lean_option(lean: bool, kernel: KernelForm) -> Result<bool, Failure> {
+    if lean && kernel != KernelForm::Fused {
+        return Err(Failure::Input(anyhow!(
+            "--lean is a storage layout of the fused kernel: add --kernel fused"
+        )));
+    }
+    Ok(lean)
+}
+
 /// Run the parsed command line.
 pub fn execute(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Run(args) => run(args),
-        Command::Check { case } => check(&case),
+        Command::Check { case, nx, ny } => check(&case, nx, ny),
         Command::Devices => devices(),
-        Command::BuildKernels { case, device } => build_kernels(&case, device.as_deref()),
+        Command::BuildKernels {
+            case,
+            device,
+            nx,
+            ny,
+            scheme,
+            kernel,
+        } => {
+            let mut c = load(&case)?;
+            if nx.is_some() || ny.is_some() {
+                c = resized(&c, nx, ny)?;
+            }
+            if let Some(s) = scheme {
+                c.scheme = s;
+            }
+            build_kernels(&c, device.as_deref(), kernel)
+        }
         Command::Bench(args) => bench(args),
         Command::Validate(args) => validate(args),
     }
@@ -276,7 +365,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
                 ("phase kernels", simplets::gpu::solver::source())
             } else {
                 (
-                    "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_ROWS, DEV_HALO",
+                    "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO",
                     simplets::gpu::fused::source(),
                 )
             };
@@ -292,40 +381,31 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     // Refuse a bad checkpoint or an existing output before building the solver (which may
     // allocate gigabytes).
-    let restart_step = match &args.restart {
+    let restart = match &args.restart {
         Some(ckpt) => {
             let header = read_header(ckpt).map_err(|e| Failure::Input(e.into()))?;
             check_header(&header, ckpt, &case).map_err(|e| Failure::Input(e.into()))?;
-            Some(header.step)
+            Some((header.step, header.nc_part))
         }
         None => None,
     };
-    let out = segment_output_path(&args.out, &case.name, restart_step);
-    check_writable(&out, args.force).map_err(|e| Failure::Input(e.into()))?;
+    let per_file = args.split_every.unwrap_or(case.output.snapshots_per_file);
+    NcLayout::new(&args.out, &case.name, restart, per_file)
+        .check_writable(args.force)
+        .map_err(|e| Failure::Input(e.into()))?;
     let interrupt = interrupt_on_signals()
         .map_err(|e| Failure::Run(anyhow!("cannot install the SIGTERM/SIGINT handler: {e}")))?;
     let opts = RunOptions {
         out_dir: args.out,
         force: args.force,
         steps_override: args.steps,
+        snapshots_per_file: args.split_every,
         checkpoint_every: args.checkpoint_every,
         restart: args.restart,
         interrupt: Some(interrupt),
         ..RunOptions::default()
     };
-    let backend = match args.backend {
-        Backend::Auto => {
-            let gpu = simplets::device::list_devices()
-                .map(|l| l.iter().any(|d| d.fp64 && d.device_type == "GPU"))
-                .unwrap_or(false);
-            if gpu || args.device.is_some() {
-                Backend::Opencl
-            } else {
-                Backend::Reference
-            }
-        }
-        b => b,
-    };
+    let backend = resolve_auto(args.backend, args.device.as_deref());
     let mut solver: Box<dyn Solver> = match backend {
         Backend::Auto | Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
         Backend::Parallel => parallel_solver(&case, args.threads)?,
@@ -339,6 +419,7 @@ fn run(args: RunArgs) -> Result<(), Failure> {
                         .map(simplets::device::KernelCache::new)
                 },
                 log_dir: Some(opts.out_dir.clone()),
+                lean: lean_option(args.lean, args.kernel)?,
             };
             std::fs::create_dir_all(&opts.out_dir).map_err(|e| {
                 Failure::Run(anyhow!("cannot create {}: {e}", opts.out_dir.display()))
@@ -358,7 +439,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     match run_case(&case, solver.as_mut(), &opts) {
         Ok(summary) => {
-            println!("{}", summary.output.display());
+            for path in &summary.outputs {
+                println!("{}", path.display());
+            }
             Ok(())
         }
         Err(e @ (RunError::Output(OutputError::Exists { .. }) | RunError::Checkpoint(_))) => {
@@ -366,6 +449,23 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         }
         Err(e @ RunError::Interrupted { .. }) => Err(Failure::Interrupted(e.into())),
         Err(e) => Err(Failure::Run(e.into())),
+    }
+}
+
+/// `auto`: OpenCL when an fp64 GPU is present or a device is named, else the reference.
+fn resolve_auto(backend: Backend, device: Option<&str>) -> Backend {
+    match backend {
+        Backend::Auto => {
+            let gpu = simplets::device::list_devices()
+                .map(|l| l.iter().any(|d| d.fp64 && d.device_type == "GPU"))
+                .unwrap_or(false);
+            if gpu || device.is_some() {
+                Backend::Opencl
+            } else {
+                Backend::Reference
+            }
+        }
+        b => b,
     }
 }
 
@@ -384,13 +484,14 @@ fn opencl_solver(
         | D::NoFp64 { .. }
         | D::OutOfMemory { .. }
         | D::LocalMemTooSmall { .. }
-        | D::WorkGroupTooLarge { .. } => Failure::Input(e.into()),
+        | D::WorkGroupTooLarge { .. }
+        | D::BadBuildOption { .. } => Failure::Input(e.into()),
         _ => Failure::Run(e.into()),
     };
     if phase || !simplets::gpu::fused::supports(case) {
         if !phase {
             log::warn!(
-                "the fused kernel does not support periodic sides yet: using the phase kernels"
+                "the fused kernel does not support periodic sides (docs/DESIGN.md): using the phase kernels"
             );
         }
         let s = simplets::gpu::solver::OpenCl::new(case, cl).map_err(fail)?;
@@ -415,8 +516,58 @@ fn parallel_solver(
     Ok(Box::new(simplets::reference::Reference::new_parallel(case)))
 }
 
+/// The case resized to `nx` × `ny` (each defaulting to the case's) by tiling its domain.
+fn resized(case: &Case, nx: Option<u64>, ny: Option<u64>) -> Result<Case, Failure> {
+    let nx = nx.map_or(case.grid.nx, |n| n as usize);
+    let ny = ny.map_or(case.grid.ny, |n| n as usize);
+    simplets::bench::tile_case(case, nx, ny).map_err(|e| Failure::Input(anyhow!(e)))
+}
+
+/// `implicit-upwind` etc. as a [`simplets::config::Scheme`].
+fn parse_scheme(s: &str) -> Result<simplets::config::Scheme, String> {
+    use simplets::config::{Convection, Interpolation, Scheme};
+    let (c, i) = s
+        .split_once('-')
+        .ok_or_else(|| format!("{s:?}: expected CONVECTION-INTERPOLATION, e.g. implicit-upwind"))?;
+    let convection = match c {
+        "implicit" => Convection::Implicit,
+        "explicit" => Convection::Explicit,
+        _ => return Err(format!("{c:?}: expected implicit or explicit")),
+    };
+    let interpolation = match i {
+        "upwind" => Interpolation::Upwind,
+        "tvd" => Interpolation::Tvd,
+        _ => return Err(format!("{i:?}: expected upwind or tvd")),
+    };
+    Ok(Scheme {
+        convection,
+        interpolation,
+    })
+}
+
+/// `git describe` of the build: `SIMPLETS_GIT` at compile time, else of the current directory
+/// at run time, else `unknown`.
+fn git_version() -> String {
+    if let Some(v) = option_env!("SIMPLETS_GIT") {
+        return v.to_string();
+    }
+    std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn bench(args: BenchArgs) -> Result<(), Failure> {
     let mut case = load(&args.case)?;
+    if args.nx.is_some() || args.ny.is_some() {
+        case = resized(&case, args.nx, args.ny)?;
+    }
+    if let Some(scheme) = args.scheme {
+        case.scheme = scheme;
+    }
     case.solver.max_iters = args.iters;
     case.solver.eps_v = 0.0;
     case.solver.eps_p = 0.0;
@@ -424,70 +575,99 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     if args.gpu_order {
         case.solver.order = simplets::config::SweepOrder::Gpu;
     }
+    let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
+    let mut spec = simplets::bench::Spec {
+        warmup: args.warmup,
+        steps: args.steps,
+        profile: !args.no_profile,
+        trace: args.trace.clone(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        git: git_version(),
+        ..Default::default()
+    };
+    if opencl {
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        // The triad first, while the device memory is still free.
+        if args.triad > 0 {
+            let n = args.triad * (1 << 20) / 8;
+            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
+                .map_err(|e| Failure::Run(e.into()))?;
+            spec.triad = Some(bw);
+        }
+        spec.device = Some(dev);
+        let phase = args.kernel == KernelForm::Phase || !simplets::gpu::fused::supports(&case);
+        // The lean storage is its own form for the counts: it reads other arrays and computes
+        // ρ and Γ (none counted yet, so its roofline columns stay empty rather than wrong).
+        spec.form = Some(if phase {
+            "phase"
+        } else if args.lean {
+            "fused-lean"
+        } else {
+            "fused"
+        });
+    }
     let mut solver: Box<dyn Solver> = match args.backend {
         Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
-        Backend::Parallel => parallel_solver(&case, args.threads)?,
+        Backend::Parallel => {
+            spec.threads = Some(
+                args.threads
+                    .map_or_else(rayon::current_num_threads, |n| n as usize),
+            );
+            parallel_solver(&case, args.threads)?
+        }
         Backend::Auto | Backend::Opencl => {
             let cl = simplets::gpu::solver::OpenClOptions {
                 device: args.device.clone(),
                 cache: simplets::device::KernelCache::default_dir()
                     .map(simplets::device::KernelCache::new),
                 log_dir: None,
+                lean: lean_option(args.lean, args.kernel)?,
             };
             let dec = args.width.map(|w| (w, args.rows.unwrap_or(usize::MAX)));
             opencl_solver(&case, &cl, args.kernel == KernelForm::Phase, dec)?
         }
     };
-    let fluid = solver.geometry().n_fluid as f64;
-    solver.step().map_err(|e| Failure::Run(e.into()))?; // warm-up
-    let _ = solver.state();
-    let start = std::time::Instant::now();
-    let mut iters = 0u64;
-    for _ in 0..args.steps {
-        iters += u64::from(solver.step().map_err(|e| Failure::Run(e.into()))?.iters);
-    }
-    // Each loop-2 iteration ends with a blocking read of the residual maxima, so the device
-    // is idle here and no final synchronisation (or field download) is timed.
-    let secs = start.elapsed().as_secs_f64();
-    let rate = fluid * iters as f64 / secs;
-    println!(
-        "bench {} {} {} fluid cells: {} steps, {iters} loop-2 iterations in {secs:.3} s: \
-         {:.3} ms/iteration, {:.2} Mcell-it/s",
-        solver.name(),
-        case.scheme,
-        fluid,
-        args.steps,
-        1e3 * secs / iters as f64,
-        rate / 1e6
-    );
-    if let (Some(mib), true) = (args.triad, args.backend != Backend::Reference) {
-        let dev = simplets::device::select_device(args.device.as_deref())
+    let report =
+        simplets::bench::run(solver.as_mut(), &case, &spec).map_err(|e| Failure::Run(e.into()))?;
+    print!("{}", simplets::bench::render(&report));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        simplets::io::atomic::write_atomic(path, text.as_bytes(), true)
             .map_err(|e| Failure::Run(e.into()))?;
-        let n = mib * (1 << 20) / 8;
-        let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
-            .map_err(|e| Failure::Run(e.into()))?;
-        let explicit = case.scheme.convection == simplets::config::Convection::Explicit;
-        let bytes = simplets::report::compulsory_bytes_per_cell(explicit);
-        println!(
-            "roofline {}: triad {:.1} GB/s; compulsory traffic {bytes} B/cell-iteration → \
-             {:.1} GB/s = {:.1} % of triad (a lower bound of the traffic: each array once)",
-            dev.name,
-            bw / 1e9,
-            bytes as f64 * rate / 1e9,
-            100.0 * bytes as f64 * rate / bw
-        );
+        println!("{}", path.display());
     }
     Ok(())
 }
 
 fn validate(args: ValidateArgs) -> Result<(), Failure> {
-    use simplets::validate::{default_root, run_case, table, write_report, CASES};
-    if args.backend != Backend::Reference {
-        return Err(Failure::Input(anyhow!(
-            "validate supports --backend reference only for now (got {:?})",
-            args.backend
-        )));
+    use simplets::validate::{backend_text, default_root, run_case_on, table, write_report, CASES};
+    let backend = resolve_auto(args.backend, args.device.as_deref());
+    if backend == Backend::Opencl {
+        // A device that does not exist or lacks fp64 is bad input (exit 2), found before any
+        // case runs.
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
     }
+    let cl = simplets::gpu::solver::OpenClOptions {
+        device: args.device.clone(),
+        cache: simplets::device::KernelCache::default_dir().map(simplets::device::KernelCache::new),
+        log_dir: None,
+        lean: false,
+    };
+    let phase = args.kernel == KernelForm::Phase;
+    // The same solver factory as `simplets run`, called once per run of a case.
+    let bk = simplets::validate::Backend::new(|case: &Case| {
+        let s = match backend {
+            Backend::Auto | Backend::Reference => {
+                Box::new(simplets::reference::Reference::new(case)) as Box<dyn Solver>
+            }
+            Backend::Parallel => parallel_solver(case, None).map_err(|f| f.one_line())?,
+            Backend::Opencl => opencl_solver(case, &cl, phase, None).map_err(|f| f.one_line())?,
+        };
+        Ok(s)
+    });
     let names: Vec<&str> = if args.case == "all" {
         CASES.to_vec()
     } else if CASES.contains(&args.case.as_str()) {
@@ -505,19 +685,15 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| root.join("validation").join("report"));
     let mut rows = vec![];
     for name in names {
-        let start = std::time::Instant::now();
-        let rep = run_case(&root, name, args.quick).map_err(|e| match e {
+        let rep = run_case_on(&root, name, args.quick, &bk).map_err(|e| match e {
             simplets::error::ValidateError::Config(_) => Failure::Input(e.into()),
             _ => Failure::Run(e.into()),
         })?;
         let path = write_report(&rep, &out).map_err(|e| Failure::Run(e.into()))?;
-        log::info!(
-            "{name}: {:.1} s, report {}",
-            start.elapsed().as_secs_f64(),
-            path.display()
-        );
+        log::info!("{name}: {:.1} s, report {}", rep.seconds, path.display());
         rows.extend(rep.rows);
     }
+    println!("backend: {}", backend_text(&bk.names()));
     print!("{}", table(&rows));
     let failed = rows.iter().filter(|r| !r.pass).count();
     if failed > 0 {
@@ -529,8 +705,11 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn build_kernels(path: &Path, device: Option<&str>) -> Result<(), Failure> {
-    let case = load(path)?;
+fn build_kernels(
+    case: &simplets::config::Case,
+    device: Option<&str>,
+    only: Option<KernelForm>,
+) -> Result<(), Failure> {
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
     let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
         Failure::Input(anyhow!(
@@ -538,13 +717,20 @@ fn build_kernels(path: &Path, device: Option<&str>) -> Result<(), Failure> {
         ))
     })?;
     let cache = simplets::device::KernelCache::new(dir);
-    let (phase, fused) = simplets::gpu::fused::build_ahead(&case, &dev, &cache)
+    let forms = (
+        only != Some(KernelForm::Fused),
+        only != Some(KernelForm::Phase),
+    );
+    let (phase, fused) = simplets::gpu::fused::build_ahead(case, &dev, &cache, forms)
         .map_err(|e| Failure::Run(e.into()))?;
-    let fused = fused.map_or("not applicable (periodic sides)".to_string(), |s| {
-        format!("{s:.2} s")
-    });
+    let phase = phase.map_or("not asked for".to_string(), |s| format!("{s:.2} s"));
+    let fused = match (forms.1, fused) {
+        (false, _) => "not asked for".to_string(),
+        (true, None) => "not applicable (periodic sides)".to_string(),
+        (true, Some(s)) => format!("{s:.2} s"),
+    };
     println!(
-        "kernels for {} on {} cached in {}: phase {phase:.2} s, fused {fused} (0 s: already cached)",
+        "kernels for {} on {} cached in {}: phase {phase}, fused {fused} (0 s: already cached)",
         case.name,
         dev.name,
         cache.dir().display()
@@ -558,8 +744,11 @@ fn devices() -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(path: &Path) -> Result<(), Failure> {
-    let case = load(path)?;
+fn check(path: &Path, nx: Option<u64>, ny: Option<u64>) -> Result<(), Failure> {
+    let mut case = load(path)?;
+    if nx.is_some() || ny.is_some() {
+        case = resized(&case, nx, ny)?;
+    }
     print!("{}", CaseNumbers::new(&case).render(&case));
     Ok(())
 }

@@ -303,9 +303,19 @@ pub struct OutputSpec {
     /// Write a snapshot every `interval` steps (0: only the initial and final states).
     #[serde(default = "default_interval")]
     pub interval: u64,
-    /// Point probes written every step to `<out>/<stem>.probes.csv`.
+    /// Point probes, sampled every `probes_every` steps into `<out>/<stem>.probes.csv`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub probes: Vec<Probe>,
+    /// Body forces every this many steps (absolute step numbers; 0: no forces file).
+    #[serde(default = "every_step")]
+    pub forces_every: u64,
+    /// Probe samples every this many steps (absolute step numbers; 0: no probes file).
+    #[serde(default = "every_step")]
+    pub probes_every: u64,
+    /// At most this many snapshots per NetCDF file: the series is split into
+    /// `<name>.0001.nc`, `<name>.0002.nc`, … (0: one file `<name>.nc`).
+    #[serde(default)]
+    pub snapshots_per_file: u64,
 }
 
 /// A point probe: the values of the fluid cell containing (x, y) every step.
@@ -353,6 +363,9 @@ fn default_divergence_limit() -> f64 {
 fn default_interval() -> u64 {
     100
 }
+fn every_step() -> u64 {
+    1
+}
 
 impl Default for Initial {
     fn default() -> Self {
@@ -385,6 +398,9 @@ impl Default for OutputSpec {
         OutputSpec {
             interval: default_interval(),
             probes: Vec::new(),
+            forces_every: every_step(),
+            probes_every: every_step(),
+            snapshots_per_file: 0,
         }
     }
 }

@@ -97,7 +97,34 @@ pub fn validate(case: &Case) -> Result<(), ConfigError> {
     check_initial(case)?;
     check_time(case)?;
     check_solver(case)?;
-    check_probes(case, &grid)
+    check_probes(case, &grid)?;
+    check_output(case)
+}
+
+/// `output.snapshots_per_file`: the snapshots of the case's steps must fit in
+/// [`MAX_PARTS`](crate::io::series::MAX_PARTS) files, so that part names keep four digits
+/// and sort in time order.
+fn check_output(case: &Case) -> Result<(), ConfigError> {
+    let o = &case.output;
+    if o.snapshots_per_file == 0 {
+        return Ok(());
+    }
+    let max = crate::io::series::MAX_PARTS;
+    // The initial state, one per interval and the final state.
+    let regular = case.time.n_steps().checked_div(o.interval).unwrap_or(0);
+    let snapshots = regular.saturating_add(2);
+    let min = snapshots.div_ceil(max);
+    if o.snapshots_per_file < min {
+        return Err(invalid(
+            "output.snapshots_per_file",
+            o.snapshots_per_file,
+            format!(
+                "must be at least {min} (or 0 for one file): the case writes up to \
+                 {snapshots} snapshots and at most {max} files are numbered"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `output.probes`: valid unique names, points inside the domain and in a fluid cell.

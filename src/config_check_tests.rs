@@ -313,6 +313,40 @@ fn wrong_type_and_bad_json_are_parse_errors_with_position() {
 }
 
 #[test]
+fn output_cadence_and_splitting() {
+    let case = parse(&base()).unwrap();
+    let o = &case.output;
+    assert_eq!(
+        (o.forces_every, o.probes_every, o.snapshots_per_file),
+        (1, 1, 0)
+    );
+    let mut v = base();
+    let out = json!({ "forces_every": 0, "probes_every": 7, "snapshots_per_file": 3 });
+    set(&mut v, "/output", out);
+    let o = parse(&v).unwrap().output;
+    assert_eq!(
+        (o.forces_every, o.probes_every, o.snapshots_per_file),
+        (0, 7, 3)
+    );
+    // 100 000 steps with a snapshot each: 100 002 snapshots need 11 per file for 9999 files.
+    set(&mut v, "/time/steps", json!(100_000));
+    set(
+        &mut v,
+        "/output",
+        json!({ "interval": 1, "snapshots_per_file": 10 }),
+    );
+    let err = parse(&v).unwrap_err().to_string();
+    assert!(
+        err.starts_with("output.snapshots_per_file = 10: must be at least 11"),
+        "{err}"
+    );
+    set(&mut v, "/output/snapshots_per_file", json!(11));
+    parse(&v).unwrap();
+    set(&mut v, "/output/splits", json!(2));
+    assert!(matches!(parse(&v), Err(ConfigError::Parse { .. })));
+}
+
+#[test]
 fn probes_are_validated_with_json_paths() {
     let mut v = base();
     let ok = json!({ "name": "wake", "x": 1.2, "y": 0.45 });

@@ -238,6 +238,16 @@ pub enum DeviceError {
         /// Bytes the limit allows.
         available_bytes: u64,
     },
+    /// Extra build options from the environment that are refused.
+    #[error("{var}={value:?}: {reason}")]
+    BadBuildOption {
+        /// The environment variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The OpenCL C compiler rejected the assembled kernel source.
     #[error("kernel build failed on {device}: {first_error} (build log: {log_path})")]
     Build {
@@ -293,6 +303,22 @@ pub enum ValidateError {
         case: String,
         /// The run error.
         source: RunError,
+    },
+    /// The backend could not build a solver for a case (device, kernel build).
+    #[error("validation case {case}: cannot start the solver: {reason}")]
+    Backend {
+        /// Case (and variant) name.
+        case: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A reference data file is missing or malformed.
+    #[error("reference data {path}: {reason}")]
+    Data {
+        /// The file.
+        path: String,
+        /// What went wrong (line and field where known).
+        reason: String,
     },
     /// A report file or plot could not be written.
     #[error("cannot write {path}: {reason}")]

@@ -6,6 +6,7 @@
 //! to it); `docs/DESIGN.md` describes the modules and the data flow of one time step.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod check;
 pub mod config;
 pub mod config_check;
@@ -16,6 +17,7 @@ pub mod forces;
 pub mod geometry;
 pub mod gpu;
 pub mod grid;
+pub mod guard;
 pub mod io;
 pub mod physics;
 pub mod probes;

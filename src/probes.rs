@@ -61,6 +61,11 @@ impl Probes {
         }
     }
 
+    /// The stored (i, j) of each probe's cell, in probe order.
+    pub fn cells(&self) -> &[(usize, usize)] {
+        &self.cells
+    }
+
     /// Values of every probe in the fields `k`.
     pub fn sample(&self, g: &Grid, k: &Fields) -> Vec<ProbeValues> {
         self.cells

@@ -201,6 +201,52 @@ fn run_writes_netcdf_and_force_replaces_it() {
     assert!(!dir.path().join("res/cli-case.nc.tmp").exists());
 }
 
+/// `--split-every N` writes numbered parts of at most N snapshots (stdout names each); an
+/// existing part is refused (exit 2, one line) until `--force`, which also removes parts left
+/// over from a longer earlier run.
+#[test]
+fn split_every_writes_parts_and_refuses_existing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = VALID.replace(
+        "\"steps\": 3",
+        "\"steps\": 4 }, \"output\": { \"interval\": 1",
+    );
+    let p = write_case(dir.path(), "case.json", &text);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", p.as_str(), "--out", "res", "--split-every", "2"];
+        args.extend_from_slice(extra);
+        simplets(&args, dir.path())
+    };
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let part = |k: u32| dir.path().join(format!("res/cli-case.{k:04}.nc"));
+    let listed: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "res/cli-case.0001.nc",
+            "res/cli-case.0002.nc",
+            "res/cli-case.0003.nc"
+        ]
+    );
+    assert!(!dir.path().join("res/cli-case.nc").exists());
+    let third = std::fs::read(part(3)).unwrap();
+    let line = one_error_line(&run(&[]), 2);
+    assert!(
+        line.contains("cli-case.0001.nc") && line.contains("--force"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read(part(3)).unwrap(), third);
+    let o = run(&["--force", "--steps", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(part(2).is_file() && !part(3).exists());
+    let manifest = std::fs::read_to_string(dir.path().join("res/cli-case.manifest.json")).unwrap();
+    assert!(manifest.contains("cli-case.0002.nc"), "{manifest}");
+}
+
 /// A time step far beyond stability diverges: exit 1, one line naming step, field and cell,
 /// and the output file keeps the last good state.
 #[test]
@@ -407,4 +453,29 @@ fn build_kernels_fills_the_cache() {
         second.contains("phase 0.00 s") && second.contains("not applicable"),
         "{second}"
     );
+}
+
+/// Extra build options that would change floating-point results are refused with one line
+/// naming the variable (exit 2), before anything is compiled or written.
+#[test]
+fn value_changing_build_options_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_case(dir.path(), "case.json", VALID);
+    let o = Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["run", &p, "--backend", "opencl", "--out", "res"])
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .env(
+            "SIMPLETS_CL_OPTIONS",
+            "-cl-nv-maxrregcount=128 -cl-fast-relaxed-math",
+        )
+        .output()
+        .expect("run simplets");
+    if String::from_utf8_lossy(&o.stderr).contains("no OpenCL platform") {
+        return; // no OpenCL runtime on this machine: covered by the device tests
+    }
+    let line = one_error_line(&o, 2);
+    assert!(line.contains("SIMPLETS_CL_OPTIONS"), "{line}");
+    assert!(line.contains("-cl-fast-relaxed-math"), "{line}");
+    assert!(!dir.path().join("res/cli-case.nc").exists());
 }

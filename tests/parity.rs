@@ -167,6 +167,39 @@ fn fused_kernel_matches_reference_for_any_decomposition() {
     }
 }
 
+/// The fused kernel's lean storage (ρ and Γ computed where read, packed geometry) gives the
+/// reference's fields bit for bit: ρ = p/T and Γ = √T are correctly rounded in OpenCL, as in
+/// Rust, and every backend stores exactly those values.
+#[test]
+fn lean_fused_storage_is_bit_identical() {
+    use simplets::gpu::fused::Fused;
+    let _g = cl_lock();
+    let opts = OpenClOptions {
+        lean: true,
+        ..OpenClOptions::default()
+    };
+    for (convection, interpolation, dec) in [
+        (Convection::Explicit, Interpolation::Tvd, (8usize, 5usize)),
+        (Convection::Implicit, Interpolation::Upwind, (16, 3)),
+    ] {
+        let c = case(convection, interpolation);
+        let mut r = Reference::new(&c);
+        for _ in 0..20 {
+            r.step().unwrap();
+        }
+        let mut d = Fused::new(&c, &opts, Some(dec)).unwrap();
+        for _ in 0..20 {
+            d.step().unwrap();
+        }
+        let e = max_rel(&r.state.k, &d.state().k).max(max_rel(&r.state.n, &d.state().n));
+        eprintln!(
+            "lean fused {} W={} rows={}: 20 steps {e:.3e}",
+            c.scheme, dec.0, dec.1
+        );
+        assert_eq!(e, 0.0, "{}", c.scheme);
+    }
+}
+
 /// Restart on the OpenCL backends: 10 steps in one go equal 5 steps, a state read back to the
 /// host, a fresh solver restored from it, and 5 more steps, bit for bit (both forms).
 #[test]
@@ -197,4 +230,66 @@ fn opencl_restart_from_a_host_state_is_bit_exact() {
         fused.step().unwrap();
     }
     assert_eq!(whole.state().k, fused.state().k);
+    let k = fused.info().kernels.unwrap();
+    let d = k.decomposition.unwrap();
+    assert_eq!((k.form.as_str(), d.width, d.rows), ("fused", 16, 7));
+    assert_eq!(d.groups, fused.decomposition().groups());
+    assert!(
+        k.build_options.contains("-D DEV_W=16"),
+        "{}",
+        k.build_options
+    );
+}
+
+/// `iterate_rows` reads back exactly the rows asked for, on both forms: after more steps
+/// those rows equal the whole-state read of a twin solver and the other rows still hold the
+/// last whole read.
+#[test]
+fn opencl_iterate_rows_reads_only_the_rows_asked_for() {
+    use simplets::gpu::fused::Fused;
+    let _g = cl_lock();
+    let c = case(Convection::Explicit, Interpolation::Tvd);
+    let opts = OpenClOptions::default();
+    let mut twin = OpenCl::new(&c, &opts).unwrap();
+    let solvers: [Box<dyn Solver>; 2] = [
+        Box::new(OpenCl::new(&c, &opts).unwrap()),
+        Box::new(Fused::new(&c, &opts, Some((16, 7))).unwrap()),
+    ];
+    for _ in 0..3 {
+        twin.step().unwrap();
+    }
+    let old = twin.state().clone();
+    for _ in 0..3 {
+        twin.step().unwrap();
+    }
+    let new = twin.state().clone();
+    let nxt = twin.grid().nxt;
+    let rows = [2..5, 9..10, 19..21];
+    for mut s in solvers {
+        for _ in 0..3 {
+            s.step().unwrap();
+        }
+        assert_eq!(s.state().k, old.k);
+        for _ in 0..3 {
+            s.step().unwrap();
+        }
+        assert_eq!(s.clock(), (new.step, new.time));
+        let st = s.iterate_rows(&rows).clone();
+        for (got, (now, before)) in [
+            (&st.k.u, (&new.k.u, &old.k.u)),
+            (&st.k.p, (&new.k.p, &old.k.p)),
+            (&st.k.Gam, (&new.k.Gam, &old.k.Gam)),
+        ] {
+            for (j, row) in got.chunks(nxt).enumerate() {
+                let want = if rows.iter().any(|r| r.contains(&j)) {
+                    now
+                } else {
+                    before
+                };
+                assert_eq!(row, &want[j * nxt..(j + 1) * nxt], "{} row {j}", s.name());
+            }
+        }
+        let name = s.name();
+        assert_eq!(s.state().k, new.k, "{name}");
+    }
 }

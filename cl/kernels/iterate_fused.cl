@@ -21,9 +21,15 @@
  * j+2), each face density once (spec §5.4); Fx, Fy are rebuilt from them (flux_inline.cl).
  * Local memory: 16 rows of DEV_W doubles (32 KiB at DEV_W = 256, the paper's budget).
  *
- * Periodic sides are not handled here (their seam needs p of the opposite side's group); the
- * host uses the phase kernels for them. Copy ghosts and copy faces of the written set are
- * filled afterwards by boundary.cl. */
+ * Each evaluation point takes the fast path or the boundary path (PATHS, cl/fields.cl,
+ * spec §5.6) by the host's mask `fast`. Copy ghosts and copy/periodic faces are not written:
+ * the boundary path reads their sources through c_alias, u_alias, v_alias (DEV_ALIAS), so
+ * one launch is one complete loop-2 iteration.
+ *
+ * Periodic sides are not handled here: the seam's velocity correction needs the new p of the
+ * opposite side's work-group, which one launch cannot see without a grid-wide barrier, and
+ * evaluating it redundantly at wrapped halo columns would not reproduce the reference's
+ * ghost-column face densities bit for bit. The host uses the phase kernels for them. */
 
 #ifndef DEV_W
 #error "DEV_W not defined (work-items per work-group, gpu::decomposition)"
@@ -31,8 +37,10 @@
 #ifndef DEV_COLS
 #error "DEV_COLS not defined (owned columns per work-group)"
 #endif
+/* Rows per subdomain (Ny_sub) from the launch, so one build serves every value: the host
+ * balances them, rows = ceil((CFG_NYT - 1) / groups along y) (gpu::decomposition). */
 #ifndef DEV_ROWS
-#error "DEV_ROWS not defined (rows per subdomain, Ny_sub)"
+#define DEV_ROWS ((int)((CFG_NYT - 1 + get_num_groups(1) - 1) / get_num_groups(1)))
 #endif
 #ifndef DEV_HALO
 #error "DEV_HALO not defined (halo columns on each side)"
@@ -65,13 +73,22 @@ inline void see(real* best, int* at, const real d, const int k)
     }
 }
 
+/* Parameters beyond iterate k and the geometry: level n (ρ_n unless DEV_LEAN), the explicit
+ * convective terms (one-value buffers for implicit schemes), and the write set. */
+#if DEV_LEAN
+#define K_RHO_N
+#define K_RHO_GAM_W
+#else
+#define K_RHO_N , __global const real* rho_n
+#define K_RHO_GAM_W , __global real* rho_w, __global real* gam_w
+#endif
+#define K_CONVECTIVE , __global const real* cu, __global const real* cv, __global const real* ct
+
 __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                     __global const real* v_n, __global const real* p_n,
-                    __global const real* t_n, __global const real* rho_n,
-                    __global const real* cu, __global const real* cv, __global const real* ct,
+                    __global const real* t_n K_RHO_N K_CONVECTIVE,
                     __global real* u_w, __global real* v_w, __global real* p_w,
-                    __global real* t_w, __global real* rho_w, __global real* gam_w,
-                    __global real* part)
+                    __global real* t_w K_RHO_GAM_W, __global real* part)
 {
     __local real lu_hat[DEV_W];
     __local real ld_u[DEV_W];
@@ -103,9 +120,10 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     if (live) {
         for (int jr = r0 - 2; jr <= r0; jr++) {
             if (jr >= 0 && jr < CFG_NYT) {
-                if (jr < r0)
-                    lru[(jr & 3) * DEV_W + l] = rho_fc(i, jr);
-                lrv[(jr & 3) * DEV_W + l] = rho_cf(i, jr);
+                PATHS(FAST(i, jr),
+                    if (jr < r0)
+                        lru[(jr & 3) * DEV_W + l] = rho_fc(i, jr);
+                    lrv[(jr & 3) * DEV_W + l] = rho_cf(i, jr);)
             }
         }
     }
@@ -113,14 +131,16 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     for (int j = r0 - 1; j < r1; j++) {
         /* phase 0: the newest ring rows, ρu(·, j+1) and ρv(·, j+2). */
         if (live && j + 1 < CFG_NYT)
-            lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);
+            PATHS(FAST(i, j + 1), lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);)
         if (live && j + 2 < CFG_NYT)
-            lrv[((j + 2) & 3) * DEV_W + l] = rho_cf(i, j + 2);
+            PATHS(FAST(i, j + 2), lrv[((j + 2) & 3) * DEV_W + l] = rho_cf(i, j + 2);)
         barrier(CLK_LOCAL_MEM_FENCE);
 
         /* phase 1: pseudo-velocities of this row and the next v-row, T of this row. */
         real t1 = 0.0;
+        const int jn = j + 1;
         if (live) {
+            PATHS(FAST(i, j),
             if (need_p && j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
                 && V_FACE(i, j) == F_SOLVED) {
                 const real gcw = gam_c2(i, j);
@@ -146,20 +166,6 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                 lu_hat[l] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
                 ld_u[l] = d_u_fc(j, ap);
             }
-            const int jn = j + 1;
-            if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2
-                && V_FACE(i, jn) == F_SOLVED) {
-                const real gcw = gam_c2(i, jn);
-                const real gce = gam_c2(i + 1, jn);
-                const real an = aN_v_cf(i, jn);
-                const real a_s = aS_v_cf(i, jn);
-                const real ae = aE_v_cf(i, jn, gce);
-                const real aw = aW_v_cf(i, jn, gcw);
-                const real ap = aP_v_cf(i, jn, an, a_s, ae, aw);
-                const real b = b_v_cf(i, jn, gcw, gce);
-                lv_hat[(jn & 1) * DEV_W + l] = v_hat_cf(i, jn, an, a_s, ae, aw, ap, b);
-                ld_v[(jn & 1) * DEV_W + l] = d_v_cf(i, ap);
-            }
             if (need_p && j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
                 const real dw = dT_cc(i, j, 0);
                 const real de = dT_cc(i, j, 1);
@@ -168,6 +174,21 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                 t1 = T_cc(T, P, i, j, tW_cc(i, j, dw), tE_cc(i, j, de), tS_cc(i, j, ds),
                           tN_cc(i, j, dn), tP_cc(i, j, dw, de, ds, dn),
                           tB_cc(i, j, dw, de, ds, dn), tDiv_cc(i, j));
+            })
+            if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2) {
+                PATHS(FAST(i, jn),
+                if (V_FACE(i, jn) == F_SOLVED) {
+                    const real gcw = gam_c2(i, jn);
+                    const real gce = gam_c2(i + 1, jn);
+                    const real an = aN_v_cf(i, jn);
+                    const real a_s = aS_v_cf(i, jn);
+                    const real ae = aE_v_cf(i, jn, gce);
+                    const real aw = aW_v_cf(i, jn, gcw);
+                    const real ap = aP_v_cf(i, jn, an, a_s, ae, aw);
+                    const real b = b_v_cf(i, jn, gcw, gce);
+                    lv_hat[(jn & 1) * DEV_W + l] = v_hat_cf(i, jn, an, a_s, ae, aw, ap, b);
+                    ld_v[(jn & 1) * DEV_W + l] = d_v_cf(i, ap);
+                })
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -176,11 +197,12 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
          * (fixed ghosts; no solved face reads any other). */
         real p1 = 0.0;
         if (need_p) {
-            if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
-                p1 = p_cc(P, i, j, pW_cc(i, j), pE_cc(i, j), pS_cc(i, j), pN_cc(i, j),
-                          pD_cc(i, j), pB_cc(i, j), t1);
-            else
-                p1 = P(i, j);
+            PATHS(FAST(i, j),
+                if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
+                    p1 = p_cc(P, i, j, pW_cc(i, j), pE_cc(i, j), pS_cc(i, j), pN_cc(i, j),
+                              pD_cc(i, j), pB_cc(i, j), t1);
+                else
+                    p1 = P(i, j);)
             lp[(j & 1) * DEV_W + l] = p1;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -191,23 +213,25 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
             const real pj = lp[(j & 1) * DEV_W + l];
             if (j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
                 const real un = lu_hat[l] - ld_u[l] * (pj - lp[(j & 1) * DEV_W + l - 1]);
-                see(&best[0], &at[0], fabs(un - U(i, j)), k);
+                see(&best[0], &at[0], fabs(un - u[k]), k);
                 u_w[k] = un;
             }
             if (V_FACE(i, j) == F_SOLVED) {
                 const real vn = lv_hat[(j & 1) * DEV_W + l]
                                 - ld_v[(j & 1) * DEV_W + l]
                                   * (pj - lp[((j - 1) & 1) * DEV_W + l]);
-                see(&best[1], &at[1], fabs(vn - V(i, j)), k);
+                see(&best[1], &at[1], fabs(vn - v[k]), k);
                 v_w[k] = vn;
             }
             if (j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
-                see(&best[2], &at[2], fabs(p1 - P(i, j)), k);
-                see(&best[3], &at[3], fabs(t1 - T(i, j)), k);
+                see(&best[2], &at[2], fabs(p1 - p[k]), k);
+                see(&best[3], &at[3], fabs(t1 - t[k]), k);
                 p_w[k] = p1;
                 t_w[k] = t1;
+#if !DEV_LEAN
                 rho_w[k] = p1 / t1;
                 gam_w[k] = sqrt(t1);
+#endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -18,12 +18,13 @@ __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real*
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
     CELL_OF(k);
-    const real ru = rho_fc(i, j);
-    const real rv = rho_cf(i, j);
-    rho_u[k] = ru;
-    rho_v[k] = rv;
-    fx[k] = HY(j) * ru * U(i, j);
-    fy[k] = HX(i) * rv * V(i, j);
+    PATHS(fast[k],
+        const real ru = rho_fc(i, j);
+        const real rv = rho_cf(i, j);
+        rho_u[k] = ru;
+        rho_v[k] = rv;
+        fx[k] = HY(j) * ru * U(i, j);
+        fy[k] = HX(i) * rv * V(i, j);)
 }
 
 /* (15)–(16): û, d_u and v̂, d_v at every solved face (momentum::u_hat_d_u, v_hat_d_v). */
@@ -39,30 +40,31 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
     CELL_OF(k);
-    if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
-        const real gcs = gam_c(i, j);
-        const real gcn = gam_c(i, j + 1);
-        const real aw = aW_u_fc(i, j);
-        const real ae = aE_u_fc(i, j);
-        const real a_s = aS_u_fc(i, j, gcs);
-        const real an = aN_u_fc(i, j, gcn);
-        const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
-        const real b = b_u_fc(i, j, gcs, gcn);
-        u_hat[k] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
-        d_u[k] = d_u_fc(j, ap);
-    }
-    if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
-        const real gcw = gam_c2(i, j);
-        const real gce = gam_c2(i + 1, j);
-        const real an = aN_v_cf(i, j);
-        const real a_s = aS_v_cf(i, j);
-        const real ae = aE_v_cf(i, j, gce);
-        const real aw = aW_v_cf(i, j, gcw);
-        const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
-        const real b = b_v_cf(i, j, gcw, gce);
-        v_hat[k] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
-        d_v[k] = d_v_cf(i, ap);
-    }
+    PATHS(fast[k],
+        if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
+            const real gcs = gam_c(i, j);
+            const real gcn = gam_c(i, j + 1);
+            const real aw = aW_u_fc(i, j);
+            const real ae = aE_u_fc(i, j);
+            const real a_s = aS_u_fc(i, j, gcs);
+            const real an = aN_u_fc(i, j, gcn);
+            const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
+            const real b = b_u_fc(i, j, gcs, gcn);
+            u_hat[k] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
+            d_u[k] = d_u_fc(j, ap);
+        }
+        if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
+            const real gcw = gam_c2(i, j);
+            const real gce = gam_c2(i + 1, j);
+            const real an = aN_v_cf(i, j);
+            const real a_s = aS_v_cf(i, j);
+            const real ae = aE_v_cf(i, j, gce);
+            const real aw = aW_v_cf(i, j, gcw);
+            const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
+            const real b = b_v_cf(i, j, gcw, gce);
+            v_hat[k] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
+            d_v[k] = d_v_cf(i, ap);
+        })
 }
 
 /* Boundary copies run one work-item per list entry. Each list is split by the host into two
@@ -120,29 +122,30 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
     if (cell[k] != CELL_FLUID)
         return;
     CELL_OF(k);
-    const real dw = dT_cc(i, j, 0);
-    const real de = dT_cc(i, j, 1);
-    const real ds = dT_cc(i, j, 2);
-    const real dn = dT_cc(i, j, 3);
-    const real tw = tW_cc(i, j, dw);
-    const real te = tE_cc(i, j, de);
-    const real ts = tS_cc(i, j, ds);
-    const real tn = tN_cc(i, j, dn);
-    const real tpp = tP_cc(i, j, dw, de, ds, dn);
-    const real tb = tB_cc(i, j, dw, de, ds, dn);
-    const real tdiv = tDiv_cc(i, j);
-    const real t1 = T_cc(T, P, i, j, tw, te, ts, tn, tpp, tb, tdiv);
-    const real pw = pW_cc(i, j);
-    const real pe = pE_cc(i, j);
-    const real ps = pS_cc(i, j);
-    const real pn = pN_cc(i, j);
-    const real pd = pD_cc(i, j);
-    const real pb = pB_cc(i, j);
-    const real p1 = p_cc(P, i, j, pw, pe, ps, pn, pd, pb, t1);
-    t_new[k] = t1;
-    p_new[k] = p1;
-    res_t[k] = fabs(t1 - T(i, j));
-    res_p[k] = fabs(p1 - P(i, j));
+    PATHS(fast[k],
+        const real dw = dT_cc(i, j, 0);
+        const real de = dT_cc(i, j, 1);
+        const real ds = dT_cc(i, j, 2);
+        const real dn = dT_cc(i, j, 3);
+        const real tw = tW_cc(i, j, dw);
+        const real te = tE_cc(i, j, de);
+        const real ts = tS_cc(i, j, ds);
+        const real tn = tN_cc(i, j, dn);
+        const real tpp = tP_cc(i, j, dw, de, ds, dn);
+        const real tb = tB_cc(i, j, dw, de, ds, dn);
+        const real tdiv = tDiv_cc(i, j);
+        const real t1 = T_cc(T, P, i, j, tw, te, ts, tn, tpp, tb, tdiv);
+        const real pw = pW_cc(i, j);
+        const real pe = pE_cc(i, j);
+        const real ps = pS_cc(i, j);
+        const real pn = pN_cc(i, j);
+        const real pd = pD_cc(i, j);
+        const real pb = pB_cc(i, j);
+        const real p1 = p_cc(P, i, j, pw, pe, ps, pn, pd, pb, t1);
+        t_new[k] = t1;
+        p_new[k] = p1;
+        res_t[k] = fabs(t1 - T(i, j));
+        res_p[k] = fabs(p1 - P(i, j));)
 }
 
 /* Copy ghosts of the new p and T between the T/p evaluation and the correction

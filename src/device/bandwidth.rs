@@ -25,6 +25,7 @@ pub fn triad_bandwidth(device: &DeviceInfo, n: usize, repeats: usize) -> Result<
     rt.real("tb", &ones)?;
     rt.real("tc", &ones)?;
     rt.bind("triad")?;
+    rt.set_profiling(true)?;
     rt.time_kernel("triad", n)?;
     let mut best = f64::MAX;
     for _ in 0..repeats.max(1) {

@@ -1,4 +1,4 @@
-//! Building an assembled source for one device: context, profiling queue, program, build log.
+//! Building an assembled source for one device: context, queue, program, build log.
 //!
 //! On failure the full log (and the source it refers to) goes to `log_dir`, and the error
 //! carries the first log line that contains `error`; thanks to the `#line` markers of
@@ -27,10 +27,12 @@ pub const BUILD_LOG_FILE: &str = "kernel-build.log";
 /// File name of the assembled source written to `log_dir`.
 pub const SOURCE_FILE: &str = "kernel-source.cl";
 
-/// A program built for one device, with its context and in-order profiling queue.
+/// A program built for one device, with its context and in-order queue (profiling off unless
+/// [`BuiltProgram::set_profiling`] turns it on: `simplets bench`, the triad probe).
 pub struct BuiltProgram {
     program: Program,
     queue: CommandQueue,
+    profiling: bool,
     context: Context,
     device_id: cl_device_id,
     device: DeviceInfo,
@@ -38,6 +40,8 @@ pub struct BuiltProgram {
     log: String,
     build_seconds: f64,
     cache_hit: bool,
+    cache_key: String,
+    cache_enabled: bool,
 }
 
 /// `map_err` helper: an OpenCL failure in `call` on `device`.
@@ -85,10 +89,17 @@ pub fn build_cached(
     })?;
     let id = entry.id();
     let context = Context::from_device(&Device::new(id)).map_err(api(device, "clCreateContext"))?;
-    // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included.
-    let queue = CommandQueue::create_default(&context, CL_QUEUE_PROFILING_ENABLE)
-        .map_err(api(device, "clCreateCommandQueue"))?;
-    let options = defines.to_options();
+    // clCreateCommandQueue (1.2) works on every platform, 2.0+ ones included. No profiling:
+    // timestamps cost per command, and only `simplets bench` asks for them.
+    let queue =
+        CommandQueue::create_default(&context, 0).map_err(api(device, "clCreateCommandQueue"))?;
+    let mut options = defines.to_options();
+    if let Ok(value) = std::env::var(super::source::EXTRA_OPTIONS_ENV) {
+        let extra = super::source::extra_options(&value)?;
+        if !extra.is_empty() {
+            options = format!("{options} {extra}");
+        }
+    }
     let key = KernelCache::key(device, source, &options);
     let start = Instant::now();
     if let Some(hit) = cache.and_then(|c| from_binary(c, &key, &context, id, &options)) {
@@ -96,6 +107,7 @@ pub fn build_cached(
         return Ok(BuiltProgram {
             program: hit,
             queue,
+            profiling: false,
             context,
             device_id: id,
             device: device.clone(),
@@ -103,6 +115,8 @@ pub fn build_cached(
             log: String::new(),
             build_seconds: start.elapsed().as_secs_f64(),
             cache_hit: true,
+            cache_key: key,
+            cache_enabled: true,
         });
     }
     let mut program = Program::create_from_source(&context, source)
@@ -140,6 +154,7 @@ pub fn build_cached(
     Ok(BuiltProgram {
         program,
         queue,
+        profiling: false,
         context,
         device_id: id,
         device: device.clone(),
@@ -147,6 +162,8 @@ pub fn build_cached(
         log,
         build_seconds,
         cache_hit: false,
+        cache_enabled: cache.is_some(),
+        cache_key: key,
     })
 }
 
@@ -228,6 +245,21 @@ impl BuiltProgram {
         self.build_seconds
     }
 
+    /// The kernel cache key of this build ([`KernelCache::key`]: device, driver, options and
+    /// source), whether or not a cache was used.
+    pub fn cache_key(&self) -> &str {
+        &self.cache_key
+    }
+
+    /// `hit`, `miss` (built from source and stored) or `disabled` (no cache given).
+    pub fn cache_status(&self) -> &'static str {
+        match (self.cache_enabled, self.cache_hit) {
+            (_, true) => "hit",
+            (true, false) => "miss",
+            (false, false) => "disabled",
+        }
+    }
+
     /// The kernels the program defines.
     pub fn kernel_names(&self) -> Vec<String> {
         self.program
@@ -243,9 +275,29 @@ impl BuiltProgram {
         &self.context
     }
 
-    /// The in-order queue, created with `CL_QUEUE_PROFILING_ENABLE`.
+    /// The in-order queue.
     pub fn queue(&self) -> &CommandQueue {
         &self.queue
+    }
+
+    /// True if the queue records profiling timestamps.
+    pub fn profiling(&self) -> bool {
+        self.profiling
+    }
+
+    /// Replace the queue by one with (or without) `CL_QUEUE_PROFILING_ENABLE`, after waiting
+    /// for everything queued. Buffers and kernels belong to the context and stay valid.
+    pub fn set_profiling(&mut self, on: bool) -> Result<(), DeviceError> {
+        if on == self.profiling {
+            return Ok(());
+        }
+        let d = &self.device;
+        self.queue.finish().map_err(api(d, "clFinish"))?;
+        let props = if on { CL_QUEUE_PROFILING_ENABLE } else { 0 };
+        self.queue = CommandQueue::create_default(&self.context, props)
+            .map_err(api(d, "clCreateCommandQueue"))?;
+        self.profiling = on;
+        Ok(())
     }
 
     /// The built program (for kernels).

@@ -87,6 +87,44 @@ pub const JACOBI: (&str, &str) = (
 /// they change results and may delete `isnan` guards.
 pub const BASE_OPTIONS: &str = "-cl-std=CL1.2 -cl-kernel-arg-info";
 
+/// Environment variable holding extra kernel build options for tuning experiments, e.g.
+/// `-cl-nv-maxrregcount=128` on NVIDIA. They follow the defines in the options, so they are
+/// part of the kernel cache key and of every record of the options.
+pub const EXTRA_OPTIONS_ENV: &str = "SIMPLETS_CL_OPTIONS";
+
+/// Options that change floating-point results; refused in [`EXTRA_OPTIONS_ENV`].
+const VALUE_CHANGING: [&str; 5] = [
+    "-cl-fast-relaxed-math",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+];
+
+/// The extra build options of `value` (the contents of [`EXTRA_OPTIONS_ENV`]): trimmed, or
+/// an error naming a value-changing option or a `-D` (defines come from the case only).
+pub fn extra_options(value: &str) -> Result<String, DeviceError> {
+    let bad = |reason: String| DeviceError::BadBuildOption {
+        var: EXTRA_OPTIONS_ENV,
+        value: value.to_string(),
+        reason,
+    };
+    for word in value.split_whitespace() {
+        if VALUE_CHANGING.contains(&word) {
+            return Err(bad(format!(
+                "{word} changes floating-point results and is never used (FP64, IEEE rounding)"
+            )));
+        }
+        if word.starts_with("-D") {
+            return Err(bad(
+                "defines come from the case and the decomposition; pass only compiler options"
+                    .into(),
+            ));
+        }
+    }
+    Ok(value.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// An ordered list of source pieces, each `(path like "cl/prelude.cl", text)`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Source {
@@ -156,6 +194,7 @@ pub fn assemble(pieces: &[(&str, &str)]) -> String {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Defines {
     entries: Vec<(String, Option<String>)>,
+    options: Vec<String>,
 }
 
 impl Defines {
@@ -199,6 +238,15 @@ impl Defines {
         self.push(name, None)
     }
 
+    /// A compiler option after the defines (a device-specific tuning option such as
+    /// `-cl-nv-maxrregcount=128`); value-changing options are refused like in
+    /// [`EXTRA_OPTIONS_ENV`] and panic, since the option is a literal in our code.
+    pub fn option(mut self, option: &str) -> Defines {
+        let checked = extra_options(option).expect("a value-preserving compiler option");
+        self.options.push(checked);
+        self
+    }
+
     /// `(name, value)` pairs in order; `None` for a flag.
     pub fn entries(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
         self.entries.iter().map(|(n, v)| (n.as_str(), v.as_deref()))
@@ -212,6 +260,10 @@ impl Defines {
                 Some(v) => out.push_str(&format!(" -D {name}={v}")),
                 None => out.push_str(&format!(" -D {name}")),
             }
+        }
+        for o in &self.options {
+            out.push(' ');
+            out.push_str(o);
         }
         out
     }
@@ -252,6 +304,61 @@ pub fn dump_kernel(path: &Path, source: &str) -> Result<(), DeviceError> {
 
 #[cfg(test)]
 mod tests {
+    /// OpenCL C 1.2 has no variadic macros and NVIDIA's compiler refuses them (PoCL accepts
+    /// them, so only this check catches one on a CPU-only machine).
+    #[test]
+    fn no_variadic_macros_in_cl() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/cl");
+        let mut seen = 0;
+        for sub in ["", "/kernels"] {
+            for e in std::fs::read_dir(format!("{dir}{sub}")).unwrap() {
+                let path = e.unwrap().path();
+                if path.extension().is_some_and(|x| x == "cl") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let variadic_define = text
+                        .lines()
+                        .any(|l| l.trim_start().starts_with("#define") && l.contains("...)"));
+                    assert!(
+                        !text.contains("__VA_ARGS__") && !variadic_define,
+                        "{} uses a variadic macro",
+                        path.display()
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 15, "found only {seen} .cl files");
+    }
+
+    #[test]
+    fn device_options_follow_the_defines() {
+        let o = Defines::new()
+            .int("CFG_NXT", 10)
+            .option("-cl-nv-maxrregcount=128")
+            .to_options();
+        assert!(o.ends_with("-D CFG_NXT=10 -cl-nv-maxrregcount=128"), "{o}");
+    }
+
+    #[test]
+    fn extra_options_refuse_value_changing_flags_and_defines() {
+        assert_eq!(
+            super::extra_options("  -cl-nv-maxrregcount=128   -cl-nv-verbose ").unwrap(),
+            "-cl-nv-maxrregcount=128 -cl-nv-verbose"
+        );
+        assert_eq!(super::extra_options("").unwrap(), "");
+        let e = super::extra_options("-cl-fast-relaxed-math")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("SIMPLETS_CL_OPTIONS") && e.contains("-cl-fast-relaxed-math"),
+            "{e}"
+        );
+        let e = super::extra_options("-DCFG_DT=1.0")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("defines come from the case"), "{e}");
+    }
+
     use super::*;
 
     #[test]

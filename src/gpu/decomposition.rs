@@ -53,7 +53,9 @@ pub struct Decomposition {
 
 impl Decomposition {
     /// Split the stored columns 1..=nx+1 and rows 1..=ny+1 of `grid` into groups of `width`
-    /// work-items and `rows` rows. `rows` is clamped to the grid.
+    /// work-items and at most `rows` rows. The rows are balanced over the groups along y,
+    /// `rows = ceil((ny + 1) / groups_y)`, which is what the fused kernel derives from its
+    /// launch size.
     pub fn new(grid: &Grid, width: usize, rows: usize) -> Result<Decomposition, String> {
         if width <= 2 * HALO {
             return Err(format!(
@@ -65,13 +67,13 @@ impl Decomposition {
         }
         let (ncols, nrows) = (grid.nx + 1, grid.ny + 1);
         let cols = width - 2 * HALO;
-        let rows = rows.min(nrows);
+        let groups_y = nrows.div_ceil(rows.min(nrows));
         Ok(Decomposition {
             width,
             cols,
-            rows,
+            rows: nrows.div_ceil(groups_y),
             groups_x: ncols.div_ceil(cols),
-            groups_y: nrows.div_ceil(rows),
+            groups_y,
         })
     }
 
@@ -192,12 +194,23 @@ mod tests {
     #[test]
     fn paper_mesh_groups() {
         let d = Decomposition::new(&grid(4032, 200), 256, 100).unwrap();
-        assert_eq!((d.cols, d.groups_x, d.groups_y), (252, 17, 3));
+        // 201 rows in 3 groups: balanced to 67 each.
+        assert_eq!((d.cols, d.groups_x, d.groups_y, d.rows), (252, 17, 3, 67));
         let d = Decomposition::new(&grid(4031, 199), 256, 100).unwrap();
-        assert_eq!((d.groups_x, d.groups_y), (16, 2));
+        assert_eq!((d.groups_x, d.groups_y, d.rows), (16, 2, 100));
         assert_eq!(d.local_bytes(), 32 * 1024 + 12 * 256);
         assert_eq!(d.ndrange(), ([16 * 256, 2], [256, 1]));
         assert_eq!(d.origin(1, 1), (253, 101));
+        // What the kernel derives from the launch: ceil((CFG_NYT − 1) / groups_y).
+        for rows in 1..=201 {
+            let d = Decomposition::new(&grid(40, 200), 16, rows).unwrap();
+            assert_eq!(d.rows, 201usize.div_ceil(d.groups_y), "{rows}");
+            assert!(d.rows <= rows && d.rows * d.groups_y >= 201);
+            assert!(
+                (d.groups_y - 1) * d.rows < 201,
+                "{rows}: a group without rows"
+            );
+        }
     }
 
     #[test]

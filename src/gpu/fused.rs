@@ -1,14 +1,14 @@
 //! The OpenCL backend in the paper's form (spec §5.1–5.5): loop 2 is ONE kernel
 //! (`cl/kernels/iterate_fused.cl`) whose work-groups march their subdomains along y, staging
 //! temporaries in local memory; the explicit scheme adds the convective kernel once per step.
-//! Two Jacobi buffer sets alternate as read and write sets; after each launch the copy ghosts
-//! and copy faces of the written set are filled (`cl/kernels/boundary.cl`), and only the
-//! per-work-group residual maxima cross to the host.
+//! Two Jacobi buffer sets alternate as read and write sets. Copy ghosts and copy faces are
+//! never filled on the device: the kernels read their sources instead ([`super::paths`]), so
+//! a loop-2 iteration is exactly one launch, and only the per-work-group residual maxima cross
+//! to the host. The host applies the copies when it downloads the fields.
 
 use super::decomposition::{Decomposition, HALO};
-use super::solver::{
-    defines, device_bytes, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N,
-};
+use super::paths::Aliases;
+use super::solver::{defines, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N};
 use crate::config::{Case, Convection, Side};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime, Source,
@@ -17,6 +17,7 @@ use crate::error::{DeviceError, RunError};
 use crate::fields::State;
 use crate::geometry::Geometry;
 use crate::grid::Grid;
+use crate::reference::bc::Ghosts;
 use crate::reference::Reference;
 use crate::solver::{Solver, StepReport};
 
@@ -24,10 +25,34 @@ use crate::solver::{Solver, StepReport};
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
 /// The kernel's write-set parameter names, in [`K`] order.
 const W: [&str; 6] = ["u_w", "v_w", "p_w", "t_w", "rho_w", "gam_w"];
-/// Boundary-copy kernels of `boundary.cl`.
-const BOUNDARY: [&str; 6] = [
-    "ghosts0", "ghosts1", "faces_u0", "faces_u1", "faces_v0", "faces_v1",
-];
+
+/// f64 buffers per stored cell of the fused form: two Jacobi sets of u, v, p, T, ρ, Γ (12), level
+/// n (6), and C_u, C_v, C_T for the explicit scheme only (3). No ρu, ρv, Fx, Fy, û, d or
+/// residual arrays: the kernel keeps them in local memory and registers. With `lean` storage
+/// ρ and Γ are not stored: u, v, p, T per set (12).
+pub fn f64_per_cell(explicit: bool, lean: bool) -> u64 {
+    let sets = if lean { 12 } else { 18 };
+    sets + if explicit { 3 } else { 0 }
+}
+
+/// int buffers per stored cell of the fused form: the phase form's class tables and fast-path
+/// mask plus the three alias tables, or one packed geometry word with `lean` storage.
+pub fn i32_per_cell(lean: bool) -> u64 {
+    if lean {
+        1
+    } else {
+        super::solver::I32_PER_CELL + 3
+    }
+}
+
+/// Device memory of the fused form for `cells` stored cells: (total, largest buffer) in bytes
+/// (buffers not per cell left out, as [`super::solver::device_bytes`]).
+pub fn device_bytes(cells: u64, explicit: bool, lean: bool) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit, lean) + 4 * i32_per_cell(lean)),
+        8 * cells,
+    )
+}
 
 /// The assembled source of the fused form.
 pub fn source() -> String {
@@ -42,29 +67,49 @@ pub fn source() -> String {
         .with(s::PRESSURE)
         .with(s::FLUX_INLINE)
         .with(s::CONVECTIVE)
-        .with(s::BOUNDARY)
         .with(s::ITERATE)
         .assemble()
 }
 
+/// Register cap of the fused kernel on NVIDIA devices. Uncapped, NVIDIA's compiler gives
+/// `loop2` 188–196 registers, which fits one 256-item group per SM; capped at 128 (two groups
+/// per SM, no spills reported) implicit upwind ran 41 % faster on an H200 and 96 was slower
+/// again (docs/PERFORMANCE.md, tuning step 4).
+pub const NV_MAX_REGISTERS: u32 = 128;
+
 /// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the
-/// phase form's defines plus the work-group geometry).
-pub fn fused_defines(r: &Reference, dec: &Decomposition) -> crate::device::Defines {
-    defines(r, &r.ghosts)
+/// phase form's defines plus the work-group width), and the device's tuning options. The rows
+/// per subdomain are not a define: the kernel derives them from the launch
+/// (`get_num_groups(1)`), so one build serves every value.
+pub fn fused_defines(
+    r: &Reference,
+    dec: &Decomposition,
+    dev: &DeviceInfo,
+    lean: bool,
+) -> crate::device::Defines {
+    let d = defines(r, &r.ghosts)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
-        .int("DEV_ROWS", dec.rows as i64)
         .int("DEV_HALO", HALO as i64)
+        .int("DEV_ALIAS", 1)
+        .int("DEV_LEAN", i64::from(lean));
+    if dev.platform_name.contains("NVIDIA") {
+        d.option(&format!("-cl-nv-maxrregcount={NV_MAX_REGISTERS}"))
+    } else {
+        d
+    }
 }
 
-/// Compile (and store in the kernel cache) both OpenCL forms for `case` on `dev` without
-/// allocating any field buffer: `simplets build-kernels`. Returns the seconds each build took
-/// (0 for a cache hit) as (phase, fused or None when the fused form does not apply).
+/// Compile (and store in the kernel cache) the OpenCL forms `(phase, fused)` asked for, for
+/// `case` on `dev`, without allocating any field buffer: `simplets build-kernels`. Returns the
+/// seconds each build took (0 for a cache hit), `None` for a form not asked for (or, fused,
+/// not applicable).
 pub fn build_ahead(
     case: &Case,
     dev: &DeviceInfo,
     cache: &crate::device::KernelCache,
-) -> Result<(f64, Option<f64>), DeviceError> {
+    forms: (bool, bool),
+) -> Result<(Option<f64>, Option<f64>), DeviceError> {
     let r = Reference::new(case);
     let secs = |b: &crate::device::BuiltProgram| {
         if b.cache_hit() {
@@ -73,21 +118,38 @@ pub fn build_ahead(
             b.build_seconds()
         }
     };
-    let phase = build_cached(
-        dev,
-        &super::solver::source(),
-        &defines(&r, &r.ghosts),
-        None,
-        Some(cache),
-    )?;
-    let fused = if supports(case) {
-        let dec = Decomposition::for_device(&r.grid, dev)?;
-        let b = build_cached(dev, &source(), &fused_defines(&r, &dec), None, Some(cache))?;
+    let phase = if forms.0 {
+        let b = build_cached(
+            dev,
+            &super::solver::source(),
+            &defines(&r, &r.ghosts),
+            None,
+            Some(cache),
+        )?;
         Some(secs(&b))
     } else {
         None
     };
-    Ok((secs(&phase), fused))
+    let fused = if forms.1 && supports(case) {
+        let dec = Decomposition::for_device(&r.grid, dev)?;
+        let b = build_cached(
+            dev,
+            &source(),
+            &fused_defines(&r, &dec, dev, false),
+            None,
+            Some(cache),
+        )?;
+        Some(secs(&b))
+    } else {
+        None
+    };
+    Ok((phase, fused))
+}
+
+/// True if the lean storage applies to `case`: no periodic side (its copies are not
+/// neighbours) and at most [`super::paths::PACKED_WALLS`] wall records.
+pub fn lean_supported(case: &Case) -> bool {
+    supports(case)
 }
 
 /// True if the fused kernel supports the case (no periodic sides yet).
@@ -96,6 +158,40 @@ pub fn supports(case: &Case) -> bool {
     ![&b.west, &b.east, &b.south, &b.north]
         .iter()
         .any(|s| matches!(s, Side::Periodic))
+}
+
+/// ρ = p/T and Γ = √T everywhere: what the lean storage computes where it reads them, and
+/// what every backend stores (the equation of state and the ghost rules write exactly these).
+fn derive_rho_gam(f: &mut crate::fields::Fields) {
+    for ((rho, gam), (&p, &t)) in f
+        .rho
+        .iter_mut()
+        .zip(f.Gam.iter_mut())
+        .zip(f.p.iter().zip(&f.T))
+    {
+        *rho = p / t;
+        *gam = t.sqrt();
+    }
+}
+
+/// Upload the lean form's geometry: metrics, wall records and one packed word per cell.
+fn upload_packed(rt: &mut Runtime, r: &Reference, alias: &Aliases) -> Result<(), String> {
+    let (g, geo) = (&r.grid, &r.geom);
+    let fast = super::paths::fast_mask(g, geo);
+    let packed = super::paths::pack_geometry(g, geo, &fast, alias)?;
+    let walls = |f: fn(&crate::geometry::Wall) -> f64| geo.walls.iter().map(f).collect::<Vec<_>>();
+    let up = |e: DeviceError| e.to_string();
+    rt.real("hx", &g.hx).map_err(up)?;
+    rt.real("hy", &g.hy).map_err(up)?;
+    rt.real("wall_u", &walls(|w| w.u)).map_err(up)?;
+    rt.real("wall_v", &walls(|w| w.v)).map_err(up)?;
+    rt.real("wall_t", &walls(|w| w.t)).map_err(up)?;
+    rt.int(
+        "wall_bc",
+        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
+    )
+    .map_err(up)?;
+    rt.int("geo", &packed).map_err(up)
 }
 
 /// The fused OpenCL solver.
@@ -111,7 +207,9 @@ pub struct Fused {
     n: usize,
     /// Which set holds iterate k: false = A (`u`, …), true = B (`u2`, …).
     in_b: bool,
-    counts: [usize; 6],
+    ghosts: Ghosts,
+    /// Field buffers per set: 6 (u, v, p, T, ρ, Γ), or 4 with lean storage.
+    stored: usize,
 }
 
 impl Fused {
@@ -124,7 +222,9 @@ impl Fused {
         let dev = select_device(opts.device.as_deref())?;
         require_fp64(&dev)?;
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
-        let (total, largest) = device_bytes(cells);
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let lean = opts.lean;
+        let (total, largest) = device_bytes(cells, explicit, lean);
         check_capacity(&dev, total, largest, 0, 1)?;
         let r = Reference::new(case);
         let dec = match dec {
@@ -149,7 +249,7 @@ impl Fused {
             });
         }
         let ghosts = r.ghosts.clone();
-        let defs = fused_defines(&r, &dec);
+        let defs = fused_defines(&r, &dec, &dev, lean);
         let built = build_cached(
             &dev,
             &source(),
@@ -158,56 +258,61 @@ impl Fused {
             opts.cache.as_ref(),
         )?;
         let n = r.grid.len();
+        let stored = if lean { 4 } else { 6 };
         let mut rt = Runtime::new(built);
-        for set in [&K, &K2] {
+        for set in [&K[..stored], &K2[..stored]] {
             for (name, f) in set.iter().zip(fields_of(&r.state.k)) {
                 rt.real(name, f)?;
             }
         }
-        for (name, f) in N.iter().zip(fields_of(&r.state.n)) {
+        for (name, f) in N[..stored].iter().zip(fields_of(&r.state.n)) {
             rt.real(name, f)?;
         }
         let zeros = vec![0.0; n];
+        // The implicit kernels never read the explicit terms: one value each.
         for name in ["cu", "cv", "ct"] {
-            rt.real(name, &zeros)?;
+            rt.real(name, if explicit { &zeros } else { &[] })?;
         }
         rt.real("part", &vec![0.0; 8 * dec.groups()])?;
-        let l = CopyLists::new(&ghosts);
-        upload_geometry(&mut rt, &r, &l)?;
+        let alias = Aliases::new(n, &ghosts);
+        if lean {
+            upload_packed(&mut rt, &r, &alias).map_err(|reason| DeviceError::Api {
+                device: dev.name.clone(),
+                call: "lean storage",
+                code: 0,
+                name: reason,
+            })?;
+        } else {
+            upload_geometry(&mut rt, &r, &CopyLists::new(&ghosts))?;
+            rt.int("c_alias", &alias.cells)?;
+            rt.int("u_alias", &alias.u)?;
+            rt.int("v_alias", &alias.v)?;
+        }
         // Kernel instances for both directions of the ping-pong.
-        let ab: Vec<(&str, &str)> = W.iter().zip(K2).map(|(w, b)| (*w, b)).collect();
-        let mut ba: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
-        ba.extend(W.iter().zip(K).map(|(w, a)| (*w, a)));
+        let (k, k2, w) = (&K[..stored], &K2[..stored], &W[..stored]);
+        let ab: Vec<(&str, &str)> = w.iter().zip(k2).map(|(w, b)| (*w, *b)).collect();
+        let mut ba: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
+        ba.extend(w.iter().zip(k).map(|(w, a)| (*w, *a)));
         rt.bind_as("loop2_ab", "loop2", &ab)?;
         rt.bind_as("loop2_ba", "loop2", &ba)?;
-        let to_b: Vec<(&str, &str)> = K.iter().zip(K2).map(|(k, b)| (*k, b)).collect();
+        let to_b: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
         rt.bind_as("convective_a", "convective", &[])?;
         rt.bind_as("convective_b", "convective", &to_b)?;
-        for k in BOUNDARY {
-            rt.bind_as(&format!("{k}_a"), k, &[])?;
-            rt.bind_as(&format!("{k}_b"), k, &to_b)?;
-        }
-        let counts = [
-            l.cells.0.len(),
-            l.cells.1.len(),
-            l.u.0.len(),
-            l.u.1.len(),
-            l.v.0.len(),
-            l.v.1.len(),
-        ];
         log::info!(
             "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
-             {} KiB local memory each, {} MiB of buffers",
+             {} KiB local memory each, {} MiB of buffers ({} storage, {} B per cell)",
             dev.name,
             dec.groups(),
             dec.width,
             dec.cols,
             dec.rows,
             dec.local_bytes() / 1024,
-            rt.bytes() >> 20
+            rt.bytes() >> 20,
+            if lean { "lean" } else { "full" },
+            rt.bytes() / cells
         );
         Ok(Fused {
-            explicit: case.scheme.convection == Convection::Explicit,
+            explicit,
             case: case.clone(),
             grid: r.grid.clone(),
             geom: r.geom.clone(),
@@ -217,7 +322,8 @@ impl Fused {
             dirty: false,
             n,
             in_b: false,
-            counts,
+            ghosts,
+            stored,
         })
     }
 
@@ -231,11 +337,11 @@ impl Fused {
         &self.dec
     }
 
-    fn cur(&self) -> [&'static str; 6] {
+    fn cur(&self) -> &'static [&'static str] {
         if self.in_b {
-            K2
+            &K2[..self.stored]
         } else {
-            K
+            &K[..self.stored]
         }
     }
 
@@ -249,12 +355,6 @@ impl Fused {
             local,
         )?;
         self.in_b = !self.in_b;
-        let suffix = if self.in_b { "_b" } else { "_a" };
-        for (k, &count) in BOUNDARY.iter().zip(&self.counts) {
-            if count > 0 {
-                self.rt.launch(&format!("{k}{suffix}"), count, None)?;
-            }
-        }
         let mut part = vec![0.0; 8 * self.dec.groups()];
         self.rt.read("part", &mut part)?;
         let mut res = [(0.0f64, 0usize); 4];
@@ -292,8 +392,17 @@ impl Fused {
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
-        super::loop2::read_fields(&self.rt, &self.cur(), &mut self.host.k)?;
-        super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
+        super::loop2::read_fields(&self.rt, self.cur(), &mut self.host.k)?;
+        super::loop2::read_fields(&self.rt, &N[..self.stored], &mut self.host.n)?;
+        if self.stored < 6 {
+            derive_rho_gam(&mut self.host.k);
+            derive_rho_gam(&mut self.host.n);
+        }
+        // The device leaves copy ghosts and copy faces stale (they are read through aliases).
+        for f in [&mut self.host.k, &mut self.host.n] {
+            self.ghosts.apply_cells(f);
+            self.ghosts.apply_faces(f);
+        }
         self.dirty = false;
         Ok(())
     }
@@ -335,6 +444,32 @@ impl Solver for Fused {
         super::loop2::step(self, &spec)
     }
 
+    fn clock(&self) -> (u64, f64) {
+        (self.host.step, self.host.time)
+    }
+
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+        if self.dirty {
+            let names = self.cur();
+            let nxt = self.grid.nxt;
+            if let Err(e) = super::loop2::read_rows(&self.rt, names, &mut self.host.k, rows, nxt) {
+                log::error!("reading rows back from the device failed: {e}");
+            }
+            if self.stored < 6 {
+                derive_rho_gam(&mut self.host.k);
+            }
+            // Copy ghosts and faces are stale on the device (read through aliases): fill them
+            // on the host; those whose source rows were read come out right.
+            self.ghosts.apply_cells(&mut self.host.k);
+            self.ghosts.apply_faces(&mut self.host.k);
+        }
+        &self.host
+    }
+
+    fn info(&self) -> crate::solver::SolverInfo {
+        super::loop2::info(self.rt.program(), "fused", Some(&self.dec))
+    }
+
     fn state(&mut self) -> &State {
         if self.dirty {
             if let Err(e) = self.download() {
@@ -344,11 +479,36 @@ impl Solver for Fused {
         &self.host
     }
 
+    fn details(&self) -> Vec<(String, String)> {
+        let d = &self.dec;
+        vec![(
+            "decomposition".into(),
+            format!(
+                "W = {} ({} columns + 2 × {HALO} halo), {} rows per subdomain, {} × {} = {} \
+                 work-groups",
+                d.width,
+                d.cols,
+                d.rows,
+                d.groups_x,
+                d.groups_y,
+                d.groups()
+            ),
+        )]
+    }
+
+    fn runtime(&self) -> Option<&Runtime> {
+        Some(&self.rt)
+    }
+
+    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
+        Some(&mut self.rt)
+    }
+
     fn restore(&mut self, state: State) -> Result<(), RunError> {
-        for set in [&K, &K2] {
+        for set in [&K[..self.stored], &K2[..self.stored]] {
             super::loop2::write_fields(&mut self.rt, set, &state.k)?;
         }
-        super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
+        super::loop2::write_fields(&mut self.rt, &N[..self.stored], &state.n)?;
         self.in_b = false;
         self.host = state;
         self.dirty = false;

@@ -82,7 +82,7 @@ pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, R
 /// u, v, p, T, ρ, Γ) into `f`.
 pub fn read_fields(
     rt: &crate::device::Runtime,
-    names: &[&str; 6],
+    names: &[&str],
     f: &mut crate::fields::Fields,
 ) -> Result<(), DeviceError> {
     let dst = [
@@ -94,10 +94,68 @@ pub fn read_fields(
     Ok(())
 }
 
+/// Read the stored rows `rows` (j ranges; `nxt` values per row) of one set of six field
+/// buffers into the same positions of `f`; other rows of `f` are left as they are.
+pub fn read_rows(
+    rt: &crate::device::Runtime,
+    names: &[&str],
+    f: &mut crate::fields::Fields,
+    rows: &[std::ops::Range<usize>],
+    nxt: usize,
+) -> Result<(), DeviceError> {
+    let dst = [
+        &mut f.u, &mut f.v, &mut f.p, &mut f.T, &mut f.rho, &mut f.Gam,
+    ];
+    for (name, d) in names.iter().zip(dst) {
+        let nyt = d.len() / nxt;
+        for r in rows {
+            let (a, b) = (r.start.min(nyt), r.end.min(nyt));
+            if a < b {
+                rt.read_at(name, a * nxt, &mut d[a * nxt..b * nxt])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The run-manifest record of an OpenCL program: its device, form and build.
+pub fn info(
+    built: &crate::device::BuiltProgram,
+    form: &str,
+    dec: Option<&super::decomposition::Decomposition>,
+) -> crate::solver::SolverInfo {
+    use crate::solver::{DecompositionRecord, DeviceRecord, KernelRecord, SolverInfo};
+    let d = built.device();
+    SolverInfo {
+        device: Some(DeviceRecord {
+            name: d.name.clone(),
+            vendor: d.vendor.clone(),
+            device_type: d.device_type.clone(),
+            platform: d.platform_name.clone(),
+            opencl_version: d.platform_version.clone(),
+            opencl_c_version: d.opencl_c_version.trim().to_string(),
+            driver_version: d.driver_version.clone(),
+        }),
+        kernels: Some(KernelRecord {
+            form: form.to_string(),
+            decomposition: dec.map(|d| DecompositionRecord {
+                width: d.width,
+                cols: d.cols,
+                rows: d.rows,
+                groups: d.groups(),
+            }),
+            build_options: built.options().to_string(),
+            cache_key: built.cache_key().to_string(),
+            cache: built.cache_status().to_string(),
+            build_seconds: built.build_seconds(),
+        }),
+    }
+}
+
 /// Overwrite one set of six field buffers from `f` (the inverse of [`read_fields`]).
 pub fn write_fields(
     rt: &mut crate::device::Runtime,
-    names: &[&str; 6],
+    names: &[&str],
     f: &crate::fields::Fields,
 ) -> Result<(), DeviceError> {
     let src = [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam];

@@ -4,4 +4,5 @@
 pub mod decomposition;
 pub mod fused;
 pub mod loop2;
+pub mod paths;
 pub mod solver;

@@ -19,19 +19,44 @@ use crate::solver::{Solver, StepReport};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
 const RED_WG: usize = 256;
-/// Work-groups of each residual reduction.
-const RED_GROUPS: usize = 64;
+/// Work-groups of each residual reduction per compute unit. Each item strides over the grid,
+/// so enough of them must be in flight to saturate the memory: with 64 groups in all, the
+/// four reductions ran at 7.7 % of their bandwidth bound on an H200 and took 24 % of a
+/// loop-2 iteration (docs/PERFORMANCE.md, tuning step 5).
+const RED_GROUPS_PER_CU: usize = 8;
+
+/// Work-groups of each residual reduction on `dev`.
+fn red_groups(dev: &crate::device::DeviceInfo) -> usize {
+    (RED_GROUPS_PER_CU * dev.compute_units as usize).clamp(16, 4096)
+}
 
 /// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
-/// Fy, C_u, C_v, C_T, û, d_u, v̂, d_v, p_new, T_new and four residual arrays (17).
-pub const F64_PER_CELL: u64 = 29;
-/// int buffers per stored cell: cell, wall index, u- and v-face classes.
-pub const I32_PER_CELL: u64 = 4;
+/// Fy (4), û, d_u, v̂, d_v (4), p_new, T_new (2), the residual arrays of p and T (2), and
+/// C_u, C_v, C_T for the explicit scheme only (3). The residual arrays of u and v are Fx and
+/// Fy: `correct` writes them after the last read of the fluxes in an iteration, the
+/// reductions read them before `fluxes` refills them ([`RES_ALIAS`]).
+pub fn f64_per_cell(explicit: bool) -> u64 {
+    if explicit {
+        27
+    } else {
+        24
+    }
+}
+/// int buffers per stored cell: cell, wall index, u- and v-face classes, fast-path mask.
+pub const I32_PER_CELL: u64 = 5;
+
+/// Kernel arguments bound to another buffer in every kernel: the residuals of u and v live
+/// in Fx and Fy (see [`f64_per_cell`]).
+pub const RES_ALIAS: [(&str, &str); 2] = [("res_u", "fx"), ("res_v", "fy")];
 
 /// Device memory the phase-kernel backend needs for `cells` stored cells: (total, largest
-/// buffer) in bytes.
-pub fn device_bytes(cells: u64) -> (u64, u64) {
-    (cells * (8 * F64_PER_CELL + 4 * I32_PER_CELL), 8 * cells)
+/// buffer) in bytes. Buffers not per cell (metrics, walls, copy lists, partial maxima) are
+/// left out; they are O(nx + ny).
+pub fn device_bytes(cells: u64, explicit: bool) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit) + 4 * I32_PER_CELL),
+        8 * cells,
+    )
 }
 
 /// Names of the k-iterate and level-n buffers, in [`Fields`] order.
@@ -47,6 +72,9 @@ pub struct OpenClOptions {
     pub cache: Option<KernelCache>,
     /// Directory for the build log and assembled source.
     pub log_dir: Option<std::path::PathBuf>,
+    /// Fused form only: lean storage (ρ and Γ computed where read, packed geometry; about
+    /// 100 B per cell for the implicit scheme, `gpu::fused::bytes_per_cell`).
+    pub lean: bool,
 }
 
 /// The OpenCL solver.
@@ -61,6 +89,8 @@ pub struct OpenCl {
     n: usize,
     /// Boundary-copy kernels and their list lengths.
     counts: [(&'static str, usize); 12],
+    /// Work-groups of each residual reduction.
+    red_groups: usize,
 }
 
 /// Every kernel of `cl/kernels/jacobi.cl`.
@@ -224,6 +254,7 @@ pub(crate) fn upload_geometry(
     rt.int("v_copy1", &pairs(&l.v.1))?;
     rt.int("ghost_copy0", &pairs(&l.cells.0))?;
     rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+    rt.int("fast", &super::paths::fast_mask(g, geo))?;
     Ok(())
 }
 
@@ -234,7 +265,8 @@ impl OpenCl {
         require_fp64(&dev)?;
         // Refuse a grid the device cannot hold before building anything on the host.
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
-        let (total, largest) = device_bytes(cells);
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let (total, largest) = device_bytes(cells, explicit);
         check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
         let r = Reference::new(case);
         let ghosts = r.ghosts.clone();
@@ -257,18 +289,23 @@ impl OpenCl {
         }
         let zeros = vec![0.0; n];
         for name in [
-            "rho_u", "rho_v", "fx", "fy", "cu", "cv", "ct", "u_hat", "d_u", "v_hat", "d_v",
-            "p_new", "t_new", "res_u", "res_v", "res_p", "res_t",
+            "rho_u", "rho_v", "fx", "fy", "u_hat", "d_u", "v_hat", "d_v", "p_new", "t_new",
+            "res_p", "res_t",
         ] {
             rt.real(name, &zeros)?;
         }
+        // The implicit kernels never read the explicit terms: one value each.
+        for name in ["cu", "cv", "ct"] {
+            rt.real(name, if explicit { &zeros } else { &[] })?;
+        }
+        let red_groups = red_groups(&dev);
         for name in ["part_u", "part_v", "part_p", "part_t"] {
-            rt.real(name, &vec![0.0; 2 * RED_GROUPS])?;
+            rt.real(name, &vec![0.0; 2 * red_groups])?;
         }
         let l = CopyLists::new(&ghosts);
         upload_geometry(&mut rt, &r, &l)?;
         for kname in KERNELS {
-            rt.bind(kname)?;
+            rt.bind_as(kname, kname, &RES_ALIAS)?;
         }
         let counts = [
             ("copy_hat_u0", l.u.0.len()),
@@ -292,7 +329,8 @@ impl OpenCl {
         );
         let s = OpenCl {
             counts,
-            explicit: case.scheme.convection == Convection::Explicit,
+            red_groups,
+            explicit,
             case: case.clone(),
             grid: r.grid.clone(),
             geom: r.geom.clone(),
@@ -327,8 +365,9 @@ impl OpenCl {
 
     /// Largest residual and its stored index, from the per-group partial results.
     fn reduce(&self, kernel: &str, part: &str) -> Result<(f64, usize), DeviceError> {
-        self.rt.launch(kernel, RED_WG * RED_GROUPS, Some(RED_WG))?;
-        let mut buf = vec![0.0; 2 * RED_GROUPS];
+        self.rt
+            .launch(kernel, RED_WG * self.red_groups, Some(RED_WG))?;
+        let mut buf = vec![0.0; 2 * self.red_groups];
         self.rt.read(part, &mut buf)?;
         let mut best = (0.0, 0);
         for g in buf.chunks(2) {
@@ -350,13 +389,15 @@ impl OpenCl {
         self.run("eos")?;
         self.copies("ghosts")?;
         self.copies("faces_")?;
-        self.run("fluxes")?;
-        Ok([
+        // The reductions before `fluxes`: the u and v residuals live in Fx and Fy.
+        let res = [
             self.reduce("reduce_u", "part_u")?,
             self.reduce("reduce_v", "part_v")?,
             self.reduce("reduce_p", "part_p")?,
             self.reduce("reduce_t", "part_t")?,
-        ])
+        ];
+        self.run("fluxes")?;
+        Ok(res)
     }
 
     /// Start a time step: level n := iterate k; explicit convective terms.
@@ -423,6 +464,25 @@ impl Solver for OpenCl {
         super::loop2::step(self, &spec)
     }
 
+    fn clock(&self) -> (u64, f64) {
+        (self.host.step, self.host.time)
+    }
+
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+        if self.dirty {
+            let names = K;
+            let nxt = self.grid.nxt;
+            if let Err(e) = super::loop2::read_rows(&self.rt, &names, &mut self.host.k, rows, nxt) {
+                log::error!("reading rows back from the device failed: {e}");
+            }
+        }
+        &self.host
+    }
+
+    fn info(&self) -> crate::solver::SolverInfo {
+        super::loop2::info(self.rt.program(), "phase", None)
+    }
+
     fn state(&mut self) -> &State {
         if self.dirty {
             if let Err(e) = self.download() {
@@ -430,6 +490,14 @@ impl Solver for OpenCl {
             }
         }
         &self.host
+    }
+
+    fn runtime(&self) -> Option<&Runtime> {
+        Some(&self.rt)
+    }
+
+    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
+        Some(&mut self.rt)
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {

@@ -75,6 +75,11 @@ pub struct CheckpointHeader {
     pub payload_bytes: u64,
     /// The complete case.
     pub case: Value,
+    /// Split NetCDF output (`output.snapshots_per_file`): the number of the part that holds
+    /// the newest snapshot at this step, so that a restart continues with the next part.
+    /// Absent for single-file output and in checkpoints of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nc_part: Option<u32>,
 }
 
 /// 64-bit FNV-1a.
@@ -258,12 +263,14 @@ fn fields_of(state: &State) -> [&Vec<f64>; 12] {
 }
 
 /// Write `state` to `<out_dir>/<name>.ckpt-<step>` atomically (replacing a file of the same
-/// step), then [`rotate`]. Returns the checkpoint's path.
+/// step), then [`rotate`]. `nc_part` is recorded in the header
+/// ([`CheckpointHeader::nc_part`]). Returns the checkpoint's path.
 pub fn write_checkpoint(
     out_dir: &Path,
     case: &Case,
     grid: &Grid,
     state: &State,
+    nc_part: Option<u32>,
 ) -> Result<PathBuf, OutputError> {
     let path = checkpoint_path(out_dir, &case.name, state.step);
     let cells = state.k.len();
@@ -280,6 +287,7 @@ pub fn write_checkpoint(
         arrays: ARRAYS.iter().map(|s| s.to_string()).collect(),
         payload_bytes: 16 + 96 * cells as u64,
         case: serde_json::to_value(case).expect("invariant: a Case serialises to JSON"),
+        nc_part,
     };
     let atomic = AtomicFile::prepare(&path, true)?;
     let io = |e: std::io::Error| OutputError::Io {

@@ -63,7 +63,7 @@ fn round_trip_is_bit_exact() {
     let c = case(5, 0.1);
     let g = grid_of(&c);
     let st = state(&g, 7);
-    let path = write_checkpoint(dir.path(), &c, &g, &st).unwrap();
+    let path = write_checkpoint(dir.path(), &c, &g, &st, None).unwrap();
     assert_eq!(path, dir.path().join("ck.ckpt-7"));
     assert!(!dir.path().join("ck.ckpt-7.tmp").exists());
     let back = load_checkpoint(&path, &c).unwrap();
@@ -72,8 +72,14 @@ fn round_trip_is_bit_exact() {
     let h = read_header(&path).unwrap();
     assert_eq!((h.step, h.nx, h.ny, h.cells), (7, 5, 4, g.len()));
     assert_eq!(h.scheme, c.scheme.to_string());
+    assert_eq!(h.nc_part, None);
     let bytes = std::fs::read(&path).unwrap();
     assert!(bytes.starts_with(MAGIC));
+    assert!(!String::from_utf8_lossy(&bytes).contains("nc_part"));
+    // The NetCDF part of split output is recorded for the restart.
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 8), Some(3)).unwrap();
+    assert_eq!(read_header(&path).unwrap().nc_part, Some(3));
+    assert_eq!(load_checkpoint(&path, &c).unwrap().step, 8);
 }
 
 #[test]
@@ -95,7 +101,7 @@ fn refuses_another_grid() {
     let dir = tempfile::tempdir().unwrap();
     let c = case(5, 0.1);
     let g = grid_of(&c);
-    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3)).unwrap();
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3), None).unwrap();
     let err = load_checkpoint(&path, &case(6, 0.1)).unwrap_err();
     assert!(matches!(err, CheckpointError::Grid { .. }), "{err:?}");
     let msg = err.to_string();
@@ -114,7 +120,7 @@ fn refuses_another_kn_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let c = case(5, 0.1);
     let g = grid_of(&c);
-    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3)).unwrap();
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3), None).unwrap();
     let err = load_checkpoint(&path, &case(5, 0.2)).unwrap_err();
     assert!(matches!(err, CheckpointError::Case { .. }), "{err:?}");
     let msg = err.to_string();
@@ -130,7 +136,7 @@ fn refuses_truncated_and_corrupt_files() {
     let dir = tempfile::tempdir().unwrap();
     let c = case(5, 0.1);
     let g = grid_of(&c);
-    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3)).unwrap();
+    let path = write_checkpoint(dir.path(), &c, &g, &state(&g, 3), None).unwrap();
     let bytes = std::fs::read(&path).unwrap();
     let cut = dir.path().join("cut");
     std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
@@ -178,7 +184,7 @@ fn rotation_keeps_the_last_two() {
     std::fs::write(dir.path().join("ck.ckpt-1000"), b"old").unwrap();
     std::fs::write(dir.path().join("ckx.ckpt-1"), b"other case").unwrap();
     for step in [6, 12, 18, 24] {
-        write_checkpoint(dir.path(), &c, &g, &state(&g, step)).unwrap();
+        write_checkpoint(dir.path(), &c, &g, &state(&g, step), None).unwrap();
     }
     let left: Vec<u64> = list_checkpoints(dir.path(), "ck")
         .into_iter()

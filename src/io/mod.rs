@@ -11,6 +11,8 @@ pub mod csv;
 pub mod manifest;
 #[cfg(feature = "netcdf")]
 mod netcdf;
+pub mod series;
+pub mod side;
 
 #[cfg(feature = "netcdf")]
 pub use self::netcdf::NcWriter;
@@ -99,8 +101,29 @@ mod stub {
         }
 
         /// Never called: [`NcWriter::create`] always fails.
+        pub fn set_part(&mut self, _part: u32) -> Result<(), OutputError> {
+            Ok(())
+        }
+
+        /// Never called: [`NcWriter::create`] always fails.
         pub fn append(&mut self, _state: &State, _iterations: u32) -> Result<(), OutputError> {
             Ok(())
+        }
+
+        /// Never called: [`NcWriter::create`] always fails.
+        pub fn append_fields(
+            &mut self,
+            _k: &crate::fields::Fields,
+            _step: u64,
+            _time: f64,
+            _iterations: u32,
+        ) -> Result<(), OutputError> {
+            Ok(())
+        }
+
+        /// Never called: [`NcWriter::create`] always fails.
+        pub fn path(&self) -> &Path {
+            Path::new("")
         }
 
         /// Never called: [`NcWriter::create`] always fails.

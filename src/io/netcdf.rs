@@ -29,7 +29,7 @@ use super::atomic::AtomicFile;
 use super::{cell_values, u_face_values, v_face_values};
 use crate::config::Case;
 use crate::error::OutputError;
-use crate::fields::State;
+use crate::fields::{Fields, State};
 use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::solver::StepReport;
@@ -145,9 +145,11 @@ impl NcWriter {
         file.add_attribute("scheme", case.scheme.to_string())?;
         file.add_attribute("backend", backend)?;
         file.add_attribute("simplets_version", version)?;
+        let code = super::manifest::code_version();
+        file.add_attribute("code_version", code.as_str())?;
         file.add_attribute(
             "history",
-            format!("{}: created by simplets {version}", utc_now()),
+            format!("{}: created by simplets {code}", utc_now()),
         )?;
         file.add_attribute(
             "comment",
@@ -223,18 +225,38 @@ impl NcWriter {
         Ok(())
     }
 
+    /// Mark the file as part `part` of a split series (global attribute `part`).
+    pub fn set_part(&mut self, part: u32) -> Result<(), OutputError> {
+        let path = self.atomic.path().to_path_buf();
+        let part = i32::try_from(part).unwrap_or(i32::MAX);
+        self.file
+            .add_attribute("part", part)
+            .map(|_| ())
+            .map_err(nc_err(&path))
+    }
+
     /// Append one snapshot: `state.time`, `state.step`, `iterations` and the fields of the
     /// current iterate `state.k`.
     pub fn append(&mut self, state: &State, iterations: u32) -> Result<(), OutputError> {
+        self.append_fields(&state.k, state.step, state.time, iterations)
+    }
+
+    /// Append one snapshot of the fields `k` at `step` and `time`.
+    pub fn append_fields(
+        &mut self,
+        k: &Fields,
+        step: u64,
+        time: f64,
+        iterations: u32,
+    ) -> Result<(), OutputError> {
         let path = self.atomic.path().to_path_buf();
-        self.put(state, iterations).map_err(nc_err(&path))?;
+        self.put(k, step, time, iterations).map_err(nc_err(&path))?;
         self.written += 1;
         Ok(())
     }
 
-    fn put(&mut self, state: &State, iterations: u32) -> ::netcdf::Result<()> {
+    fn put(&mut self, k: &Fields, step: u64, time: f64, iterations: u32) -> ::netcdf::Result<()> {
         let (t, nx, ny, g) = (self.written, self.grid.nx, self.grid.ny, &self.grid);
-        let k = &state.k;
         let series: [(&str, Vec<f64>, [usize; 2]); 5] = [
             ("p", cell_values(g, &k.p), [ny, nx]),
             ("T", cell_values(g, &k.T), [ny, nx]),
@@ -246,8 +268,8 @@ impl NcWriter {
         let missing = |name: &str| ::netcdf::Error::Str(format!("variable {name} not defined"));
         f.variable_mut("time")
             .ok_or_else(|| missing("time"))?
-            .put_values(&[state.time], ([t], [1]))?;
-        let step = i64::try_from(state.step).unwrap_or(i64::MAX);
+            .put_values(&[time], ([t], [1]))?;
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
         f.variable_mut("step")
             .ok_or_else(|| missing("step"))?
             .put_values(&[step], ([t], [1]))?;
@@ -307,6 +329,11 @@ impl NcWriter {
     /// Number of snapshots written so far.
     pub fn snapshots(&self) -> usize {
         self.written
+    }
+
+    /// The final name of the file.
+    pub fn path(&self) -> &Path {
+        self.atomic.path()
     }
 
     /// Close the file and rename it to its final name; returns that name.

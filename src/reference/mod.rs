@@ -393,6 +393,9 @@ impl Solver for Reference {
     fn step(&mut self) -> Result<StepReport, RunError> {
         iterate::step(self)
     }
+    fn clock(&self) -> (u64, f64) {
+        (self.state.step, self.state.time)
+    }
     fn state(&mut self) -> &State {
         &self.state
     }

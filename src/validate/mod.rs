@@ -1,5 +1,6 @@
-//! `simplets validate` (issue 6): named validation cases, each run on the reference solver and
-//! compared with an analytic reference. A case returns [`Row`]s (metric, value, reference,
+//! `simplets validate` (issue 6): named validation cases, each run on a solver backend (the
+//! reference unless `--backend` picks another, see [`Backend`]) and compared with an analytic
+//! or published reference. A case returns [`Row`]s (metric, value, reference,
 //! tolerance, pass) and [`Plot`]s; [`write_report`] turns them into
 //! `validation/report/<case>.md` with PNG plots.
 //!
@@ -8,9 +9,11 @@
 //! Everything is non-dimensional (spec §1.2 scales).
 
 mod cases;
+mod cavity;
 pub mod plot;
 pub mod square;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use crate::config::Case;
@@ -22,14 +25,96 @@ use crate::solver::Solver;
 pub use plot::{Plot, Series};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 6] = [
+pub const CASES: [&str; 7] = [
     "couette_heat",
     "channel_kn",
     "grid_convergence",
     "budgets",
+    "cavity",
     "confined_square",
     "square_low_speed",
 ];
+
+/// Builds the solver of one run of a case.
+type MakeSolver<'a> = dyn Fn(&Case) -> Result<Box<dyn Solver>, String> + 'a;
+
+/// The backend the validation runs march on: the serial reference by default, or any solver
+/// factory (the CLI passes the one `simplets run` uses for `--backend`). Every run is
+/// analysed on the host: its final state is restored into a [`Reference`] of the same case
+/// (see [`Backend::steady`]), so the metrics read the same arrays whatever marched them.
+pub struct Backend<'a> {
+    make: Box<MakeSolver<'a>>,
+    used: RefCell<Vec<String>>,
+}
+
+impl Backend<'static> {
+    /// The serial reference solver.
+    pub fn reference() -> Backend<'static> {
+        Backend::new(|case: &Case| Ok(Box::new(Reference::new(case)) as Box<dyn Solver>))
+    }
+}
+
+impl<'a> Backend<'a> {
+    /// A backend from a solver factory; its error text is reported with the case name.
+    pub fn new(make: impl Fn(&Case) -> Result<Box<dyn Solver>, String> + 'a) -> Backend<'a> {
+        Backend {
+            make: Box::new(make),
+            used: RefCell::new(vec![]),
+        }
+    }
+
+    /// A fresh solver for `case`; its [`Solver::name`] is recorded for the report.
+    pub fn solver(&self, case: &Case) -> Result<Box<dyn Solver>, ValidateError> {
+        let s = (self.make)(case).map_err(|reason| ValidateError::Backend {
+            case: case.name.clone(),
+            reason,
+        })?;
+        let name = s.name();
+        let mut used = self.used.borrow_mut();
+        if !used.contains(&name) {
+            used.push(name);
+        }
+        Ok(s)
+    }
+
+    /// The names of the solvers built so far (`reference`, `parallel:2`, `opencl:<device>`).
+    pub fn names(&self) -> Vec<String> {
+        self.used.borrow().clone()
+    }
+
+    /// Run `case` on this backend to its end or steady state ([`march_solver`]) and return a
+    /// reference solver holding the final state, for the analysis.
+    pub fn steady(&self, case: &Case) -> Result<Reference, ValidateError> {
+        let mut s = self.solver(case)?;
+        march_solver(s.as_mut(), case)?;
+        host_copy(case, s.as_mut())
+    }
+}
+
+/// A [`Reference`] of `case` holding the state of `s` (face fluxes rebuilt from iterate k,
+/// exactly as the reference has them after a loop-2 iteration).
+pub fn host_copy(case: &Case, s: &mut dyn Solver) -> Result<Reference, ValidateError> {
+    let mut r = Reference::new(case);
+    r.restore(s.state().clone())
+        .map_err(|source| ValidateError::Run {
+            case: case.name.clone(),
+            source,
+        })?;
+    Ok(r)
+}
+
+/// One line naming the solvers of a validation run, with what differs from the reference.
+pub fn backend_text(names: &[String]) -> String {
+    if names.is_empty() {
+        return "none".into();
+    }
+    let gpu_order = names.iter().any(|n| n.starts_with("opencl"));
+    let mut s = names.join(", ");
+    if gpu_order {
+        s += " (OpenCL: GPU sweep order, one T/p evaluation per loop-2 iteration)";
+    }
+    s
+}
 
 /// One compared metric.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +188,10 @@ pub struct CaseReport {
     pub plots: Vec<Plot>,
     /// Extra lines for the report (measured numbers that are not pass/fail).
     pub notes: Vec<String>,
+    /// The solvers that ran it ([`backend_text`]).
+    pub backend: String,
+    /// Wall-clock seconds the case took.
+    pub seconds: f64,
 }
 
 /// Where `validation/` is: the current directory if it has one, else the source tree.
@@ -115,27 +204,38 @@ pub fn default_root() -> PathBuf {
     }
 }
 
-/// Run the case `name` (one of [`CASES`]) from `root/validation/`.
+/// Run the case `name` (one of [`CASES`]) from `root/validation/` on the reference solver.
 pub fn run_case(root: &Path, name: &str, quick: bool) -> Result<CaseReport, ValidateError> {
+    run_case_on(root, name, quick, &Backend::reference())
+}
+
+/// Run the case `name` (one of [`CASES`]) from `root/validation/` on `bk`.
+pub fn run_case_on(
+    root: &Path,
+    name: &str,
+    quick: bool,
+    bk: &Backend,
+) -> Result<CaseReport, ValidateError> {
     let dir = root.join("validation").join(name);
+    let start = std::time::Instant::now();
     let mut rep = CaseReport {
         case: name.into(),
         quick,
         rows: vec![],
         plots: vec![],
         notes: vec![],
+        backend: String::new(),
+        seconds: 0.0,
     };
+    let before = bk.names().len();
     match name {
-        "couette_heat" => cases::couette_heat(&dir, quick, &mut rep)?,
-        "channel_kn" => cases::channel_kn(&dir, quick, &mut rep)?,
-        "grid_convergence" => cases::grid_convergence(&dir, quick, &mut rep)?,
-        "budgets" => cases::budgets(root, quick, &mut rep)?,
-        "confined_square" => {
-            square::confined_square(&dir, quick, &mut rep, &square::reference_solver)?
-        }
-        "square_low_speed" => {
-            square::square_low_speed(&dir, quick, &mut rep, &square::reference_solver)?
-        }
+        "couette_heat" => cases::couette_heat(&dir, quick, &mut rep, bk)?,
+        "channel_kn" => cases::channel_kn(&dir, quick, &mut rep, bk)?,
+        "grid_convergence" => cases::grid_convergence(&dir, quick, &mut rep, bk)?,
+        "budgets" => cases::budgets(root, quick, &mut rep, bk)?,
+        "cavity" => cavity::cavity(&dir, quick, &mut rep, bk)?,
+        "confined_square" => square::confined_square(&dir, quick, &mut rep, bk)?,
+        "square_low_speed" => square::square_low_speed(&dir, quick, &mut rep, bk)?,
         _ => {
             return Err(ValidateError::UnknownCase {
                 name: name.into(),
@@ -143,6 +243,13 @@ pub fn run_case(root: &Path, name: &str, quick: bool) -> Result<CaseReport, Vali
             })
         }
     }
+    let names = bk.names();
+    rep.backend = backend_text(if names.len() > before {
+        &names[before..]
+    } else {
+        &names
+    });
+    rep.seconds = start.elapsed().as_secs_f64();
     Ok(rep)
 }
 
@@ -159,11 +266,17 @@ pub fn load_variant(dir: &Path, stem: &str, quick: bool) -> Result<Case, Validat
 /// Step `r` to the case's end, or to steady state (one loop-2 iteration, updates below
 /// [`STEADY_TOL`]) where the case asks for it; returns the steps taken.
 pub fn march(r: &mut Reference) -> Result<u64, ValidateError> {
-    let n = r.case.time.n_steps();
-    let steady = r.case.time.stop_at_steady_state;
+    let case = r.case.clone();
+    march_solver(r, &case)
+}
+
+/// [`march`] for any backend running `case`.
+pub fn march_solver(r: &mut dyn Solver, case: &Case) -> Result<u64, ValidateError> {
+    let n = case.time.n_steps();
+    let steady = case.time.stop_at_steady_state;
     for s in 1..=n {
         let rep = r.step().map_err(|source| ValidateError::Run {
-            case: r.case.name.clone(),
+            case: case.name.clone(),
             source,
         })?;
         if steady && rep.iters == 1 && rep.res.max() < STEADY_TOL {
@@ -193,7 +306,31 @@ pub fn table(rows: &[Row]) -> String {
     s
 }
 
-/// Write `out_dir/<case>.md` and its PNG plots `out_dir/<case>-<plot>.png` (regenerated on
+/// The rows as CSV with every value in full precision (shortest round-trip form), so that
+/// runs on different backends can be compared beyond the report's 7 digits:
+/// `metric,value,reference,tolerance,check,pass`, the metric quoted.
+pub fn metrics_csv(rep: &CaseReport) -> String {
+    let mut s = format!(
+        "# {} ({}), backend: {}\nmetric,value,reference,tolerance,check,pass\n",
+        rep.case,
+        if rep.quick { "quick" } else { "full" },
+        rep.backend
+    );
+    for r in &rep.rows {
+        s += &format!(
+            "\"{}\",{:e},{:e},{:e},{:?},{}\n",
+            r.metric.replace('"', "'"),
+            r.value,
+            r.reference,
+            r.tolerance,
+            r.kind,
+            r.pass
+        );
+    }
+    s
+}
+
+/// Write `out_dir/<case>.md` (and `<case>.csv`, [`metrics_csv`]) and its PNG plots `out_dir/<case>-<plot>.png` (regenerated on
 /// every run: they are the record of the last validation, committed from a `--quick` run).
 pub fn write_report(rep: &CaseReport, out_dir: &Path) -> Result<PathBuf, ValidateError> {
     let err = |p: &Path, e: String| ValidateError::Report {
@@ -209,13 +346,14 @@ pub fn write_report(rep: &CaseReport, out_dir: &Path) -> Result<PathBuf, Validat
     let mut md = format!(
         "# Validation: {}\n\nThis report is the **{variant}**, written by `simplets validate`.\n\
          Case files, reference and tolerances: `validation/{}/README.md`.\n\n\
+         Backend: {}; {:.1} s wall clock.\n\n\
          | metric | value | reference | tolerance | result |\n|---|---:|---:|---:|---|\n",
-        rep.case, rep.case
+        rep.case, rep.case, rep.backend, rep.seconds
     );
     for r in &rep.rows {
         md += &format!(
             "| {} | {:.6e} | {:.6e} | {} | {} |\n",
-            r.metric,
+            r.metric.replace('|', "\\|"),
             r.value,
             r.reference,
             r.tolerance_text(),
@@ -236,6 +374,8 @@ pub fn write_report(rep: &CaseReport, out_dir: &Path) -> Result<PathBuf, Validat
     }
     let path = out_dir.join(format!("{}.md", rep.case));
     std::fs::write(&path, md).map_err(|e| err(&path, e.to_string()))?;
+    let csv_path = out_dir.join(format!("{}.csv", rep.case));
+    std::fs::write(&csv_path, metrics_csv(rep)).map_err(|e| err(&csv_path, e.to_string()))?;
     Ok(path)
 }
 

@@ -13,39 +13,20 @@
 //!   observed order, the Richardson-extrapolated value and the change between the two finest
 //!   grids.
 //!
-//! Each run goes through a [`Factory`], so a backend other than the reference (OpenCL) can be
-//! passed in: [`run_case_with`] takes one; [`super::run_case`] uses [`reference_solver`].
+//! Every run is built by the [`Backend`] of `simplets validate --backend` (the reference by
+//! default; the full variants are meant for OpenCL on a GPU). The metrics are computed on the
+//! host from the sampled states, so they read the same arrays whatever marched them.
 //! The case files, references and tolerance reasons are in `validation/<case>/README.md`.
 
 use std::path::Path;
 use std::time::Instant;
 
-use super::{load_variant, CaseReport, Check, Plot, Row, Series};
+use super::{load_variant, Backend, CaseReport, Check, Plot, Row, Series};
 use crate::config::{Case, Convection, Interpolation};
-use crate::error::{RunError, ValidateError};
+use crate::error::ValidateError;
 use crate::forces::{BodyForce, Forces};
 use crate::geometry::Geometry;
 use crate::grid::Grid;
-use crate::reference::Reference;
-use crate::solver::Solver;
-
-/// Builds the solver for one run of a validation case (an OpenCL backend reports its device
-/// errors as [`RunError::Device`]).
-pub type Factory<'a> = &'a dyn Fn(&Case) -> Result<Box<dyn Solver>, RunError>;
-
-/// The serial reference solver (the default [`Factory`]).
-pub fn reference_solver(case: &Case) -> Result<Box<dyn Solver>, RunError> {
-    Ok(Box::new(Reference::new(case)))
-}
-
-/// A [`Factory`] for the OpenCL backend (phase kernels) with `opts` (device selector, kernel
-/// cache, build-log directory): the full variants are meant for it. Device errors come back as
-/// [`RunError::Device`].
-pub fn opencl_factory(
-    opts: crate::gpu::solver::OpenClOptions,
-) -> impl Fn(&Case) -> Result<Box<dyn Solver>, RunError> {
-    move |case| Ok(Box::new(crate::gpu::solver::OpenCl::new(case, &opts)?) as Box<dyn Solver>)
-}
 
 /// The four schemes, in report order.
 pub const SCHEMES: [(Convection, Interpolation); 4] = [
@@ -283,12 +264,8 @@ fn inflow(case: &Case) -> (f64, f64, f64, f64) {
     (u, u / (g * t / 2.0).sqrt(), p, t)
 }
 
-/// Run `case` on a solver from `factory` and average as `avg` says.
-pub fn run_square(
-    case: &Case,
-    factory: Factory<'_>,
-    avg: Averaging,
-) -> Result<SquareRun, ValidateError> {
+/// Run `case` on a solver of `bk` and average as `avg` says.
+pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun, ValidateError> {
     let start = Instant::now();
     let body = case
         .bodies
@@ -302,7 +279,7 @@ pub fn run_square(
         case: case.name.clone(),
         source,
     };
-    let mut s = factory(case).map_err(run_err)?;
+    let mut s = bk.solver(case)?;
     let g = s.grid().clone();
     let geo = s.geometry().clone();
     let (u_in, mach, p_in, _) = inflow(case);
@@ -527,7 +504,7 @@ pub fn study(
     dir: &Path,
     quick: bool,
     rep: &mut CaseReport,
-    factory: Factory<'_>,
+    bk: &Backend,
     spec: &Study,
 ) -> Result<(Vec<SquareRun>, Vec<SquareRun>), ValidateError> {
     let q = usize::from(quick);
@@ -538,7 +515,7 @@ pub fn study(
     let name = rep.case.clone();
     let mut grid_runs = vec![];
     for &r in levels {
-        let run = run_square(&refine(&base, r), factory, spec.avg[q])?;
+        let run = run_square(&refine(&base, r), bk, spec.avg[q])?;
         log::info!("{name}: {}", run_note(&run));
         grid_runs.push(run);
     }
@@ -552,7 +529,7 @@ pub fn study(
         }
         let mut c = refine(&base, r_s);
         (c.scheme.convection, c.scheme.interpolation) = s;
-        let run = run_square(&c, factory, spec.avg[q])?;
+        let run = run_square(&c, bk, spec.avg[q])?;
         log::info!("{name}: {}", run_note(&run));
         scheme_runs.push(run);
     }
@@ -1020,9 +997,9 @@ pub fn confined_square(
     dir: &Path,
     quick: bool,
     rep: &mut CaseReport,
-    factory: Factory<'_>,
+    bk: &Backend,
 ) -> Result<(), ValidateError> {
-    let (grid, _) = study(dir, quick, rep, factory, &SUPERSONIC)?;
+    let (grid, _) = study(dir, quick, rep, bk, &SUPERSONIC)?;
     let case = load_variant(dir, SUPERSONIC.stem, quick)?;
     let (_, mach, _, _) = inflow(&case);
     let body = &case.bodies[0];
@@ -1056,44 +1033,16 @@ pub fn square_low_speed(
     dir: &Path,
     quick: bool,
     rep: &mut CaseReport,
-    factory: Factory<'_>,
+    bk: &Backend,
 ) -> Result<(), ValidateError> {
-    study(dir, quick, rep, factory, &LOW_SPEED)?;
+    study(dir, quick, rep, bk, &LOW_SPEED)?;
     Ok(())
-}
-
-/// Run one of this module's cases (`confined_square`, `square_low_speed`) from
-/// `root/validation/` on solvers from `factory` (e.g. an OpenCL backend).
-pub fn run_case_with(
-    root: &Path,
-    name: &str,
-    quick: bool,
-    factory: Factory<'_>,
-) -> Result<CaseReport, ValidateError> {
-    let dir = root.join("validation").join(name);
-    let mut rep = CaseReport {
-        case: name.into(),
-        quick,
-        rows: vec![],
-        plots: vec![],
-        notes: vec![],
-    };
-    match name {
-        "confined_square" => confined_square(&dir, quick, &mut rep, factory)?,
-        "square_low_speed" => square_low_speed(&dir, quick, &mut rep, factory)?,
-        _ => {
-            return Err(ValidateError::UnknownCase {
-                name: name.into(),
-                known: "confined_square, square_low_speed".into(),
-            })
-        }
-    }
-    Ok(rep)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::Reference;
 
     #[test]
     fn shock_position_interpolates_the_crossing() {

@@ -1,0 +1,241 @@
+//! `simplets bench` pieces on an OpenCL device (PoCL in CI; run with `--test-threads=1`):
+//! per-kernel profiling, the device memory of both forms, the embedded kernel counts, and the
+//! counting replay of a traced step (when g++ and python3 are present).
+
+use std::collections::BTreeSet;
+use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+
+use simplets::bench::{self, counts};
+use simplets::config::{Case, Convection, Interpolation, Scheme};
+use simplets::gpu::solver::{OpenCl, OpenClOptions};
+use simplets::solver::Solver;
+
+fn cl_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const SCHEMES: [(Convection, Interpolation); 4] = [
+    (Convection::Implicit, Interpolation::Upwind),
+    (Convection::Implicit, Interpolation::Tvd),
+    (Convection::Explicit, Interpolation::Upwind),
+    (Convection::Explicit, Interpolation::Tvd),
+];
+
+fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The kernel-count case, shrunk, with `scheme`.
+fn case(convection: Convection, interpolation: Interpolation) -> Case {
+    let c = Case::from_file(&root().join("scripts/kernel_count/case.json")).unwrap();
+    let mut c = bench::tile_case(&c, 140, 70).unwrap();
+    assert_eq!(c.bodies.len(), 1);
+    c.scheme = Scheme {
+        convection,
+        interpolation,
+    };
+    c.solver.max_iters = 2;
+    c.solver.eps_v = 0.0;
+    c.solver.eps_p = 0.0;
+    c.solver.eps_t = 0.0;
+    c
+}
+
+fn fused(c: &Case, lean: bool) -> simplets::gpu::fused::Fused {
+    let opts = OpenClOptions {
+        lean,
+        ..OpenClOptions::default()
+    };
+    simplets::gpu::fused::Fused::new(c, &opts, Some((64, 16))).unwrap()
+}
+
+/// The per-cell buffers of each form are what `simplets check` reports, in every scheme.
+#[test]
+fn device_memory_matches_the_reported_bytes_per_cell() {
+    let _g = cl_lock();
+    for (conv, interp) in SCHEMES {
+        let c = case(conv, interp);
+        let explicit = conv == Convection::Explicit;
+        let phase = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+        let f = fused(&c, false);
+        let fl = fused(&c, true);
+        for (form, s, expect) in [
+            (
+                "phase",
+                &phase as &dyn Solver,
+                simplets::gpu::solver::device_bytes(phase.grid().len() as u64, explicit).0,
+            ),
+            (
+                "fused",
+                &f as &dyn Solver,
+                simplets::gpu::fused::device_bytes(f.grid().len() as u64, explicit, false).0,
+            ),
+            (
+                "fused --lean",
+                &fl as &dyn Solver,
+                simplets::gpu::fused::device_bytes(fl.grid().len() as u64, explicit, true).0,
+            ),
+        ] {
+            let rt = s.runtime().unwrap();
+            let n = s.grid().len();
+            let per_cell: usize = rt
+                .buffers()
+                .iter()
+                .filter(|(_, _, len)| *len == n)
+                .map(|(_, elem, len)| elem * len)
+                .sum();
+            assert_eq!(per_cell as u64, expect, "{form} {}", c.scheme);
+            // Everything else is O(nx + ny): metrics, walls, copy lists, partial maxima.
+            assert!(
+                rt.bytes() - expect < 64 * ((n as f64).sqrt() as u64) * 8,
+                "{form}"
+            );
+        }
+    }
+}
+
+/// The profiled pass sees every launch: one `pseudo` and one `tp` per iteration, the
+/// buffer copies of the step and of each iteration, one residual read per reduction.
+#[test]
+fn profiling_accumulates_every_command() {
+    let _g = cl_lock();
+    let c = case(Convection::Explicit, Interpolation::Upwind);
+    let mut s = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+    s.runtime_mut().unwrap().set_profiling(true).unwrap();
+    for _ in 0..3 {
+        s.step().unwrap();
+    }
+    let p = s.runtime().unwrap().profile().unwrap();
+    let iters = 3 * u64::from(c.solver.max_iters);
+    assert_eq!(p["pseudo"].launches, iters);
+    assert_eq!(p["tp"].launches, iters);
+    assert_eq!(p["convective"].launches, 3);
+    assert_eq!(p["pseudo"].items, iters * s.grid().len() as u64);
+    assert!(p["reduce_u"].grouped && !p["pseudo"].grouped);
+    // 6 copies n := k per step, p and T into p_new, T_new per iteration.
+    assert_eq!(
+        p[simplets::device::runtime::COPY].launches,
+        3 * 6 + 2 * iters
+    );
+    assert_eq!(p[simplets::device::runtime::READ].launches, 4 * iters);
+    assert!(p.values().all(|t| t.seconds >= 0.0) && p["tp"].seconds > 0.0);
+    // Off again: nothing more is recorded, and the results stay those of the reference.
+    let rt = s.runtime_mut().unwrap();
+    rt.set_profiling(false).unwrap();
+    s.step().unwrap();
+    assert!(s.runtime().unwrap().profile().unwrap().is_empty());
+}
+
+/// The counts compiled into the binary are those of today's kernel sources, cover every
+/// scheme of both forms and every kernel either form launches. Fails after a change to cl/:
+/// run scripts/count-kernels.sh.
+#[test]
+fn embedded_counts_are_current_and_complete() {
+    let _g = cl_lock();
+    let counts = counts::embedded();
+    for form in ["phase", "fused"] {
+        assert!(
+            counts.is_current(form, &bench::form_source(form)),
+            "src/bench/counts.json was counted from another {form} kernel source: run \
+             scripts/count-kernels.sh"
+        );
+    }
+    for (conv, interp) in SCHEMES {
+        let c = case(conv, interp);
+        let scheme = c.scheme.to_string();
+        let phase: Box<dyn Solver> = Box::new(OpenCl::new(&c, &OpenClOptions::default()).unwrap());
+        let f: Box<dyn Solver> = Box::new(fused(&c, false));
+        for (form, mut s) in [("phase", phase), ("fused", f)] {
+            s.runtime_mut().unwrap().set_profiling(true).unwrap();
+            s.step().unwrap();
+            let launched: BTreeSet<String> = s
+                .runtime()
+                .unwrap()
+                .profile()
+                .unwrap()
+                .into_keys()
+                .filter(|k| !k.starts_with('('))
+                .collect();
+            for k in &launched {
+                let n = counts.kernel(form, &scheme, k);
+                assert!(n.is_some(), "{form} {scheme}: no counts for kernel {k}");
+            }
+        }
+        // Sanity of the counts themselves (the eos kernel by hand: a fluid cell reads p_new and
+        // T_new and writes p, T, ρ = p/T and Γ = √T; every work-item reads its cell class).
+        let eos = counts.kernel("phase", &scheme, "eos").unwrap();
+        let sc = &counts.forms["phase"].schemes[&scheme];
+        let fluid = sc.fluid_cells as f64 / sc.stored_cells as f64;
+        assert_eq!(eos.unit, "item");
+        assert!((eos.div - fluid).abs() < 1e-12 && (eos.sqrt - fluid).abs() < 1e-12);
+        assert!((eos.flops - 2.0 * fluid).abs() < 1e-12);
+        assert!((eos.bytes_written - 32.0 * fluid).abs() < 1e-9);
+        assert!((eos.bytes_read - (4.0 + 16.0 * fluid)).abs() < 1e-9);
+        assert!(eos.bytes_accessed >= eos.bytes() - 1e-9);
+    }
+}
+
+/// `simplets bench --trace` and the counting replay (scripts/count_kernels.py) on a tiny case:
+/// the replay reproduces the device's buffers bit for bit (else the script fails) and counts
+/// what the embedded counts say per work-item for a kernel whose work does not depend on the
+/// grid size. Needs g++ (C++20) and python3; says so and passes without them.
+#[test]
+fn traced_step_replays_bit_for_bit_in_the_counting_build() {
+    let _g = cl_lock();
+    let have = |cmd: &str| Command::new(cmd).arg("--version").output().is_ok();
+    if !have("g++") || !have("python3") {
+        eprintln!("SKIPPED: the counting build needs g++ and python3");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("trace");
+    let bin = env!("CARGO_BIN_EXE_simplets");
+    let case_path = root().join("scripts/kernel_count/case.json");
+    let out = Command::new(bin)
+        .args(["bench", case_path.to_str().unwrap()])
+        .args(["--nx", "60", "--ny", "30", "--scheme", "implicit-tvd"])
+        .args([
+            "--warmup", "3", "--steps", "1", "--iters", "1", "--triad", "0",
+        ])
+        .args(["--no-profile", "--trace", trace.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = tmp.path().join("counts.json");
+    let out = Command::new("python3")
+        .arg(root().join("scripts/count_kernels.py"))
+        .arg(&trace)
+        .args(["--out", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c: counts::Counts = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let sc = &c.forms["phase"].schemes["implicit-tvd"];
+    // A fluid cell of `eos`: p/T and √T; a whole-grid kernel with per-item work.
+    let eos = &sc.kernels["eos"];
+    let fluid = sc.fluid_cells as f64 / sc.stored_cells as f64;
+    assert!((eos.flops - 2.0 * fluid).abs() < 1e-12, "{eos:?}");
+    assert_eq!(
+        eos.writes.keys().collect::<Vec<_>>(),
+        ["gam", "p", "rho", "t"]
+    );
+    // The momentum kernel reads iterate k, level n, the fluxes and the classes, and writes û,
+    // d_u, v̂, d_v only.
+    let pseudo = &sc.kernels["pseudo"];
+    assert_eq!(
+        pseudo.writes.keys().collect::<Vec<_>>(),
+        ["d_u", "d_v", "u_hat", "v_hat"]
+    );
+    assert!(pseudo.reads.contains_key("rho_n") && pseudo.reads.contains_key("fx"));
+    assert!(pseudo.flops > 100.0 && pseudo.div > 10.0, "{pseudo:?}");
+}

@@ -1,0 +1,149 @@
+//! Output of a run on the OpenCL backend (PoCL in CI): reading back only what output needs
+//! (some rows for forces and probes, all rows for snapshots) gives the same files as the
+//! reference, and the manifest records the device, driver and kernel build.
+#![cfg(feature = "netcdf")]
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+use simplets::config::{Case, SweepOrder};
+use simplets::device::KernelCache;
+use simplets::gpu::solver::{OpenCl, OpenClOptions};
+use simplets::reference::Reference;
+use simplets::report::Progress;
+use simplets::run::{run_case, RunOptions};
+use simplets::solver::Solver;
+
+/// One OpenCL test at a time (PoCL races on concurrent builds).
+fn cl_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The parity case (a body on an odd grid, slip walls) with forces every 2 steps, two probes
+/// every 3, a snapshot every 4 and two snapshots per file.
+fn case() -> Case {
+    let text = r#"{
+        "name": "clout",
+        "gas": { "kn": 0.05 },
+        "grid": { "nx": 37, "ny": 19, "x": [0.0, 7.4], "y": [0.0, 3.8] },
+        "bodies": [ { "name": "sq", "x": [2.0, 3.0], "y": [1.4, 2.4], "wall": "slip" } ],
+        "boundaries": {
+            "west": { "kind": "inflow", "mach": 1.5 },
+            "east": { "kind": "outflow" },
+            "south": { "kind": "wall", "velocity": 0.3, "wall": "slip" },
+            "north": { "kind": "wall", "velocity": 0.0, "T": 1.2, "wall": "slip" }
+        },
+        "initial": { "u": 1.0 },
+        "scheme": { "interpolation": "tvd" },
+        "time": { "dt": 0.01, "steps": 8 },
+        "solver": { "max_iters": 5, "order": "gpu" },
+        "output": { "interval": 4, "forces_every": 2, "probes_every": 3, "snapshots_per_file": 2,
+                    "probes": [ { "name": "low", "x": 1.1, "y": 0.3 },
+                                { "name": "wake", "x": 5.5, "y": 2.9 } ] }
+    }"#;
+    let c = Case::from_json(text, "clout").unwrap();
+    assert_eq!(c.solver.order, SweepOrder::Gpu);
+    c
+}
+
+fn opts(out: &Path) -> RunOptions {
+    RunOptions {
+        out_dir: out.to_path_buf(),
+        progress: Progress::Off,
+        ..RunOptions::default()
+    }
+}
+
+fn manifest(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Every variable of a NetCDF file as f64 values, by name.
+fn nc_values(path: &Path) -> Vec<(String, Vec<f64>)> {
+    let f = netcdf::open(path).unwrap();
+    let mut out = Vec::new();
+    for v in f.variables() {
+        out.push((v.name(), v.get_values::<f64, _>(..).unwrap()));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Forces, probes and snapshots of an OpenCL run equal the reference's bit for bit, and a step
+/// without output reads nothing back: 1 initial read, then only steps 2, 3, 4, 6 and 8.
+#[test]
+fn opencl_run_reads_back_only_for_output_and_matches_the_reference() {
+    let _g = cl_lock();
+    let c = case();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("ref"), dir.path().join("cl"));
+    let sum_ref = run_case(&c, &mut Reference::new(&c), &opts(&a)).unwrap();
+    let mut cl = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+    let sum_cl = run_case(&c, &mut cl, &opts(&b)).unwrap();
+    assert_eq!(sum_cl.timings.readbacks, 6);
+    assert_eq!(sum_ref.timings.readbacks, 6);
+    assert_eq!(sum_cl.outputs.len(), 2);
+    for kind in ["forces", "probes"] {
+        let read = |d: &Path| std::fs::read_to_string(d.join(format!("clout.{kind}.csv"))).unwrap();
+        let (x, y) = (read(&a), read(&b));
+        assert_eq!(x, y, "{kind}");
+        assert!(!y.contains("NaN"), "{y}");
+    }
+    for (p, q) in sum_ref.outputs.iter().zip(&sum_cl.outputs) {
+        assert_eq!(p.file_name(), q.file_name());
+        assert_eq!(nc_values(p), nc_values(q), "{}", q.display());
+    }
+    let lines = std::fs::read_to_string(b.join("clout.forces.csv")).unwrap();
+    assert_eq!(lines.lines().count(), 1 + 4);
+}
+
+/// The manifest of an OpenCL run names the device, its driver and OpenCL version, the kernel
+/// form, the exact build options, the cache key and whether the cache hit, and the build time.
+#[test]
+fn opencl_manifest_records_device_driver_and_kernel_build() {
+    let _g = cl_lock();
+    let mut c = case();
+    c.time.steps = Some(2);
+    let dir = tempfile::tempdir().unwrap();
+    let cache = KernelCache::new(dir.path().join("cache"));
+    let cl_opts = OpenClOptions {
+        cache: Some(cache),
+        ..OpenClOptions::default()
+    };
+    let mut keys = Vec::new();
+    for (run, want) in [("first", "miss"), ("second", "hit")] {
+        let mut cl = OpenCl::new(&c, &cl_opts).unwrap();
+        let out = dir.path().join(run);
+        run_case(&c, &mut cl, &opts(&out)).unwrap();
+        let v = manifest(&out.join("clout.manifest.json"));
+        let dev = &v["device"];
+        let name = dev["name"].as_str().unwrap();
+        assert_eq!(v["backend"], format!("opencl:{name}"));
+        for key in ["vendor", "driver_version", "platform", "opencl_c_version"] {
+            assert!(!dev[key].as_str().unwrap().is_empty(), "{key}: {v}");
+        }
+        assert!(dev["opencl_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("OpenCL "));
+        let k = &v["kernels"];
+        assert_eq!(k["form"], "phase");
+        assert!(k["decomposition"].is_null());
+        let options = k["build_options"].as_str().unwrap();
+        assert!(options.contains("-D CFG_NXT=39"), "{options}");
+        assert!(options.contains("-D CFG_TVD=1"), "{options}");
+        assert_eq!(options, cl.info().kernels.unwrap().build_options);
+        let key = k["cache_key"].as_str().unwrap();
+        assert!(
+            key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{key}"
+        );
+        assert_eq!(k["cache"], want, "{run}");
+        assert!(k["build_seconds"].as_f64().unwrap() > 0.0);
+        assert!(v["code_version"].as_str().unwrap().starts_with("0."));
+        assert!(v["timings"]["readback_s"].as_f64().unwrap() >= 0.0);
+        keys.push(key.to_string());
+    }
+    assert_eq!(keys[0], keys[1]);
+}
