@@ -248,24 +248,30 @@ impl CaseNumbers {
             crate::report::bytes(self.memory_bytes())
         );
         let explicit = case.scheme.convection == crate::config::Convection::Explicit;
-        for (form, (total, _)) in [
+        let sweeps = case.solver.sweeps();
+        // The fused forms run one T/p sweep per iteration (the GPU order) only.
+        let fused = if sweeps > 1 { " (order: gpu only)" } else { "" };
+        for (form, note, (total, _)) in [
             (
                 "phase",
-                crate::gpu::solver::device_bytes(self.stored, explicit),
+                if sweeps > 1 { " (2+ T/p sweeps)" } else { "" },
+                crate::gpu::solver::device_bytes(self.stored, explicit, sweeps),
             ),
             (
                 "fused",
+                fused,
                 crate::gpu::fused::device_bytes(self.stored, explicit, false),
             ),
             (
                 "fused --lean",
+                fused,
                 crate::gpu::fused::device_bytes(self.stored, explicit, true),
             ),
         ] {
             let _ = writeln!(
                 s,
                 "device      OpenCL {form} form: {:.0} B per stored cell, {:.1} B per fluid cell \
-                 (CV), total {} (per-cell buffers)",
+                 (CV), total {} (per-cell buffers){note}",
                 total as f64 / self.stored as f64,
                 total as f64 / self.fluid.max(1) as f64,
                 crate::report::bytes(total as f64)
@@ -314,12 +320,20 @@ mod tests {
         assert!((n.cfl - 0.01 * inflow.speed / 0.05).abs() < 1e-12);
         let text = n.render(&c);
         assert!(text.contains("Re 80.") && text.contains("C_T1"), "{text}");
-        // Implicit upwind: phase 24 f64 + 5 int = 212 B, fused 18 f64 + 8 int (classes, fast
-        // mask, aliases) = 176 B, lean 12 f64 + 1 packed word = 100 B.
+        // Implicit upwind in the C++ order (two T/p sweeps): phase 26 f64 + 5 int = 228 B;
+        // fused 18 f64 + 8 int (classes, fast mask, aliases) = 176 B, lean 12 f64 + 1 packed
+        // word = 100 B, both for the GPU order (one sweep), where the phase form takes 212 B.
         assert!(
-            text.contains("OpenCL phase form: 212 B per stored cell")
+            text.contains("OpenCL phase form: 228 B per stored cell")
                 && text.contains("OpenCL fused form: 176 B per stored cell")
                 && text.contains("OpenCL fused --lean form: 100 B per stored cell"),
+            "{text}"
+        );
+        let mut g = c.clone();
+        g.solver.order = crate::config::SweepOrder::Gpu;
+        let text = CaseNumbers::new(&g).render(&g);
+        assert!(
+            text.contains("OpenCL phase form: 212 B per stored cell") && !text.contains("gpu only"),
             "{text}"
         );
     }

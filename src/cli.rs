@@ -201,7 +201,8 @@ pub struct BenchArgs {
     /// Resize the case to NY computed rows (see --nx).
     #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
     pub ny: Option<u64>,
-    /// Use the GPU order in the reference too (one T/p sweep per iteration).
+    /// Run the GPU order (one T/p sweep per loop-2 iteration, the paper's kernels) on every
+    /// backend; without it each backend runs the case's `solver.order`.
     #[arg(long)]
     pub gpu_order: bool,
     /// Override the case's scheme: implicit-upwind, implicit-tvd, explicit-upwind or
@@ -239,7 +240,8 @@ pub struct BenchArgs {
     pub rows: Option<usize>,
 }
 
-/// OpenCL loop-2 forms (both bit-identical to the reference's GPU order).
+/// OpenCL loop-2 forms (both bit-identical to the reference; the fused one runs the GPU order
+/// only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KernelForm {
     /// Jacobi phase kernels (cl/kernels/jacobi.cl).
@@ -258,7 +260,8 @@ pub enum Backend {
     /// The reference with row-parallel loops on rayon's threads (CPU; bit-identical to
     /// `reference`; `--threads N`).
     Parallel,
-    /// OpenCL (phase kernels in the GPU order; reproduces `reference` with `order: gpu`).
+    /// OpenCL (reproduces `reference` in the case's `solver.order`; the fused form needs
+    /// `order: gpu`).
     Opencl,
 }
 
@@ -427,16 +430,6 @@ fn run(args: RunArgs) -> Result<(), Failure> {
             opencl_solver(&case, &cl, args.kernel == KernelForm::Phase, None)?
         }
     };
-    if backend == Backend::Opencl
-        && case.solver.order == simplets::config::SweepOrder::Cpp
-        && case.solver.inner_sweeps != 1
-    {
-        log::warn!(
-            "the OpenCL backend evaluates T and p once per loop-2 iteration (the GPU order); \
-             solver.inner_sweeps = {} applies to the reference backend only",
-            case.solver.inner_sweeps
-        );
-    }
     match run_case(&case, solver.as_mut(), &opts) {
         Ok(summary) => {
             for path in &summary.outputs {
@@ -485,14 +478,14 @@ fn opencl_solver(
         | D::OutOfMemory { .. }
         | D::LocalMemTooSmall { .. }
         | D::WorkGroupTooLarge { .. }
-        | D::BadBuildOption { .. } => Failure::Input(e.into()),
+        | D::BadBuildOption { .. }
+        | D::FusedUnsupported { .. } => Failure::Input(e.into()),
         _ => Failure::Run(e.into()),
     };
-    if phase || !simplets::gpu::fused::supports(case) {
-        if !phase {
-            log::warn!(
-                "the fused kernel does not support periodic sides (docs/DESIGN.md): using the phase kernels"
-            );
+    let unsupported = simplets::gpu::fused::unsupported(case);
+    if phase || unsupported.is_some() {
+        if let (false, Some(what)) = (phase, unsupported) {
+            log::warn!("the fused kernel does not support {what}: using the phase kernels");
         }
         let s = simplets::gpu::solver::OpenCl::new(case, cl).map_err(fail)?;
         Ok(Box::new(s))

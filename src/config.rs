@@ -262,7 +262,8 @@ pub struct TimeSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum SweepOrder {
-    /// The C++ order: `inner_sweeps` Jacobi T/p sweeps per loop-2 iteration.
+    /// The C++ order: `inner_sweeps` Jacobi T/p sweeps per loop-2 iteration (every backend;
+    /// the OpenCL backend runs it with the phase kernels).
     #[default]
     Cpp,
     /// The GPU order: one T/p evaluation per loop-2 iteration (inner_sweeps is ignored).
@@ -375,6 +376,17 @@ impl Default for Initial {
             p: 1.0,
             p_east: None,
             t: 1.0,
+        }
+    }
+}
+
+impl SolverSpec {
+    /// Loop-3 T/p sweeps per loop-2 iteration that every backend runs: `inner_sweeps` (at
+    /// least one) in the C++ order, one in the GPU order.
+    pub fn sweeps(&self) -> u32 {
+        match self.order {
+            SweepOrder::Cpp => self.inner_sweeps.max(1),
+            SweepOrder::Gpu => 1,
         }
     }
 }

@@ -238,6 +238,12 @@ pub enum DeviceError {
         /// Bytes the limit allows.
         available_bytes: u64,
     },
+    /// The fused kernel cannot run this case (the phase kernels can).
+    #[error("the fused kernel does not support {what}: use --kernel phase")]
+    FusedUnsupported {
+        /// What the case asks for.
+        what: String,
+    },
     /// Extra build options from the environment that are refused.
     #[error("{var}={value:?}: {reason}")]
     BadBuildOption {

@@ -1,5 +1,5 @@
 //! The OpenCL backend against the serial reference in the GPU order (one T/p sweep per loop-2
-//! iteration), on PoCL in CI: every fragment is a bit-exact twin of the reference, so the
+//! iteration) and, for the phase kernels, the C++ order (several sweeps), on PoCL in CI: every fragment is a bit-exact twin of the reference, so the
 //! phase kernels should reproduce it to round-off. Tolerances are the issue's: ≤ 1e-13
 //! relative after one loop-2 iteration and ≤ 1e-11 after 50 time steps.
 
@@ -97,6 +97,54 @@ fn opencl_matches_reference_in_all_four_schemes() {
             assert!(e1 <= ONE_ITER_TOL, "{}: {e1:e}", c.scheme);
             assert!(e50 <= FIFTY_STEPS_TOL, "{}: {e50:e}", c.scheme);
         }
+    }
+}
+
+/// The C++ order (loop 3 with `inner_sweeps` T/p sweeps) on the phase kernels: the later
+/// sweeps read the previous one through `tp_sweep`, with the ghosts refreshed in between, as
+/// the reference's loop 3 does. Two and three sweeps, implicit upwind and explicit TVD, 30
+/// steps: bit for bit, with equal loop-2 iteration counts; the fused form refuses the case.
+#[test]
+fn opencl_runs_the_cpp_order_with_several_sweeps() {
+    let _g = cl_lock();
+    for (convection, interpolation, sweeps) in [
+        (Convection::Implicit, Interpolation::Upwind, 2),
+        (Convection::Explicit, Interpolation::Tvd, 3),
+    ] {
+        let mut c = case(convection, interpolation);
+        c.solver.order = SweepOrder::Cpp;
+        c.solver.inner_sweeps = sweeps;
+        let mut r = Reference::new(&c);
+        let mut d = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+        let mut iters = 0;
+        for _ in 0..30 {
+            let a = r.step().unwrap();
+            let b = d.step().unwrap();
+            assert_eq!(a.iters, b.iters, "{}: loop-2 iteration counts", c.scheme);
+            iters += a.iters;
+        }
+        let e = max_rel(&r.state.k, &d.state().k).max(max_rel(&r.state.n, &d.state().n));
+        eprintln!(
+            "{} with {sweeps} sweeps: 30 steps ({iters} loop-2 iterations) {e:.3e}",
+            c.scheme
+        );
+        assert_eq!(e, 0.0, "{}", c.scheme);
+        // One sweep is another iteration: the test would see a difference.
+        let mut one = c.clone();
+        one.solver.order = SweepOrder::Gpu;
+        let mut g = Reference::new(&one);
+        for _ in 0..30 {
+            g.step().unwrap();
+        }
+        assert!(max_rel(&r.state.k, &g.state.k) > 0.0);
+        let refused = simplets::gpu::fused::Fused::new(&c, &OpenClOptions::default(), None);
+        assert!(
+            matches!(
+                refused,
+                Err(simplets::error::DeviceError::FusedUnsupported { .. })
+            ),
+            "the fused form runs one sweep only"
+        );
     }
 }
 

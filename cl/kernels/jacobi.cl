@@ -1,13 +1,14 @@
-/* Loop 2 as a sequence of Jacobi phase kernels (spec §2.8 in the GPU order: one T/p
- * evaluation per iteration). Entry points only: the physics is in the fragments, and each
- * phase is the twin of one step of src/reference/iterate.rs, so this backend reproduces the
- * reference with `order: gpu` to round-off. The fused one-kernel y-sweep (spec §5.3) is built
+/* Loop 2 as a sequence of Jacobi phase kernels (spec §2.8: one T/p evaluation per iteration
+ * in the GPU order, `solver.inner_sweeps` in the C++ order). Entry points only: the physics
+ * is in the fragments, and each phase is the twin of one step of src/reference/iterate.rs, so
+ * this backend reproduces the reference in either order to round-off. The fused one-kernel y-sweep (spec §5.3) is built
  * from the same fragments and checked against this one.
  *
  * One work-item per stored cell (k = i + j·CFG_NXT); each kernel guards its own range.
  * Parameters are named like the host's buffers: src/device/runtime.rs binds them by name.
  *
- * Host order per loop-2 iteration: pseudo → copy_hat_* → tp → ghost_pt* → correct → eos →
+ * Host order per loop-2 iteration: pseudo → copy_hat_* → tp → ghost_pt* [→ (tp_sweep →
+ * ghost_pt*) for every further sweep of the C++ order] → correct → eos →
  * ghosts* → faces_* → fluxes → reduce_*. Explicit: convective once per step. */
 
 /* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
@@ -102,9 +103,45 @@ __kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat, __g
     hat_pairs(v_copy1, CFG_NV_COPY1, v_hat, d_v);
 }
 
-/* (24) then (22) at every fluid cell: T from the old neighbours and old p, then p from the
- * old neighbours and that new T (loop 3 with one sweep, energy::energy_coeffs,
- * pressure::pressure_coeffs, iterate.rs); |ΔT|, |Δp| for the residuals. */
+/* (24) then (22) at fluid cell k: T from the previous sweep's neighbours and p (accessors TO,
+ * PO), then p from the previous sweep's neighbours and that new T; the coefficients from
+ * iterate k (energy::energy_coeffs, pressure::pressure_coeffs); |ΔT|, |Δp| against the
+ * previous sweep for the residuals (loop 3 of iterate.rs). */
+#define TP_EVAL(TO, PO) \
+    do { \
+        res_p[k] = 0.0; \
+        res_t[k] = 0.0; \
+        if (cell[k] != CELL_FLUID) \
+            break; \
+        CELL_OF(k); \
+        PATHS(fast[k], \
+            const real dw = dT_cc(i, j, 0); \
+            const real de = dT_cc(i, j, 1); \
+            const real ds = dT_cc(i, j, 2); \
+            const real dn = dT_cc(i, j, 3); \
+            const real tw = tW_cc(i, j, dw); \
+            const real te = tE_cc(i, j, de); \
+            const real ts = tS_cc(i, j, ds); \
+            const real tn = tN_cc(i, j, dn); \
+            const real tpp = tP_cc(i, j, dw, de, ds, dn); \
+            const real tb = tB_cc(i, j, dw, de, ds, dn); \
+            const real tdiv = tDiv_cc(i, j); \
+            const real t1 = T_cc(TO, PO, i, j, tw, te, ts, tn, tpp, tb, tdiv); \
+            const real pw = pW_cc(i, j); \
+            const real pe = pE_cc(i, j); \
+            const real ps = pS_cc(i, j); \
+            const real pn = pN_cc(i, j); \
+            const real pd = pD_cc(i, j); \
+            const real pb = pB_cc(i, j); \
+            const real p1 = p_cc(PO, i, j, pw, pe, ps, pn, pd, pb, t1); \
+            t_new[k] = t1; \
+            p_new[k] = p1; \
+            res_t[k] = fabs(t1 - TO(i, j)); \
+            res_p[k] = fabs(p1 - PO(i, j));) \
+    } while (0)
+
+/* The first sweep of loop 3 (the only one in the GPU order): the previous sweep is iterate
+ * k itself. */
 __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const real* v_n,
                  __global const real* p_n, __global const real* t_n,
                  __global const real* rho_n, __global const real* rho_u,
@@ -117,35 +154,29 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
-    res_p[k] = 0.0;
-    res_t[k] = 0.0;
-    if (cell[k] != CELL_FLUID)
+    TP_EVAL(T, P);
+}
+
+/* The previous sweep's T and p (host copies of t_new, p_new with their ghosts). */
+#define T_PREV(i,j) (t_old[CI((i),(j))])
+#define P_PREV(i,j) (p_old[CI((i),(j))])
+
+/* Every later sweep of loop 3 in the C++ order (solver.inner_sweeps > 1). */
+__kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
+                       __global const real* v_n, __global const real* p_n,
+                       __global const real* t_n, __global const real* rho_n,
+                       __global const real* rho_u, __global const real* rho_v,
+                       __global const real* fx, __global const real* fy,
+                       __global const real* ct, __global const real* u_hat,
+                       __global const real* d_u, __global const real* v_hat,
+                       __global const real* d_v, __global const real* p_old,
+                       __global const real* t_old, __global real* p_new, __global real* t_new,
+                       __global real* res_p, __global real* res_t)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
-    CELL_OF(k);
-    PATHS(fast[k],
-        const real dw = dT_cc(i, j, 0);
-        const real de = dT_cc(i, j, 1);
-        const real ds = dT_cc(i, j, 2);
-        const real dn = dT_cc(i, j, 3);
-        const real tw = tW_cc(i, j, dw);
-        const real te = tE_cc(i, j, de);
-        const real ts = tS_cc(i, j, ds);
-        const real tn = tN_cc(i, j, dn);
-        const real tpp = tP_cc(i, j, dw, de, ds, dn);
-        const real tb = tB_cc(i, j, dw, de, ds, dn);
-        const real tdiv = tDiv_cc(i, j);
-        const real t1 = T_cc(T, P, i, j, tw, te, ts, tn, tpp, tb, tdiv);
-        const real pw = pW_cc(i, j);
-        const real pe = pE_cc(i, j);
-        const real ps = pS_cc(i, j);
-        const real pn = pN_cc(i, j);
-        const real pd = pD_cc(i, j);
-        const real pb = pB_cc(i, j);
-        const real p1 = p_cc(P, i, j, pw, pe, ps, pn, pd, pb, t1);
-        t_new[k] = t1;
-        p_new[k] = p1;
-        res_t[k] = fabs(t1 - T(i, j));
-        res_p[k] = fabs(p1 - P(i, j));)
+    TP_EVAL(T_PREV, P_PREV);
 }
 
 /* Copy ghosts of the new p and T between the T/p evaluation and the correction

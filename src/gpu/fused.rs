@@ -130,7 +130,10 @@ pub fn build_ahead(
     } else {
         None
     };
-    let fused = if forms.1 && supports(case) {
+    // The fused source does not depend on the sweep order: build it for a C++-order case too.
+    let mut gpu_order = case.clone();
+    gpu_order.solver.order = crate::config::SweepOrder::Gpu;
+    let fused = if forms.1 && supports(&gpu_order) {
         let dec = Decomposition::for_device(&r.grid, dev)?;
         let b = build_cached(
             dev,
@@ -152,12 +155,28 @@ pub fn lean_supported(case: &Case) -> bool {
     supports(case)
 }
 
-/// True if the fused kernel supports the case (no periodic sides yet).
+/// True if the fused kernel supports the case: no periodic sides (yet), one T/p sweep per
+/// loop-2 iteration (the GPU order).
 pub fn supports(case: &Case) -> bool {
+    unsupported(case).is_none()
+}
+
+/// What of `case` the fused kernel cannot run, in words; `None` if it can.
+pub fn unsupported(case: &Case) -> Option<String> {
     let b = &case.boundaries;
-    ![&b.west, &b.east, &b.south, &b.north]
+    if [&b.west, &b.east, &b.south, &b.north]
         .iter()
         .any(|s| matches!(s, Side::Periodic))
+    {
+        return Some("periodic sides (docs/DESIGN.md)".into());
+    }
+    let sweeps = case.solver.sweeps();
+    (sweeps > 1).then(|| {
+        format!(
+            "{sweeps} T/p sweeps per loop-2 iteration (solver.order = cpp); it runs the GPU \
+             order, one sweep"
+        )
+    })
 }
 
 /// ρ = p/T and Γ = √T everywhere: what the lean storage computes where it reads them, and
@@ -219,6 +238,9 @@ impl Fused {
         opts: &OpenClOptions,
         dec: Option<(usize, usize)>,
     ) -> Result<Fused, DeviceError> {
+        if let Some(what) = unsupported(case) {
+            return Err(DeviceError::FusedUnsupported { what });
+        }
         let dev = select_device(opts.device.as_deref())?;
         require_fp64(&dev)?;
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;

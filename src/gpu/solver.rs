@@ -31,16 +31,13 @@ fn red_groups(dev: &crate::device::DeviceInfo) -> usize {
 }
 
 /// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
-/// Fy (4), û, d_u, v̂, d_v (4), p_new, T_new (2), the residual arrays of p and T (2), and
-/// C_u, C_v, C_T for the explicit scheme only (3). The residual arrays of u and v are Fx and
+/// Fy (4), û, d_u, v̂, d_v (4), p_new, T_new (2), the residual arrays of p and T (2),
+/// C_u, C_v, C_T for the explicit scheme only (3), and the previous sweep's p and T when loop
+/// 3 runs more than one sweep (2, the C++ order). The residual arrays of u and v are Fx and
 /// Fy: `correct` writes them after the last read of the fluxes in an iteration, the
 /// reductions read them before `fluxes` refills them ([`RES_ALIAS`]).
-pub fn f64_per_cell(explicit: bool) -> u64 {
-    if explicit {
-        27
-    } else {
-        24
-    }
+pub fn f64_per_cell(explicit: bool, sweeps: u32) -> u64 {
+    24 + if explicit { 3 } else { 0 } + if sweeps > 1 { 2 } else { 0 }
 }
 /// int buffers per stored cell: cell, wall index, u- and v-face classes, fast-path mask.
 pub const I32_PER_CELL: u64 = 5;
@@ -49,12 +46,12 @@ pub const I32_PER_CELL: u64 = 5;
 /// in Fx and Fy (see [`f64_per_cell`]).
 pub const RES_ALIAS: [(&str, &str); 2] = [("res_u", "fx"), ("res_v", "fy")];
 
-/// Device memory the phase-kernel backend needs for `cells` stored cells: (total, largest
-/// buffer) in bytes. Buffers not per cell (metrics, walls, copy lists, partial maxima) are
-/// left out; they are O(nx + ny).
-pub fn device_bytes(cells: u64, explicit: bool) -> (u64, u64) {
+/// Device memory the phase-kernel backend needs for `cells` stored cells with `sweeps` T/p
+/// sweeps per loop-2 iteration: (total, largest buffer) in bytes. Buffers not per cell
+/// (metrics, walls, copy lists, partial maxima) are left out; they are O(nx + ny).
+pub fn device_bytes(cells: u64, explicit: bool, sweeps: u32) -> (u64, u64) {
     (
-        cells * (8 * f64_per_cell(explicit) + 4 * I32_PER_CELL),
+        cells * (8 * f64_per_cell(explicit, sweeps) + 4 * I32_PER_CELL),
         8 * cells,
     )
 }
@@ -87,6 +84,8 @@ pub struct OpenCl {
     dirty: bool,
     explicit: bool,
     n: usize,
+    /// T/p sweeps per loop-2 iteration (loop 3): one in the GPU order.
+    sweeps: u32,
     /// Boundary-copy kernels and their list lengths.
     counts: [(&'static str, usize); 12],
     /// Work-groups of each residual reduction.
@@ -94,7 +93,7 @@ pub struct OpenCl {
 }
 
 /// Every kernel of `cl/kernels/jacobi.cl`.
-const KERNELS: [&str; 22] = [
+const KERNELS: [&str; 23] = [
     "fluxes",
     "convective",
     "pseudo",
@@ -103,6 +102,7 @@ const KERNELS: [&str; 22] = [
     "copy_hat_v0",
     "copy_hat_v1",
     "tp",
+    "tp_sweep",
     "ghost_pt0",
     "ghost_pt1",
     "correct",
@@ -266,7 +266,8 @@ impl OpenCl {
         // Refuse a grid the device cannot hold before building anything on the host.
         let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
         let explicit = case.scheme.convection == Convection::Explicit;
-        let (total, largest) = device_bytes(cells, explicit);
+        let sweeps = case.solver.sweeps();
+        let (total, largest) = device_bytes(cells, explicit, sweeps);
         check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
         let r = Reference::new(case);
         let ghosts = r.ghosts.clone();
@@ -293,6 +294,10 @@ impl OpenCl {
             "res_p", "res_t",
         ] {
             rt.real(name, &zeros)?;
+        }
+        // Only later sweeps read the previous sweep's p and T.
+        for name in ["p_old", "t_old"] {
+            rt.real(name, if sweeps > 1 { &zeros } else { &[] })?;
         }
         // The implicit kernels never read the explicit terms: one value each.
         for name in ["cu", "cv", "ct"] {
@@ -338,6 +343,7 @@ impl OpenCl {
             rt,
             dirty: false,
             n,
+            sweeps,
         };
         s.run("fluxes")?;
         Ok(s)
@@ -385,6 +391,13 @@ impl OpenCl {
         self.rt.copy("t", "t_new")?;
         self.run("tp")?;
         self.copies("ghost_pt")?;
+        // Later sweeps of loop 3 (C++ order) start from the previous sweep with its ghosts.
+        for _ in 1..self.sweeps {
+            self.rt.copy("p_new", "p_old")?;
+            self.rt.copy("t_new", "t_old")?;
+            self.run("tp_sweep")?;
+            self.copies("ghost_pt")?;
+        }
         self.run("correct")?;
         self.run("eos")?;
         self.copies("ghosts")?;

@@ -15,7 +15,7 @@ pub mod ops;
 pub mod pressure;
 pub mod rows;
 
-use crate::config::{Case, Convection, Interpolation, Side, SweepOrder};
+use crate::config::{Case, Convection, Interpolation, Side};
 use crate::error::RunError;
 use crate::fields::{Fields, State};
 use crate::geometry::{Geometry, F_FIXED, F_NONE, SOLID};
@@ -215,10 +215,7 @@ impl Reference {
         let grid = Grid::new(&case.grid, px, py);
         let geom = Geometry::new(case, &grid);
         let n = grid.len();
-        let sweeps = match case.solver.order {
-            SweepOrder::Cpp => case.solver.inner_sweeps.max(1),
-            SweepOrder::Gpu => 1,
-        };
+        let sweeps = case.solver.sweeps();
         let mut k = Fields::zeros(n);
         let init = &case.initial;
         let (x0, x1) = (case.grid.x[0], case.grid.x[1]);
