@@ -103,7 +103,7 @@ fn validate_with_an_unknown_device_is_bad_input() {
 }
 
 /// A confined-square run on the OpenCL backend (PoCL in CI) gives the same C_d and stand-off as
-/// the reference in the GPU sweep order, to round-off: the square studies' metrics are
+/// the reference in the GPU sweep order (both set to it), to round-off: the square studies' metrics are
 /// computed on the host from the sampled states, whatever marched them.
 #[test]
 fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
