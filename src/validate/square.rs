@@ -960,11 +960,11 @@ pub const SUPERSONIC: Study = Study {
 };
 
 /// The low-speed confined square (M = 0.1, Kn = 0.00194, Re ≈ 85): grid levels h = 1/5 …
-/// 1/20 (quick: 1/2, 1/4), implicit TVD, schemes on h = 1/5 (quick: 1/2).
+/// 1/40 (quick: 1/2, 1/4), implicit TVD, schemes on h = 1/5 (quick: 1/2).
 pub const LOW_SPEED: Study = Study {
     stem: "case",
-    levels: [&[1, 2, 4], &[1, 2]],
-    dt_div: [&[1, 2, 4], &[1, 2]],
+    levels: [&[1, 2, 4, 8], &[1, 2]],
+    dt_div: [&[1, 2, 4, 8], &[1, 2]],
     scheme_level: [0, 0],
     avg: [
         Averaging {
