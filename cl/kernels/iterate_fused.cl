@@ -64,15 +64,6 @@
 #define RHO_U(i,j) (lru[((j) & 3) * DEV_W + (i) - ibase])
 #define RHO_V(i,j) (lrv[((j) & 3) * DEV_W + (i) - ibase])
 
-/* pressure::MaxAt::see: the largest |d|, NaN wins, the first index kept on ties. */
-inline void see(real* best, int* at, const real d, const int k)
-{
-    if (d > *best || (isnan(d) && !isnan(*best))) {
-        *best = d;
-        *at = k;
-    }
-}
-
 /* Parameters beyond iterate k and the geometry: level n (ρ_n unless DEV_LEAN), the explicit
  * convective terms (one-value buffers for implicit schemes), and the write set. */
 #if DEV_LEAN
@@ -237,25 +228,13 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    /* Work-group maxima of the four residuals (value, index) → part[group·8 + 2m]. */
+    /* Work-group maxima of the four residuals (value, index) → part[group·8 + 2m]
+     * (cl/kernels/max_at.cl). */
     const int g = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
     for (int m = 0; m < 4; m++) {
         red_v[l] = best[m];
         red_i[l] = at[m];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int s = DEV_W / 2; s > 0; s >>= 1) {
-            if (l < s) {
-                const real a = red_v[l], b = red_v[l + s];
-                const int ia = red_i[l], ib = red_i[l + s];
-                const bool take_b = (isnan(a) || isnan(b)) ? (isnan(b) && (!isnan(a) || ib < ia))
-                                                           : (b > a || (b == a && ib < ia));
-                if (take_b) {
-                    red_v[l] = b;
-                    red_i[l] = ib;
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
+        group_max_at(red_v, red_i, l, DEV_W);
         if (l == 0) {
             part[g * 8 + 2 * m] = red_v[0];
             part[g * 8 + 2 * m + 1] = (real)red_i[0];

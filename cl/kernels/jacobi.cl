@@ -243,37 +243,19 @@ __kernel void eos(__global const int* cell, __global const real* p_new,
     gam[k] = sqrt(tt);
 }
 
-/* Largest residual and its index per work-group (pressure::MaxAt::see: NaN wins, ties keep
- * the smaller index). part gets (value, index) per group; the host reduces the groups. */
+/* Largest residual and its index per work-group (cl/kernels/max_at.cl). part gets (value,
+ * index) per group; the host reduces the groups. */
 inline void group_max(__global const real* r, __global real* part, __local real* lv,
                       __local int* li)
 {
-    const size_t l = get_local_id(0);
+    const int l = (int)get_local_id(0);
     real best = 0.0;
     int at = 0;
-    for (size_t k = get_global_id(0); k < (size_t)CFG_NXT * CFG_NYT; k += get_global_size(0)) {
-        const real d = r[k];
-        if (d > best || (isnan(d) && !isnan(best))) {
-            best = d;
-            at = (int)k;
-        }
-    }
+    for (size_t k = get_global_id(0); k < (size_t)CFG_NXT * CFG_NYT; k += get_global_size(0))
+        see(&best, &at, r[k], (int)k);
     lv[l] = best;
     li[l] = at;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {
-        if (l < s) {
-            const real a = lv[l], b = lv[l + s];
-            const int ia = li[l], ib = li[l + s];
-            const bool take_b = (isnan(a) || isnan(b)) ? (isnan(b) && (!isnan(a) || ib < ia))
-                                                       : (b > a || (b == a && ib < ia));
-            if (take_b) {
-                lv[l] = b;
-                li[l] = ib;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    group_max_at(lv, li, l, (int)get_local_size(0));
     if (l == 0) {
         part[2 * get_group_id(0)] = lv[0];
         part[2 * get_group_id(0) + 1] = (real)li[0];

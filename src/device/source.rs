@@ -76,6 +76,12 @@ pub const ITERATE: (&str, &str) = (
     include_str!("../../cl/kernels/iterate_fused.cl"),
 );
 
+/// Residual maxima with their index (both forms' reductions).
+pub const MAX_AT: (&str, &str) = (
+    "cl/kernels/max_at.cl",
+    include_str!("../../cl/kernels/max_at.cl"),
+);
+
 /// Jacobi phase kernels of the first OpenCL backend (`src/gpu/solver.rs`).
 pub const JACOBI: (&str, &str) = (
     "cl/kernels/jacobi.cl",

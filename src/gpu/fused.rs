@@ -67,6 +67,7 @@ pub fn source() -> String {
         .with(s::PRESSURE)
         .with(s::FLUX_INLINE)
         .with(s::CONVECTIVE)
+        .with(s::MAX_AT)
         .with(s::ITERATE)
         .assemble()
 }

@@ -132,6 +132,7 @@ pub fn source() -> String {
         .with(crate::device::source::FLUX_STORED)
         .with(crate::device::source::CONVECTIVE)
         .with(crate::device::source::BOUNDARY)
+        .with(crate::device::source::MAX_AT)
         .with(crate::device::source::JACOBI)
         .assemble()
 }
