@@ -19,7 +19,7 @@ use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::reference::bc::Ghosts;
 use crate::reference::Reference;
-use crate::solver::{Solver, StepReport};
+use crate::solver::Solver;
 
 /// Buffer names of the second Jacobi set, in [`K`] order.
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
@@ -454,22 +454,7 @@ impl Solver for Fused {
         format!("opencl-fused:{}", self.device().name)
     }
 
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn geometry(&self) -> &Geometry {
-        &self.geom
-    }
-
-    fn step(&mut self) -> Result<StepReport, RunError> {
-        let spec = self.case.solver.clone();
-        super::loop2::step(self, &spec)
-    }
-
-    fn clock(&self) -> (u64, f64) {
-        (self.host.step, self.host.time)
-    }
+    super::loop2::shared_solver_methods!();
 
     fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
         if self.dirty {
@@ -493,15 +478,6 @@ impl Solver for Fused {
         super::loop2::info(self.rt.program(), "fused", Some(&self.dec))
     }
 
-    fn state(&mut self) -> &State {
-        if self.dirty {
-            if let Err(e) = self.download() {
-                log::error!("reading fields back from the device failed: {e}");
-            }
-        }
-        &self.host
-    }
-
     fn details(&self) -> Vec<(String, String)> {
         let d = &self.dec;
         vec![(
@@ -517,14 +493,6 @@ impl Solver for Fused {
                 d.groups()
             ),
         )]
-    }
-
-    fn runtime(&self) -> Option<&Runtime> {
-        Some(&self.rt)
-    }
-
-    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
-        Some(&mut self.rt)
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {

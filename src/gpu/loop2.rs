@@ -1,5 +1,6 @@
-//! What both OpenCL forms share on the host: merging per-work-group residual maxima, and one
-//! time step (loop 2 until the tolerances of spec §4 hold, with the divergence guard).
+//! What both OpenCL forms share on the host: merging per-work-group residual maxima, one
+//! time step (loop 2 until the tolerances of spec §4 hold, with the divergence guard), and the
+//! [`Solver`](crate::solver::Solver) methods that do not depend on the form.
 
 use crate::config::SolverSpec;
 use crate::error::{DeviceError, RunError};
@@ -164,6 +165,49 @@ pub fn write_fields(
     }
     Ok(())
 }
+
+/// The [`Solver`](crate::solver::Solver) methods both OpenCL forms implement alike, for use
+/// inside each form's `impl Solver`. The form provides the fields `case`, `grid`, `geom`,
+/// `host`, `rt` and `dirty`, [`DeviceLoop`], and `download(&mut self)`, which reads every
+/// field back into `host`.
+macro_rules! shared_solver_methods {
+    () => {
+        fn grid(&self) -> &$crate::grid::Grid {
+            &self.grid
+        }
+
+        fn geometry(&self) -> &$crate::geometry::Geometry {
+            &self.geom
+        }
+
+        fn step(&mut self) -> Result<$crate::solver::StepReport, $crate::error::RunError> {
+            let spec = self.case.solver.clone();
+            $crate::gpu::loop2::step(self, &spec)
+        }
+
+        fn clock(&self) -> (u64, f64) {
+            (self.host.step, self.host.time)
+        }
+
+        fn state(&mut self) -> &$crate::fields::State {
+            if self.dirty {
+                if let Err(e) = self.download() {
+                    log::error!("reading fields back from the device failed: {e}");
+                }
+            }
+            &self.host
+        }
+
+        fn runtime(&self) -> Option<&$crate::device::Runtime> {
+            Some(&self.rt)
+        }
+
+        fn runtime_mut(&mut self) -> Option<&mut $crate::device::Runtime> {
+            Some(&mut self.rt)
+        }
+    };
+}
+pub(crate) use shared_solver_methods;
 
 #[cfg(test)]
 mod tests {

@@ -15,7 +15,7 @@ use crate::geometry::Geometry;
 use crate::grid::Grid;
 use crate::reference::bc::{CellRule, Ghosts};
 use crate::reference::Reference;
-use crate::solver::{Solver, StepReport};
+use crate::solver::Solver;
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
 const RED_WG: usize = 256;
@@ -465,22 +465,7 @@ impl Solver for OpenCl {
         format!("opencl:{}", self.device().name)
     }
 
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    fn geometry(&self) -> &Geometry {
-        &self.geom
-    }
-
-    fn step(&mut self) -> Result<StepReport, RunError> {
-        let spec = self.case.solver.clone();
-        super::loop2::step(self, &spec)
-    }
-
-    fn clock(&self) -> (u64, f64) {
-        (self.host.step, self.host.time)
-    }
+    super::loop2::shared_solver_methods!();
 
     fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
         if self.dirty {
@@ -495,23 +480,6 @@ impl Solver for OpenCl {
 
     fn info(&self) -> crate::solver::SolverInfo {
         super::loop2::info(self.rt.program(), "phase", None)
-    }
-
-    fn state(&mut self) -> &State {
-        if self.dirty {
-            if let Err(e) = self.download() {
-                log::error!("reading fields back from the device failed: {e}");
-            }
-        }
-        &self.host
-    }
-
-    fn runtime(&self) -> Option<&Runtime> {
-        Some(&self.rt)
-    }
-
-    fn runtime_mut(&mut self) -> Option<&mut Runtime> {
-        Some(&mut self.rt)
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
