@@ -80,30 +80,6 @@ fn define<'f, T: NcTypeDescriptor>(
     Ok(v)
 }
 
-/// Current UTC time as ISO 8601 (`YYYY-MM-DDTHH:MM:SSZ`).
-fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        sod / 3600,
-        sod % 3600 / 60,
-        sod % 60
-    )
-}
-
 impl NcWriter {
     /// Create `<path>.tmp` with dimensions, coordinates, attributes and the fluid mask.
     /// Fails with [`OutputError::Exists`] if `path` exists and `force` is false.
@@ -149,7 +125,7 @@ impl NcWriter {
         file.add_attribute("code_version", code.as_str())?;
         file.add_attribute(
             "history",
-            format!("{}: created by simplets {code}", utc_now()),
+            format!("{}: created by simplets {code}", crate::report::utc_now()),
         )?;
         file.add_attribute(
             "comment",

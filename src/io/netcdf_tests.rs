@@ -213,7 +213,7 @@ fn unfinished_writer_leaves_no_file() {
 
 #[test]
 fn utc_timestamp_is_iso8601() {
-    let s = utc_now();
+    let s = crate::report::utc_now();
     assert_eq!(s.len(), 20, "{s}");
     assert!(
         s.starts_with("20") && s.ends_with('Z') && &s[10..11] == "T",

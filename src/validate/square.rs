@@ -785,35 +785,25 @@ pub fn study(
     let body = &base.bodies[0];
     let ahead = |x: &f64| *x >= (body.x[0] - 4.0).max(base.grid.x[0]) && *x <= body.x[0];
     let behind = |x: &f64| *x >= body.x[1] && *x <= (body.x[1] + 10.0).min(base.grid.x[1]);
-    let mut ps: Vec<Series> = shown
-        .iter()
-        .map(|r| Series {
-            label: format!("time-averaged p, h = {}", fmt_h(r.h)),
-            points: r
-                .line
-                .x_p
+    // One series per shown level: the finite values of a centreline profile where `keep`.
+    let profile =
+        |name: &str, r: &SquareRun, xs: &[f64], vs: &[f64], keep: &dyn Fn(&f64) -> bool| Series {
+            label: format!("time-averaged {name}, h = {}", fmt_h(r.h)),
+            points: xs
                 .iter()
-                .zip(&r.line.p)
-                .filter(|(x, p)| ahead(x) && p.is_finite())
-                .map(|(&x, &p)| (x, p))
+                .zip(vs)
+                .filter(|(x, v)| keep(x) && v.is_finite())
+                .map(|(&x, &v)| (x, v))
                 .collect(),
             line: true,
-        })
+        };
+    let mut ps: Vec<Series> = shown
+        .iter()
+        .map(|r| profile("p", r, &r.line.x_p, &r.line.p, &ahead))
         .collect();
     let mut us: Vec<Series> = shown
         .iter()
-        .map(|r| Series {
-            label: format!("time-averaged u, h = {}", fmt_h(r.h)),
-            points: r
-                .line
-                .x_u
-                .iter()
-                .zip(&r.line.u)
-                .filter(|(x, u)| behind(x) && u.is_finite())
-                .map(|(&x, &u)| (x, u))
-                .collect(),
-            line: true,
-        })
+        .map(|r| profile("u", r, &r.line.x_u, &r.line.u, &behind))
         .collect();
     if let Some(d) = fine.standoff {
         let pmax = fine
