@@ -370,17 +370,38 @@ impl OpenCl {
         Ok(())
     }
 
-    /// Largest residual and its stored index, from the per-group partial results.
-    fn reduce(&self, kernel: &str, part: &str) -> Result<(f64, usize), DeviceError> {
-        self.rt
-            .launch(kernel, RED_WG * self.red_groups, Some(RED_WG))?;
-        let mut buf = vec![0.0; 2 * self.red_groups];
-        self.rt.read(part, &mut buf)?;
-        let mut best = (0.0, 0);
-        for g in buf.chunks(2) {
-            super::loop2::merge(&mut best, (g[0], g[1] as usize));
+    /// The four residual reductions (u, v, p, T), each the largest value with its stored
+    /// index from the per-group partial results, with `fluxes` queued behind them. The four
+    /// partial buffers come back in one host round trip, and `fluxes` runs while the host
+    /// merges them (it overwrites Fx and Fy, which hold the u and v residuals, so it must come
+    /// after the reductions: the in-order queue sees to that).
+    fn residuals_then_fluxes(&self) -> Result<[(f64, usize); 4], DeviceError> {
+        const RED: [(&str, &str); 4] = [
+            ("reduce_u", "part_u"),
+            ("reduce_v", "part_v"),
+            ("reduce_p", "part_p"),
+            ("reduce_t", "part_t"),
+        ];
+        for (kernel, _) in RED {
+            self.rt
+                .launch(kernel, RED_WG * self.red_groups, Some(RED_WG))?;
         }
-        Ok(best)
+        let mut bufs = [(); 4].map(|()| vec![0.0; 2 * self.red_groups]);
+        let [b0, b1, b2, b3] = &mut bufs;
+        let mut reads = [
+            (RED[0].1, &mut b0[..]),
+            (RED[1].1, &mut b1[..]),
+            (RED[2].1, &mut b2[..]),
+            (RED[3].1, &mut b3[..]),
+        ];
+        self.rt.read_all_then(&mut reads, || self.run("fluxes"))?;
+        Ok(bufs.map(|buf| {
+            let mut best = (0.0, 0);
+            for g in buf.chunks(2) {
+                super::loop2::merge(&mut best, (g[0], g[1] as usize));
+            }
+            best
+        }))
     }
 
     /// One loop-2 iteration on the device; the residuals with their stored indices.
@@ -404,14 +425,7 @@ impl OpenCl {
         self.copies("ghosts")?;
         self.copies("faces_")?;
         // The reductions before `fluxes`: the u and v residuals live in Fx and Fy.
-        let res = [
-            self.reduce("reduce_u", "part_u")?,
-            self.reduce("reduce_v", "part_v")?,
-            self.reduce("reduce_p", "part_p")?,
-            self.reduce("reduce_t", "part_t")?,
-        ];
-        self.run("fluxes")?;
-        Ok(res)
+        self.residuals_then_fluxes()
     }
 
     /// Start a time step: level n := iterate k; explicit convective terms.
