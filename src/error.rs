@@ -326,6 +326,17 @@ pub enum ValidateError {
         /// What went wrong (line and field where known).
         reason: String,
     },
+    /// `--only-runs` ran part of a study (into the run cache) and wrote no report. Not a
+    /// failure: the CLI notes it and goes on.
+    #[error("{case}: ran {ran} of the study's {total} runs (--only-runs), into the run cache; no report")]
+    Partial {
+        /// Case name.
+        case: String,
+        /// Runs that matched the filter (run, or found in the cache).
+        ran: usize,
+        /// Runs of the whole study.
+        total: usize,
+    },
     /// A report file or plot could not be written.
     #[error("cannot write {path}: {reason}")]
     Report {

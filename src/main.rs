@@ -22,10 +22,25 @@ fn main() -> ExitCode {
                 eprintln!("error: missing command: run or check (see simplets --help)");
                 return ExitCode::from(2);
             }
-            // clap's message is several lines (tip, usage); keep the first.
+            // clap's message is several lines (tip, usage); keep the first, with the indented
+            // list that follows it when it ends in ':' (the missing arguments).
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad command line");
+            let mut lines = text.lines();
+            let first = lines.next().unwrap_or("bad command line");
             let first = first.strip_prefix("error: ").unwrap_or(first);
+            let listed: Vec<&str> = if first.ends_with(':') {
+                lines
+                    .take_while(|l| l.starts_with(' '))
+                    .map(str::trim)
+                    .collect()
+            } else {
+                vec![]
+            };
+            let first = if listed.is_empty() {
+                first.to_string()
+            } else {
+                format!("{first} {}", listed.join(", "))
+            };
             eprintln!("error: {first} (see simplets --help)");
             return ExitCode::from(2);
         }

@@ -479,3 +479,76 @@ fn value_changing_build_options_are_refused() {
     assert!(line.contains("-cl-fast-relaxed-math"), "{line}");
     assert!(!dir.path().join("res/cli-case.nc").exists());
 }
+
+/// `validate --cache`: a study run in two parts (`--only-runs` first, the rest later) gives
+/// the same metrics, digit for digit, as the study run in one go; the stored runs are taken
+/// from the cache, and `--only-runs` writes no report and exits 0. Also `--jobs 2`: the
+/// results do not depend on how many runs go at once.
+#[test]
+fn validate_cache_assembles_a_study_from_stored_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    let (cache, one, two) = (cwd.join("cache"), cwd.join("one"), cwd.join("two"));
+    let path = |p: &Path| p.display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["validate", "confined_square", "--quick"];
+        args.extend_from_slice(extra);
+        let out = simplets(&args, cwd);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let whole = run(&["--report-dir", &path(&one)]);
+    let part = run(&[
+        "--cache",
+        &path(&cache),
+        "--only-runs",
+        "h=1/4",
+        "--jobs",
+        "2",
+    ]);
+    assert!(part.contains("ran 4 of the study's 5 runs"), "{part}");
+    assert!(!cwd.join("validation").exists());
+    let stored = std::fs::read_dir(cache.join("confined_square"))
+        .unwrap()
+        .count();
+    assert_eq!(stored, 4, "one file per run on h = 1/4 (the four schemes)");
+    let rest = run(&["--cache", &path(&cache), "--report-dir", &path(&two)]);
+    assert!(rest.contains("(cached "), "{rest}");
+    let rows = |d: &Path| {
+        std::fs::read_to_string(d.join("confined_square.csv"))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&one), rows(&two));
+    let stored = std::fs::read_dir(cache.join("confined_square"))
+        .unwrap()
+        .count();
+    assert_eq!(stored, 5, "the run on h = 1/2 joined the cache");
+    assert!(whole.contains("confined_square"));
+}
+
+/// `--only-runs` needs `--cache` (bad input: exit 2, one line).
+#[test]
+fn only_runs_needs_a_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = simplets(
+        &[
+            "validate",
+            "confined_square",
+            "--quick",
+            "--only-runs",
+            "h=1/4",
+        ],
+        dir.path(),
+    );
+    let line = one_error_line(&out, 2);
+    assert!(line.contains("--cache"), "{line}");
+}

@@ -83,10 +83,14 @@ impl KernelCache {
     /// Store a binary (tmp + rename, so a concurrent reader never sees half a file). Failures
     /// are logged, not returned: the cache is an optimisation.
     pub fn store(&self, key: &str, binary: &[u8]) {
+        // One tmp name per store call: threads of one process (`validate --jobs`) may store
+        // the same key at once.
+        static STORES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = STORES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = self.path(key);
         let tmp = self
             .dir
-            .join(format!("{key}.bin.{}.tmp", std::process::id()));
+            .join(format!("{key}.bin.{}.{n}.tmp", std::process::id()));
         let result = std::fs::create_dir_all(&self.dir)
             .and_then(|()| std::fs::write(&tmp, binary))
             .and_then(|()| std::fs::rename(&tmp, &path));

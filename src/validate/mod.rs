@@ -13,8 +13,8 @@ mod cavity;
 pub mod plot;
 pub mod square;
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::config::Case;
 use crate::error::ValidateError;
@@ -35,8 +35,22 @@ pub const CASES: [&str; 7] = [
     "square_low_speed",
 ];
 
+thread_local! {
+    /// The index of the [`Backend::run_all`] worker this thread is (0 outside one).
+    static WORKER: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The index of the [`Backend::run_all`] worker running on this thread, 0 … jobs − 1 (0
+/// outside one). A solver factory may use it to put each worker on its own device.
+pub fn worker() -> usize {
+    WORKER.with(std::cell::Cell::get)
+}
+
+/// One run of a study for [`Backend::run_all`]: given the backend, it returns its result.
+pub type Task<'t, T> = Box<dyn FnOnce(&Backend) -> T + Send + 't>;
+
 /// Builds the solver of one run of a case.
-type MakeSolver<'a> = dyn Fn(&Case) -> Result<Box<dyn Solver>, String> + 'a;
+type MakeSolver<'a> = dyn Fn(&Case) -> Result<Box<dyn Solver>, String> + Send + Sync + 'a;
 
 /// The backend the validation runs march on: the serial reference by default, or any solver
 /// factory (the CLI passes the one `simplets run` uses for `--backend`). Every run is
@@ -44,7 +58,38 @@ type MakeSolver<'a> = dyn Fn(&Case) -> Result<Box<dyn Solver>, String> + 'a;
 /// (see [`Backend::steady`]), so the metrics read the same arrays whatever marched them.
 pub struct Backend<'a> {
     make: Box<MakeSolver<'a>>,
-    used: RefCell<Vec<String>>,
+    used: Mutex<Vec<String>>,
+    jobs: usize,
+    cache: Option<RunCache>,
+    only: Option<String>,
+}
+
+/// Finished runs of the long grid studies kept on disk (`validate --cache DIR`), so that a
+/// study too long for one job (a batch slot, a device lease) is finished over several: each
+/// run is stored when it ends, and a later `validate` takes it from there instead of running
+/// it again. A run's file is named by a hash of everything that defines it (the refined case
+/// with its scheme, grid, Δt, steps and sweep order, and the sampling), and it is used only
+/// for a backend of the same kind (`opencl`, `reference`, `parallel`) as the one asked for.
+/// The report lists every run taken from the cache with its solver and date.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunCache {
+    /// Directory; runs go to `<dir>/<case>/<hash>.json`.
+    pub dir: PathBuf,
+    /// Backend kind a stored run must have been computed on (`opencl`, `reference`, …).
+    pub kind: String,
+}
+
+/// One stored run.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct CacheEntry<T> {
+    /// `git describe` of the simplets that computed it.
+    simplets: String,
+    /// UTC time it was stored.
+    written: String,
+    /// The solver that computed it (`opencl:NVIDIA H200`).
+    solver: String,
+    /// The measured run.
+    run: T,
 }
 
 impl Backend<'static> {
@@ -56,11 +101,147 @@ impl Backend<'static> {
 
 impl<'a> Backend<'a> {
     /// A backend from a solver factory; its error text is reported with the case name.
-    pub fn new(make: impl Fn(&Case) -> Result<Box<dyn Solver>, String> + 'a) -> Backend<'a> {
+    pub fn new(
+        make: impl Fn(&Case) -> Result<Box<dyn Solver>, String> + Send + Sync + 'a,
+    ) -> Backend<'a> {
         Backend {
             make: Box::new(make),
-            used: RefCell::new(vec![]),
+            used: Mutex::new(vec![]),
+            jobs: 1,
+            cache: None,
+            only: None,
         }
+    }
+
+    /// Keep finished study runs in `cache` and take them from there ([`RunCache`]).
+    pub fn with_cache(mut self, cache: Option<RunCache>) -> Backend<'a> {
+        self.cache = cache;
+        self
+    }
+
+    /// Run only the study runs whose label (`implicit-tvd h=1/80`) contains `filter`, store
+    /// them in the cache, and write no report (`validate --only-runs`).
+    pub fn with_only(mut self, filter: Option<String>) -> Backend<'a> {
+        self.only = filter;
+        self
+    }
+
+    /// The `--only-runs` filter, if any.
+    pub fn only(&self) -> Option<&str> {
+        self.only.as_deref()
+    }
+
+    /// The cached run of case `case` with hash `key`, if one was stored by a solver of the
+    /// cache's backend kind; its solver joins [`Backend::names`] as `<solver> (cached <date>)`.
+    pub fn cached<T: serde::de::DeserializeOwned>(&self, case: &str, key: u64) -> Option<T> {
+        let c = self.cache.as_ref()?;
+        let path = c.dir.join(case).join(format!("{key:016x}.json"));
+        let text = std::fs::read_to_string(&path).ok()?;
+        let entry: CacheEntry<T> = match serde_json::from_str(&text) {
+            Ok(e) => e,
+            Err(e) => {
+                log::warn!("run cache: ignoring {}: {e}", path.display());
+                return None;
+            }
+        };
+        if entry.solver.split(':').next() != Some(c.kind.as_str()) {
+            log::info!(
+                "run cache: {} was computed on {}, not {}; running it again",
+                path.display(),
+                entry.solver,
+                c.kind
+            );
+            return None;
+        }
+        log::info!(
+            "run cache: {} ({}, simplets {}, {})",
+            path.display(),
+            entry.solver,
+            entry.simplets,
+            entry.written
+        );
+        let name = format!(
+            "{} (cached {})",
+            entry.solver,
+            &entry.written[..10.min(entry.written.len())]
+        );
+        let mut used = self.used.lock().expect("backend names lock");
+        if !used.contains(&name) {
+            used.push(name);
+        }
+        Some(entry.run)
+    }
+
+    /// Store a finished run of case `case` with hash `key` computed by `solver` (no-op
+    /// without a cache; a failure to write is a warning, the run itself stands).
+    pub fn store<T: serde::Serialize>(&self, case: &str, key: u64, solver: &str, run: &T) {
+        let Some(c) = self.cache.as_ref() else {
+            return;
+        };
+        let path = c.dir.join(case).join(format!("{key:016x}.json"));
+        let entry = CacheEntry {
+            simplets: crate::io::manifest::GIT_DESCRIBE.to_string(),
+            written: crate::report::utc_now(),
+            solver: solver.to_string(),
+            run,
+        };
+        let text = serde_json::to_string(&entry).expect("a run serialises");
+        match crate::io::atomic::write_atomic(&path, text.as_bytes(), true) {
+            Ok(p) => log::info!("run cache: stored {}", p.display()),
+            Err(e) => log::warn!("run cache: cannot store {}: {e}", path.display()),
+        }
+    }
+
+    /// Let the independent runs of a grid study (its levels and schemes) run `jobs` at a time,
+    /// each on its own thread and solver (`validate --jobs`). On a GPU the small runs are
+    /// launch-bound, so several of them share the device well; the results do not depend on
+    /// `jobs` (each run is the same deterministic computation).
+    pub fn with_jobs(mut self, jobs: usize) -> Backend<'a> {
+        self.jobs = jobs.max(1);
+        self
+    }
+
+    /// How many runs of a study may run at once.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// Run `tasks` on this backend, at most [`Backend::jobs`] at a time, and return their
+    /// results in the order of `tasks`. `cost` orders the dispatch, largest first, so that the
+    /// longest run starts at once and the short ones fill in beside it.
+    pub fn run_all<T: Send>(&self, tasks: Vec<Task<'_, T>>, cost: &[f64]) -> Vec<T> {
+        let n = tasks.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| cost[b].total_cmp(&cost[a]).then(a.cmp(&b)));
+        let mut slots: Vec<Option<Task<'_, T>>> = tasks.into_iter().map(Some).collect();
+        let queue: Vec<_> = order.iter().map(|&i| (i, slots[i].take())).collect();
+        let queue = Mutex::new(queue.into_iter());
+        let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+        let work = || loop {
+            let next = queue.lock().expect("queue lock").next();
+            let Some((i, Some(task))) = next else { break };
+            let out = task(self);
+            results.lock().expect("results lock")[i] = Some(out);
+        };
+        if self.jobs <= 1 || n <= 1 {
+            work();
+        } else {
+            std::thread::scope(|s| {
+                for w in 0..self.jobs.min(n) {
+                    let work = &work;
+                    s.spawn(move || {
+                        WORKER.with(|c| c.set(w));
+                        work();
+                    });
+                }
+            });
+        }
+        results
+            .into_inner()
+            .expect("results lock")
+            .into_iter()
+            .map(|r| r.expect("every task ran"))
+            .collect()
     }
 
     /// A fresh solver for `case`; its [`Solver::name`] is recorded for the report.
@@ -70,7 +251,7 @@ impl<'a> Backend<'a> {
             reason,
         })?;
         let name = s.name();
-        let mut used = self.used.borrow_mut();
+        let mut used = self.used.lock().expect("backend names lock");
         if !used.contains(&name) {
             used.push(name);
         }
@@ -79,7 +260,7 @@ impl<'a> Backend<'a> {
 
     /// The names of the solvers built so far (`reference`, `parallel:2`, `opencl:<device>`).
     pub fn names(&self) -> Vec<String> {
-        self.used.borrow().clone()
+        self.used.lock().expect("backend names lock").clone()
     }
 
     /// Run `case` on this backend to its end or steady state ([`march_solver`]) and return a
@@ -224,6 +405,14 @@ pub fn run_case_on(
         seconds: 0.0,
     };
     let before = bk.names().len();
+    let square = matches!(name, "confined_square" | "square_low_speed");
+    if bk.only().is_some() && !square {
+        return Err(ValidateError::Partial {
+            case: name.into(),
+            ran: 0,
+            total: 0,
+        });
+    }
     match name {
         "couette_heat" => cases::couette_heat(&dir, quick, &mut rep, bk)?,
         "channel_kn" => cases::channel_kn(&dir, quick, &mut rep, bk)?,
@@ -378,6 +567,24 @@ pub fn write_report(rep: &CaseReport, out_dir: &Path) -> Result<PathBuf, Validat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `run_all` returns the results in task order whatever the dispatch order (by cost) and
+    /// the number of workers, and each worker sees its own index.
+    #[test]
+    fn run_all_keeps_task_order_and_numbers_workers() {
+        for jobs in [1, 2, 5] {
+            let bk = Backend::reference().with_jobs(jobs);
+            let tasks: Vec<Task<(usize, usize)>> = (0..7usize)
+                .map(|i| Box::new(move |_: &Backend| (i * i, worker())) as Task<(usize, usize)>)
+                .collect();
+            let cost = [1.0, 7.0, 3.0, 3.0, 0.5, 9.0, 2.0];
+            let out = bk.run_all(tasks, &cost);
+            let squares: Vec<usize> = out.iter().map(|r| r.0).collect();
+            assert_eq!(squares, vec![0, 1, 4, 9, 16, 25, 36], "jobs {jobs}");
+            assert!(out.iter().all(|r| r.1 < jobs), "jobs {jobs}: {out:?}");
+        }
+        assert_eq!(worker(), 0, "outside run_all");
+    }
 
     #[test]
     fn observed_order_of_a_power_law() {
