@@ -68,12 +68,12 @@ pub struct Backend<'a> {
 /// study too long for one job (a batch slot, a device lease) is finished over several: each
 /// run is stored when it ends, and a later `validate` takes it from there instead of running
 /// it again. A run's file is named by a hash of everything that defines it (the refined case
-/// with its scheme, grid, Δt, steps and sweep order, and the sampling), and it is used only
-/// for a backend of the same kind (`opencl`, `reference`, `parallel`) as the one asked for.
+/// with its scheme, grid, Δt, steps and sweep order, and the sampling) and by the backend kind
+/// (`opencl`, `reference`, `parallel`); it is used only for a backend of that kind.
 /// The report lists every run taken from the cache with its solver and date.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunCache {
-    /// Directory; runs go to `<dir>/<case>/<hash>.json`.
+    /// Directory; runs go to `<dir>/<case>/<hash>-<kind>.json`.
     pub dir: PathBuf,
     /// Backend kind a stored run must have been computed on (`opencl`, `reference`, …).
     pub kind: String,
@@ -135,7 +135,7 @@ impl<'a> Backend<'a> {
     /// cache's backend kind; its solver joins [`Backend::names`] as `<solver> (cached <date>)`.
     pub fn cached<T: serde::de::DeserializeOwned>(&self, case: &str, key: u64) -> Option<T> {
         let c = self.cache.as_ref()?;
-        let path = c.dir.join(case).join(format!("{key:016x}.json"));
+        let path = c.dir.join(case).join(format!("{key:016x}-{}.json", c.kind));
         let text = std::fs::read_to_string(&path).ok()?;
         let entry: CacheEntry<T> = match serde_json::from_str(&text) {
             Ok(e) => e,
@@ -178,7 +178,7 @@ impl<'a> Backend<'a> {
         let Some(c) = self.cache.as_ref() else {
             return;
         };
-        let path = c.dir.join(case).join(format!("{key:016x}.json"));
+        let path = c.dir.join(case).join(format!("{key:016x}-{}.json", c.kind));
         let entry = CacheEntry {
             simplets: crate::io::manifest::GIT_DESCRIBE.to_string(),
             written: crate::report::utc_now(),
