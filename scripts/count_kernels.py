@@ -5,6 +5,8 @@ in the counting build of the kernels (scripts/kernel_count/harness.hpp).
     count_kernels.py TRACE_DIR... --out src/bench/counts.json [--case PATH]
 
 Each TRACE_DIR comes from `simplets bench CASE --trace TRACE_DIR` (one form and scheme each).
+A later trace of a form and scheme already read only adds the kernels the earlier one did
+not launch (the C++-order trace adds the phase form's tp_sweep).
 For every trace the kernel source is compiled as C++ (g++ -std=c++20) with the counting `real`
 type, the step's commands are replayed on the traced buffers, and the final buffers are
 compared with the device's (`after/`): the replay must reproduce them bit for bit, or the
@@ -206,10 +208,23 @@ def main():
             )
             if form["source_hash"] != trace["source_hash"]:
                 sys.exit(f"count_kernels: traces of {trace['form']} come from different sources")
+            kernels = aggregate(trace, launches)
+            known = form["schemes"].get(trace["scheme"])
+            if known is not None:
+                # A second trace of the same form and scheme (the C++-order case): it adds the
+                # kernels the first did not launch (tp_sweep) and leaves the others as counted.
+                added = {k: v for k, v in kernels.items() if k not in known["kernels"]}
+                known["kernels"].update(added)
+                print(
+                    f"{trace['form']:6} {trace['scheme']:16} ({trace['case']}) adds "
+                    + (", ".join(sorted(added)) or "nothing"),
+                    file=sys.stderr,
+                )
+                continue
             form["schemes"][trace["scheme"]] = {
                 "stored_cells": trace["stored_cells"],
                 "fluid_cells": trace["fluid_cells"],
-                "kernels": aggregate(trace, launches),
+                "kernels": kernels,
             }
             ks = form["schemes"][trace["scheme"]]["kernels"]
             print(
