@@ -681,11 +681,14 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
         vec![]
     };
     if backend == Backend::Opencl && jobs > gpus.len().max(1) {
+        let on = match gpus.len() {
+            0 => "one OpenCL device".to_string(),
+            n => format!("{n} GPU(s)"),
+        };
         log::warn!(
-            "--jobs {jobs} with {} GPU(s): runs that share a GPU each get an OpenCL context, \
-             which the driver time-slices (8 at once on one H200 ran about 17 times slower \
-             each, device run 19); use --jobs at most the number of GPUs",
-            gpus.len().max(1)
+            "--jobs {jobs} on {on}: runs that share a device each get an OpenCL context, \
+             which a GPU driver time-slices (8 at once on one H200 ran about 17 times slower \
+             each, device run 19); on a GPU use --jobs at most the number of GPUs"
         );
     }
     // The same solver factory as `simplets run`, called once per run of a case.
