@@ -211,15 +211,13 @@ impl<'a> Backend<'a> {
     /// longest run starts at once and the short ones fill in beside it.
     pub fn run_all<T: Send>(&self, tasks: Vec<Task<'_, T>>, cost: &[f64]) -> Vec<T> {
         let n = tasks.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| cost[b].total_cmp(&cost[a]).then(a.cmp(&b)));
-        let mut slots: Vec<Option<Task<'_, T>>> = tasks.into_iter().map(Some).collect();
-        let queue: Vec<_> = order.iter().map(|&i| (i, slots[i].take())).collect();
+        let mut queue: Vec<(usize, Task<'_, T>)> = tasks.into_iter().enumerate().collect();
+        queue.sort_by(|a, b| cost[b.0].total_cmp(&cost[a.0]).then(a.0.cmp(&b.0)));
         let queue = Mutex::new(queue.into_iter());
         let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
         let work = || loop {
             let next = queue.lock().expect("queue lock").next();
-            let Some((i, Some(task))) = next else { break };
+            let Some((i, task)) = next else { break };
             let out = task(self);
             results.lock().expect("results lock")[i] = Some(out);
         };

@@ -597,18 +597,20 @@ pub fn study(
         (c.scheme.convection, c.scheme.interpolation) = s;
         cases.push(c);
     }
+    let avg = spec.avg[q];
+    let only = bk.only();
+    let chosen: Vec<&Case> = cases
+        .iter()
+        .filter(|c| only.map_or(true, |f| label_matches(&run_label(c), f)))
+        .collect();
     // Cost estimate for the dispatch order: cells × steps.
-    let cost: Vec<f64> = cases
+    let cost: Vec<f64> = chosen
         .iter()
         .map(|c| (c.grid.nx * c.grid.ny) as f64 * c.time.n_steps() as f64)
         .collect();
-    let avg = spec.avg[q];
-    let only = bk.only();
-    let wanted = |c: &Case| only.map_or(true, |f| label_matches(&run_label(c), f));
-    let tasks = cases
+    let tasks = chosen
         .iter()
-        .filter(|c| wanted(c))
-        .map(|c| {
+        .map(|&c| {
             let name = name.clone();
             Box::new(move |bk: &Backend| {
                 let key = run_key(c, &avg);
@@ -620,15 +622,8 @@ pub fn study(
                 log::info!("{name}: {}", run_note(&run));
                 bk.store(&name, key, &run.solver, &run);
                 Ok(run)
-            })
-                as Box<dyn FnOnce(&Backend) -> Result<SquareRun, ValidateError> + Send + '_>
+            }) as super::Task<Result<SquareRun, ValidateError>>
         })
-        .collect();
-    let cost: Vec<f64> = cases
-        .iter()
-        .zip(&cost)
-        .filter(|(c, _)| wanted(c))
-        .map(|(_, &k)| k)
         .collect();
     let mut runs = bk
         .run_all(tasks, &cost)
