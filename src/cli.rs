@@ -746,9 +746,10 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
                 }
                 continue;
             }
-            Err(e @ simplets::error::ValidateError::Config(_)) => {
-                return Err(Failure::Input(e.into()))
-            }
+            Err(
+                e @ (simplets::error::ValidateError::Config(_)
+                | simplets::error::ValidateError::NoRunMatches { .. }),
+            ) => return Err(Failure::Input(e.into())),
             Err(e) => return Err(Failure::Run(e.into())),
         };
         let path = write_report(&rep, &out).map_err(|e| Failure::Run(e.into()))?;

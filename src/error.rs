@@ -337,6 +337,16 @@ pub enum ValidateError {
         /// Runs of the whole study.
         total: usize,
     },
+    /// `--only-runs` names none of a study's runs (bad input).
+    #[error("--only-runs {filter:?} names none of the {case} runs: {labels}")]
+    NoRunMatches {
+        /// Case name.
+        case: String,
+        /// The filter given.
+        filter: String,
+        /// The study's run labels, comma separated.
+        labels: String,
+    },
     /// A report file or plot could not be written.
     #[error("cannot write {path}: {reason}")]
     Report {

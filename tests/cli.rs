@@ -535,7 +535,7 @@ fn validate_cache_assembles_a_study_from_stored_runs() {
     assert!(whole.contains("confined_square"));
 }
 
-/// `--only-runs` needs `--cache` (bad input: exit 2, one line).
+/// `--only-runs` needs `--cache`, and must name a run (bad input: exit 2, one line).
 #[test]
 fn only_runs_needs_a_cache() {
     let dir = tempfile::tempdir().unwrap();
@@ -551,4 +551,25 @@ fn only_runs_needs_a_cache() {
     );
     let line = one_error_line(&out, 2);
     assert!(line.contains("--cache"), "{line}");
+    // A filter that names no run (h=1/4 is not h=1/40, and there is no h=1/8 level) is bad
+    // input naming the filter and the study's runs; nothing is run or stored.
+    let cache = dir.path().join("cache").display().to_string();
+    let out = simplets(
+        &[
+            "validate",
+            "confined_square",
+            "--quick",
+            "--cache",
+            &cache,
+            "--only-runs",
+            "h=1/8",
+        ],
+        dir.path(),
+    );
+    let line = one_error_line(&out, 2);
+    assert!(
+        line.contains("\"h=1/8\"") && line.contains("implicit-upwind h=1/4"),
+        "{line}"
+    );
+    assert!(!dir.path().join("cache").exists());
 }

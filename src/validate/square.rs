@@ -603,6 +603,13 @@ pub fn study(
         .iter()
         .filter(|c| only.map_or(true, |f| label_matches(&run_label(c), f)))
         .collect();
+    if let (Some(filter), true) = (only, chosen.is_empty()) {
+        return Err(ValidateError::NoRunMatches {
+            case: name,
+            filter: filter.into(),
+            labels: cases.iter().map(run_label).collect::<Vec<_>>().join(", "),
+        });
+    }
     // Cost estimate for the dispatch order: cells × steps.
     let cost: Vec<f64> = chosen
         .iter()
