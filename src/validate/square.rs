@@ -287,6 +287,9 @@ fn inflow(case: &Case) -> (f64, f64, f64, f64) {
     (u, u / (g * t / 2.0).sqrt(), p, t)
 }
 
+/// How often a running square run logs its progress.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Run `case` on a solver of `bk` and average as `avg` says.
 pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun, ValidateError> {
     let start = Instant::now();
@@ -332,9 +335,24 @@ pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun
     let (mut line, mut sum, mut count) = (Centreline::default(), BodyForce::default(), 0u64);
     let (mut ts, mut cds, mut cls) = (vec![], vec![], vec![]);
     let (mut iters, mut unconverged, mut iters_window) = (0u64, 0u64, 0u64);
+    // A long run (the h = 1/80 levels take tens of minutes on a GPU) says where it is once a
+    // minute, so that a batch log shows progress and the time left.
+    let label = run_label(case);
+    let mut next_note = PROGRESS_EVERY;
     for step in 1..=n {
         let rep = s.step().map_err(run_err)?;
         iters += u64::from(rep.iters);
+        let t = start.elapsed();
+        if t >= next_note {
+            next_note = t + PROGRESS_EVERY;
+            let left = t.as_secs_f64() * (n - step) as f64 / step as f64;
+            log::info!(
+                "{}: {label}: step {step} of {n}, {iters} loop-2 iterations, {:.0} s, \
+                 about {left:.0} s left",
+                case.name,
+                t.as_secs_f64()
+            );
+        }
         unconverged += u64::from(!rep.converged);
         if step >= first {
             iters_window += u64::from(rep.iters);
@@ -392,7 +410,7 @@ pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun
         None
     };
     Ok(SquareRun {
-        label: run_label(case),
+        label,
         solver,
         h,
         steps: n,
