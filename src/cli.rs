@@ -128,7 +128,8 @@ pub struct ValidateArgs {
     pub cache: Option<PathBuf>,
     /// Run only the study runs FILTER names, into --cache, and write no report; a later run
     /// without it assembles the study from the cache. FILTER: comma-separated terms, each a
-    /// run's label, scheme or grid (`h=1/80`, `implicit-tvd`, `h=1/5,h=1/10`).
+    /// run's label, scheme, grid or tag (`h=1/80`, `implicit-tvd`, `h=1/5,h=1/10`, `warm`).
+    /// A warm-started run also runs the run it starts from (its final state is not cached).
     #[arg(long, value_name = "FILTER", requires = "cache")]
     pub only_runs: Option<String>,
 }

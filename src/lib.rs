@@ -21,6 +21,7 @@ pub mod guard;
 pub mod io;
 pub mod physics;
 pub mod probes;
+pub mod prolong;
 pub mod reference;
 pub mod report;
 pub mod run;

@@ -104,7 +104,8 @@ fn validate_with_an_unknown_device_is_bad_input() {
 
 /// A confined-square run on the OpenCL backend (PoCL in CI) gives the same C_d and stand-off as
 /// the reference in the GPU sweep order (both set to it), to round-off: the square studies' metrics are
-/// computed on the host from the sampled states, whatever marched them.
+/// computed on the host from the sampled states, whatever marched them. The same holds for a
+/// run warm-started from the final state on the grid refined by two.
 #[test]
 fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
     use simplets::config::{Case, SweepOrder};
@@ -127,15 +128,28 @@ fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
         let s = OpenCl::new(c, &OpenClOptions::default()).map_err(|e| e.to_string())?;
         Ok(Box::new(s) as Box<dyn Solver>)
     });
-    let a = run_square(&case, &cl, avg).unwrap();
+    let (a, end_a) = run_square(&case, &cl, avg, None, true).unwrap();
     assert!(cl.names()[0].starts_with("opencl"), "{:?}", cl.names());
-    let b = run_square(&case, &Backend::reference(), avg).unwrap();
-    assert!(
-        (a.cd - b.cd).abs() <= 1e-12 * b.cd.abs(),
-        "{} {}",
-        a.cd,
-        b.cd
-    );
+    let rf = Backend::reference();
+    let (b, end_b) = run_square(&case, &rf, avg, None, true).unwrap();
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * y.abs();
+    assert!(close(a.cd, b.cd), "{} {}", a.cd, b.cd);
     let (sa, sb) = (a.standoff.unwrap(), b.standoff.unwrap());
-    assert!((sa - sb).abs() <= 1e-12 * sb, "{sa} {sb}");
+    assert!(close(sa, sb), "{sa} {sb}");
+    // Grid sequencing: both backends go on from their final states carried to the grid refined
+    // by two (the device backend takes the carried state through `restore`).
+    let fine = simplets::validate::square::warm_case(&case, 2, 2, 10.0 * case.time.dt / 2.0);
+    let (wa, _) = run_square(&fine, &cl, avg, end_a.as_ref(), false).unwrap();
+    let (wb, _) = run_square(&fine, &rf, avg, end_b.as_ref(), false).unwrap();
+    assert_eq!(wb.steps, 10);
+    assert!(wb.label.ends_with(" warm"), "{}", wb.label);
+    assert!(
+        wb.start.as_deref().unwrap().starts_with(&b.label),
+        "{:?}",
+        wb.start
+    );
+    assert!(close(wa.cd, wb.cd), "{} {}", wa.cd, wb.cd);
+    // It goes on in time from the coarse run's end.
+    let t_end = b.history.last().unwrap().0;
+    assert!(wb.history[0].0 > t_end, "{:?} after {t_end}", wb.history[0]);
 }

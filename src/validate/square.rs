@@ -274,6 +274,22 @@ pub struct SquareRun {
     pub recirc: Option<f64>,
     /// Wall seconds.
     pub wall_s: f64,
+    /// Where a warm-started run began: the run whose final state it was carried from and its
+    /// end time (`implicit-upwind h=1/40 at t = 15`); `None`: the case's initial state.
+    #[serde(default)]
+    pub start: Option<String>,
+}
+
+/// The final state of a run, to warm-start the run on the grid refined by two (`prolong`).
+pub struct Start {
+    /// Label of the run that ended here.
+    pub label: String,
+    /// Its final state.
+    pub state: crate::fields::State,
+    /// Its grid.
+    pub grid: Grid,
+    /// Its geometry.
+    pub geo: Geometry,
 }
 
 /// Inflow speed, Mach number and p of the case's west inflow.
@@ -290,8 +306,16 @@ fn inflow(case: &Case) -> (f64, f64, f64, f64) {
 /// How often a running square run logs its progress.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Run `case` on a solver of `bk` and average as `avg` says.
-pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun, ValidateError> {
+/// Run `case` on a solver of `bk` and average as `avg` says: from the case's initial state,
+/// or, given `from`, from that run's final state carried to this grid. With `keep`, also
+/// return the final state (to warm-start a finer run).
+pub fn run_square(
+    case: &Case,
+    bk: &Backend,
+    avg: Averaging,
+    from: Option<&Start>,
+    keep: bool,
+) -> Result<(SquareRun, Option<Start>), ValidateError> {
     let start = Instant::now();
     let body = case
         .bodies
@@ -310,7 +334,16 @@ pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun
     let g = s.grid().clone();
     let geo = s.geometry().clone();
     let (u_in, mach, p_in, _) = inflow(case);
-    if avg.kick != 0.0 {
+    if let Some(f) = from {
+        let st =
+            crate::prolong::prolong(&f.state, (&f.grid, &f.geo), (&g, &geo)).map_err(|reason| {
+                ValidateError::Report {
+                    path: case.name.clone(),
+                    reason: format!("warm start from {}: {reason}", f.label),
+                }
+            })?;
+        s.restore(st).map_err(run_err)?;
+    } else if avg.kick != 0.0 {
         let mut st = s.state().clone();
         for j in 1..=g.ny + 1 {
             for i in 1..=g.nx {
@@ -337,7 +370,7 @@ pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun
     let (mut iters, mut unconverged, mut iters_window) = (0u64, 0u64, 0u64);
     // A long run (the h = 1/80 levels take tens of minutes on a GPU) says where it is once a
     // minute, so that a batch log shows progress and the time left.
-    let label = run_label(case);
+    let label = run_label(case) + if from.is_some() { " warm" } else { "" };
     let mut next_note = PROGRESS_EVERY;
     for step in 1..=n {
         let rep = s.step().map_err(run_err)?;
@@ -409,7 +442,13 @@ pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun
     } else {
         None
     };
-    Ok(SquareRun {
+    let end = keep.then(|| Start {
+        label: label.clone(),
+        state: s.state().clone(),
+        grid: g.clone(),
+        geo: geo.clone(),
+    });
+    let run = SquareRun {
         label,
         solver,
         h,
@@ -435,7 +474,9 @@ pub fn run_square(case: &Case, bk: &Backend, avg: Averaging) -> Result<SquareRun
         shock_10_90,
         recirc,
         wall_s: start.elapsed().as_secs_f64(),
-    })
+        start: from.map(|f| format!("{} at t = {}", f.label, f.state.time)),
+    };
+    Ok((run, end))
 }
 
 /// The label of a run of `case`: scheme and cell width, `implicit-upwind h=1/10`.
@@ -448,15 +489,19 @@ pub fn run_label(case: &Case) -> String {
     )
 }
 
-/// Whether the run labelled `label` (`implicit-tvd h=1/80`) is one `filter` names:
-/// comma-separated terms, each the whole label, its scheme (`implicit-tvd`) or its grid
+/// Whether the run labelled `label` (`implicit-tvd h=1/80`, `implicit-upwind h=1/80 warm`) is
+/// one `filter` names: comma-separated terms, each the whole label, its scheme
+/// (`implicit-tvd`), its tag (`warm`) or its grid
 /// (`h=1/80`). Terms are exact, so `h=1/4` does not name `h=1/40`.
 pub fn label_matches(label: &str, filter: &str) -> bool {
-    let (scheme, grid) = label.split_once(' ').unwrap_or((label, ""));
+    let mut words = label.split(' ');
+    let scheme = words.next().unwrap_or("");
+    let grid = words.next().unwrap_or("");
+    let tags: Vec<&str> = words.collect();
     filter
         .split(',')
         .map(str::trim)
-        .any(|t| t == label || t == scheme || t == grid)
+        .any(|t| t == label || t == scheme || t == grid || tags.contains(&t))
 }
 
 /// The hash naming a run of `case` sampled as `avg` in the run cache: the refined case as
@@ -464,6 +509,17 @@ pub fn label_matches(label: &str, filter: &str) -> bool {
 pub fn run_key(case: &Case, avg: &Averaging) -> u64 {
     let text = serde_json::to_string(case).expect("a case serialises");
     crate::device::cache::fnv1a64(&[text.as_bytes(), format!("{avg:?}").as_bytes()])
+}
+
+/// The hash of a run warm-started from the final state of the run with hash `from`.
+pub fn warm_key(case: &Case, avg: &Averaging, from: u64) -> u64 {
+    let text = serde_json::to_string(case).expect("a case serialises");
+    let from = format!("warm start from {from:016x}");
+    crate::device::cache::fnv1a64(&[
+        text.as_bytes(),
+        format!("{avg:?}").as_bytes(),
+        from.as_bytes(),
+    ])
 }
 
 /// h as a short decimal (1/h is an integer for every grid here).
@@ -488,6 +544,25 @@ pub fn refine_dt(case: &Case, r: u32, dt_div: u32) -> Case {
     c
 }
 
+/// The case refined by `r` with Δt / `dt_div`, run for `duration` (a warm-started level).
+pub fn warm_case(case: &Case, r: u32, dt_div: u32, duration: f64) -> Case {
+    let mut c = refine_dt(case, r, dt_div);
+    c.time.steps = Some((duration / c.time.dt).round() as u64);
+    c.time.end_time = None;
+    c
+}
+
+/// Grid sequencing of a steady study (`docs/decisions.md`): the finest level starts from the
+/// final state of the level below it, carried to its grid (`prolong`), and runs for
+/// `duration` instead of from the initial state to the case's end time. To show that the start
+/// does not change the metrics, the level below the finest is also run that way (warm from the
+/// level below it) and compared with its own cold run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Warm {
+    /// Simulated time of a warm-started run.
+    pub duration: f64,
+}
+
 /// What one case studies; the grid, Δt and the grid-study scheme come from the case file.
 #[derive(Debug, Clone, Copy)]
 pub struct Study {
@@ -505,6 +580,8 @@ pub struct Study {
     pub avg: [Averaging; 2],
     /// Tolerances and references (full, quick).
     pub tol: [Tolerances; 2],
+    /// Grid sequencing of the finest level (full, quick); `None`: every level starts cold.
+    pub warm: [Option<Warm>; 2],
 }
 
 /// The bounds a study asserts; README explains each.
@@ -532,6 +609,9 @@ pub struct Tolerances {
     pub st_band: (f64, f64),
     /// Band of the finest-grid recirculation length (or stand-off); NaN: none.
     pub length_band: (f64, f64),
+    /// Largest relative difference of C_d and of the length metric between the warm- and
+    /// the cold-started run of the level below the finest (with [`Study::warm`]).
+    pub warm: (f64, f64),
 }
 
 /// Relative spread (max − min)/|mean| of finite values.
@@ -561,7 +641,7 @@ fn run_note(r: &SquareRun) -> String {
     format!(
         "{}: C_d = {:.4} (pressure {:.4}, viscous {:.4}), C_l = {:.2e} ± {:.2e}, drift {:.1e}, \
          St = {}, stand-off = {}{}, recirculation = {}; {} steps, {} loop-2 iterations \
-         ({} in the window, {} steps at max_iters), {:.1} s",
+         ({} in the window, {} steps at max_iters), {:.1} s{}",
         r.label,
         r.cd,
         r.cd_p,
@@ -579,8 +659,29 @@ fn run_note(r: &SquareRun) -> String {
         r.iters,
         r.iters_window,
         r.unconverged,
-        r.wall_s
+        r.wall_s,
+        r.start
+            .as_ref()
+            .map_or(String::new(), |f| format!("; warm start from {f}"))
     )
+}
+
+/// The task of one study run: run it (from `start`, keeping its final state with `keep`),
+/// note it, store it in the run cache.
+fn square_task<'t>(
+    name: String,
+    c: &'t Case,
+    key: u64,
+    keep: bool,
+    avg: Averaging,
+    start: Option<&'t Start>,
+) -> super::Task<'t, Result<(SquareRun, Option<Start>), ValidateError>> {
+    Box::new(move |bk: &Backend| {
+        let (run, end) = run_square(c, bk, avg, start, keep)?;
+        log::info!("{name}: {}", run_note(&run));
+        bk.store(&name, key, &run.solver, &run);
+        Ok((run, end))
+    })
 }
 
 /// Run a study: the grid levels with the case file's scheme, the other three schemes on the
@@ -615,52 +716,115 @@ pub fn study(
         (c.scheme.convection, c.scheme.interpolation) = s;
         cases.push(c);
     }
+    // With grid sequencing the finest level starts warm from the level below it, and the
+    // level below it is also run warm (from the one below that) as a check against its cold
+    // run; that check run comes last.
+    let warm = spec.warm[q];
+    let nl = levels.len();
+    let mut from: Vec<Option<usize>> = vec![None; cases.len()];
+    if let Some(w) = warm {
+        assert!(nl >= 3, "grid sequencing needs three levels (the check)");
+        cases[nl - 1] = warm_case(&base, levels[nl - 1], dt_div[nl - 1], w.duration);
+        from[nl - 1] = Some(nl - 2);
+        cases.push(warm_case(&base, levels[nl - 2], dt_div[nl - 2], w.duration));
+        from.push(Some(nl - 3));
+    }
     let avg = spec.avg[q];
+    let label = |k: usize| run_label(&cases[k]) + if from[k].is_some() { " warm" } else { "" };
+    let mut keys: Vec<u64> = cases.iter().map(|c| run_key(c, &avg)).collect();
+    for k in 0..cases.len() {
+        if let Some(p) = from[k] {
+            keys[k] = warm_key(&cases[k], &avg, keys[p]);
+        }
+    }
     let only = bk.only();
-    let chosen: Vec<&Case> = cases
-        .iter()
-        .filter(|c| only.map_or(true, |f| label_matches(&run_label(c), f)))
+    let chosen: Vec<bool> = (0..cases.len())
+        .map(|k| only.map_or(true, |f| label_matches(&label(k), f)))
         .collect();
-    if let (Some(filter), true) = (only, chosen.is_empty()) {
+    if let (Some(filter), false) = (only, chosen.contains(&true)) {
         return Err(ValidateError::NoRunMatches {
             case: name,
             filter: filter.into(),
-            labels: cases.iter().map(run_label).collect::<Vec<_>>().join(", "),
+            labels: (0..cases.len()).map(label).collect::<Vec<_>>().join(", "),
         });
     }
-    // Cost estimate for the dispatch order: cells × steps.
-    let cost: Vec<f64> = chosen
-        .iter()
-        .map(|c| (c.grid.nx * c.grid.ny) as f64 * c.time.n_steps() as f64)
-        .collect();
-    let tasks = chosen
-        .iter()
-        .map(|&c| {
-            let name = name.clone();
-            Box::new(move |bk: &Backend| {
-                let key = run_key(c, &avg);
-                if let Some(run) = bk.cached::<SquareRun>(&name, key) {
-                    log::info!("{name}: {} (from the run cache)", run_note(&run));
-                    return Ok(run);
-                }
-                let run = run_square(c, bk, avg)?;
-                log::info!("{name}: {}", run_note(&run));
-                bk.store(&name, key, &run.solver, &run);
-                Ok(run)
-            }) as super::Task<Result<SquareRun, ValidateError>>
+    // Runs found in the cache; the others run, and so do the cold runs whose final state a
+    // warm run that has to run starts from (a state is not cached: they run again).
+    let mut runs: Vec<Option<SquareRun>> = (0..cases.len())
+        .map(|k| {
+            let run = chosen[k]
+                .then(|| bk.cached::<SquareRun>(&name, keys[k]))
+                .flatten();
+            if let Some(r) = &run {
+                log::info!("{name}: {} (from the run cache)", run_note(r));
+            }
+            run
         })
         .collect();
-    let mut runs = bk
-        .run_all(tasks, &cost)
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut todo: Vec<bool> = (0..cases.len())
+        .map(|k| chosen[k] && runs[k].is_none())
+        .collect();
+    let mut keep = vec![false; cases.len()];
+    for k in 0..cases.len() {
+        if let (true, Some(p)) = (todo[k], from[k]) {
+            assert!(from[p].is_none(), "a warm run starts from a cold one");
+            todo[p] = true;
+            keep[p] = true;
+            if runs[p].is_some() {
+                log::info!(
+                    "{name}: {} runs again for its final state (the start of {})",
+                    label(p),
+                    label(k)
+                );
+            }
+        }
+    }
+    // Cost estimate for the dispatch order: cells × steps.
+    let cost = |ks: &[usize]| -> Vec<f64> {
+        ks.iter()
+            .map(|&k| (cases[k].grid.nx * cases[k].grid.ny) as f64 * cases[k].time.n_steps() as f64)
+            .collect()
+    };
+    let task = |k: usize, start| square_task(name.clone(), &cases[k], keys[k], keep[k], avg, start);
+    // Phase 1: the cold runs; phase 2: the warm ones, from the final states of phase 1.
+    let cold: Vec<usize> = (0..cases.len())
+        .filter(|&k| todo[k] && from[k].is_none())
+        .collect();
+    let mut starts: Vec<Option<Start>> = (0..cases.len()).map(|_| None).collect();
+    let out = bk.run_all(cold.iter().map(|&k| task(k, None)).collect(), &cost(&cold));
+    for (&k, r) in cold.iter().zip(out) {
+        let (run, end) = r?;
+        runs[k] = Some(run);
+        starts[k] = end;
+    }
+    let hot: Vec<usize> = (0..cases.len())
+        .filter(|&k| todo[k] && from[k].is_some())
+        .collect();
+    let hot_tasks = hot
+        .iter()
+        .map(|&k| {
+            let p = from[k].expect("a warm run has a start");
+            task(k, Some(starts[p].as_ref().expect("phase 1 kept the start")))
+        })
+        .collect();
+    let out = bk.run_all(hot_tasks, &cost(&hot));
+    for (&k, r) in hot.iter().zip(out) {
+        runs[k] = Some(r?.0);
+    }
     if only.is_some() {
         return Err(ValidateError::Partial {
             case: name,
-            ran: runs.len(),
+            ran: chosen.iter().filter(|&&c| c).count(),
             total: cases.len(),
         });
     }
+    let mut runs: Vec<SquareRun> = runs
+        .into_iter()
+        .map(|r| r.expect("every run of the study ran or came from the cache"))
+        .collect();
+    let check = warm
+        .is_some()
+        .then(|| runs.pop().expect("the warm check run"));
     let mut extra = runs.split_off(levels.len()).into_iter();
     let grid_runs = runs;
     let scheme_runs: Vec<SquareRun> = SCHEMES
@@ -673,11 +837,15 @@ pub fn study(
             }
         })
         .collect();
-    for r in grid_runs.iter().chain(
-        scheme_runs
-            .iter()
-            .filter(|r| !grid_runs.iter().any(|g| g.label == r.label)),
-    ) {
+    for r in grid_runs
+        .iter()
+        .chain(
+            scheme_runs
+                .iter()
+                .filter(|r| !grid_runs.iter().any(|g| g.label == r.label)),
+        )
+        .chain(&check)
+    {
         rep.notes.push(run_note(r));
     }
     let supersonic = grid_runs.iter().all(|r| r.standoff.is_some());
@@ -734,6 +902,25 @@ pub fn study(
             grid_runs.iter().map(|r| r.st.unwrap_or(f64::NAN)).collect(),
             tol.st_change,
         ));
+    }
+    // Grid sequencing: the warm start must not move the metrics of the check level.
+    if let Some(w) = &check {
+        let cold = &grid_runs[n - 2];
+        let h = fmt_h(w.h);
+        let mut rows = vec![("C_d", w.cd, cold.cd, tol.warm.0)];
+        if lengths.iter().all(|l| *l > 0.0) && length(w) > 0.0 {
+            rows.push((lname, length(w), length(cold), tol.warm.1));
+        }
+        for (m, a, b, t) in rows {
+            rep.rows.push(Row::new(
+                &name,
+                &format!("warm vs cold start, h={h}: {m}"),
+                (a - b).abs() / b.abs(),
+                t,
+                t,
+                Check::AtMost,
+            ));
+        }
     }
     let hs: Vec<f64> = grid_runs.iter().map(|r| r.h).collect();
     let mut conv = vec![];
@@ -883,6 +1070,7 @@ pub fn study(
         let worst = grid_runs
             .iter()
             .chain(&scheme_runs)
+            .chain(&check)
             .map(|r| r.drift)
             .fold(0.0, f64::max);
         rep.rows.push(Row::new(
@@ -1065,6 +1253,7 @@ pub const SUPERSONIC: Study = Study {
             cd_band: (f64::NAN, f64::NAN),
             st_band: (f64::NAN, f64::NAN),
             length_band: (f64::NAN, f64::NAN),
+            warm: (2e-3, 3e-3),
         },
         Tolerances {
             cd_change: 0.25,
@@ -1076,8 +1265,10 @@ pub const SUPERSONIC: Study = Study {
             cd_band: (f64::NAN, f64::NAN),
             st_band: (f64::NAN, f64::NAN),
             length_band: (f64::NAN, f64::NAN),
+            warm: (f64::NAN, f64::NAN),
         },
     ],
+    warm: [Some(Warm { duration: 5.0 }), None],
 };
 
 /// The low-speed confined square (M = 0.1, Kn = 0.00194, Re ≈ 85): grid levels h = 1/5 …
@@ -1110,6 +1301,7 @@ pub const LOW_SPEED: Study = Study {
             cd_band: (1.40, 1.85),
             st_band: (0.12, 0.17),
             length_band: (f64::NAN, f64::NAN),
+            warm: (f64::NAN, f64::NAN),
         },
         Tolerances {
             cd_change: 0.30,
@@ -1121,8 +1313,10 @@ pub const LOW_SPEED: Study = Study {
             cd_band: (f64::NAN, f64::NAN),
             st_band: (f64::NAN, f64::NAN),
             length_band: (0.5, 5.0),
+            warm: (f64::NAN, f64::NAN),
         },
     ],
+    warm: [None, None],
 };
 
 /// `confined_square`: the study plus the stand-off against Billig's bracket.
@@ -1188,8 +1382,106 @@ mod tests {
         ] {
             assert!(label_matches(l, f), "{f}");
         }
-        for f in ["h=1/4", "tvd", "implicit-upwind", "h=1/80,explicit-tvd", ""] {
+        for f in [
+            "h=1/4",
+            "tvd",
+            "implicit-upwind",
+            "h=1/80,explicit-tvd",
+            "",
+            "warm",
+        ] {
             assert!(!label_matches(l, f), "{f}");
+        }
+        // A warm-started run: its tag, grid or whole label names it.
+        let w = "implicit-upwind h=1/80 warm";
+        for f in ["warm", "h=1/80", w, "implicit-upwind"] {
+            assert!(label_matches(w, f), "{f}");
+        }
+        assert!(!label_matches(w, "h=1/80 warm"));
+    }
+
+    /// A study with grid sequencing runs its finest level warm from the level below, adds the
+    /// warm/cold check of the level below, and (with a run cache) runs a warm run alone by
+    /// running its cold start again, to the same numbers.
+    #[test]
+    fn a_sequenced_study_starts_its_finest_level_warm_and_checks_the_start() {
+        use crate::validate::{CaseReport, RunCache};
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut base =
+            Case::from_file(&root.join("validation/confined_square/case.quick.json")).unwrap();
+        base.time.steps = Some(30);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("case.json"),
+            serde_json::to_string(&base).unwrap(),
+        )
+        .unwrap();
+        let spec = Study {
+            levels: [&[1, 2, 4], &[1, 2]],
+            dt_div: [&[1, 2, 4], &[1, 2]],
+            scheme_level: [0, 0],
+            warm: [Some(Warm { duration: 0.1 }), None],
+            ..SUPERSONIC
+        };
+        let cache = RunCache {
+            dir: dir.path().join("cache"),
+            kind: "reference".into(),
+        };
+        let report = || CaseReport {
+            case: "t".into(),
+            quick: false,
+            rows: vec![],
+            plots: vec![],
+            notes: vec![],
+            backend: String::new(),
+            seconds: 0.0,
+        };
+        let bk = Backend::reference().with_cache(Some(cache.clone()));
+        let mut rep = report();
+        let (grid, _) = study(dir.path(), false, &mut rep, &bk, &spec).unwrap();
+        let fine = &grid[2];
+        assert_eq!(fine.label, "implicit-upwind h=1/8 warm");
+        let from = fine.start.as_deref().unwrap();
+        let t_end = grid[1].history.last().unwrap().0;
+        assert_eq!(from, format!("implicit-upwind h=1/4 at t = {t_end}"));
+        assert_eq!(fine.steps, (0.1 / (base.time.dt / 4.0)).round() as u64);
+        assert!(grid[..2].iter().all(|r| r.start.is_none()));
+        let metric = |m: &str| rep.rows.iter().find(|r| r.metric == m).map(|r| r.value);
+        let check = metric("warm vs cold start, h=1/4: C_d").expect("the check row");
+        assert!(check.is_finite() && check > 0.0, "{check}");
+        // The check run alone, its cached entry removed: its cold start (cached, but without
+        // its final state) runs again, and the warm run gives the same numbers.
+        let files = |k| {
+            std::fs::read_dir(dir.path().join("cache/t"))
+                .unwrap()
+                .count()
+                - k
+        };
+        assert_eq!(files(0), 7, "3 levels, 3 schemes, 1 check");
+        let label = "implicit-upwind h=1/4 warm";
+        let old: Vec<_> = std::fs::read_dir(dir.path().join("cache/t"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        let find = |want: &str| {
+            old.iter()
+                .find(|p| std::fs::read_to_string(p).unwrap().contains(want))
+                .cloned()
+                .unwrap()
+        };
+        let entry = find(&format!("\"label\":\"{label}\""));
+        let before: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&entry).unwrap()).unwrap();
+        std::fs::remove_file(&entry).unwrap();
+        let bk = Backend::reference()
+            .with_cache(Some(cache))
+            .with_only(Some(label.into()));
+        let e = study(dir.path(), false, &mut report(), &bk, &spec).unwrap_err();
+        assert!(matches!(e, ValidateError::Partial { ran: 1, .. }), "{e}");
+        let after: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&entry).unwrap()).unwrap();
+        for k in ["cd", "standoff", "history", "iters", "start"] {
+            assert_eq!(before["run"][k], after["run"][k], "{k}");
         }
     }
 
