@@ -112,7 +112,9 @@ pub struct ValidateArgs {
     /// OpenCL loop-2 form: `phase` kernels or the fused one-kernel y-sweep.
     #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
     pub kernel: KernelForm,
-    /// Report directory (default: validation/report next to the validation/ cases).
+    /// Report directory (default: validation/report next to the validation/ cases, and
+    /// validation/report/quick for --quick, so that a smoke run never replaces the full
+    /// reports).
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
     /// Run up to N runs of a grid study at once, each on its own thread and solver (the
@@ -734,9 +736,16 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
         )));
     };
     let root = default_root();
-    let out = args
-        .report_dir
-        .unwrap_or_else(|| root.join("validation").join("report"));
+    // The committed reports are the full variants: a `--quick` smoke run must not overwrite
+    // them, so its reports go one level down unless a directory is given.
+    let out = args.report_dir.unwrap_or_else(|| {
+        let dir = root.join("validation").join("report");
+        if args.quick {
+            dir.join("quick")
+        } else {
+            dir
+        }
+    });
     let mut rows = vec![];
     for name in names {
         let rep = match run_case_on(&root, name, args.quick, &bk) {

@@ -573,3 +573,30 @@ fn only_runs_needs_a_cache() {
     );
     assert!(!dir.path().join("cache").exists());
 }
+
+/// A `--quick` run without `--report-dir` writes under validation/report/quick, never over the
+/// committed full report of the same case in validation/report.
+#[test]
+fn quick_validation_never_replaces_the_full_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("validation/couette_heat");
+    let to = cwd.join("validation/couette_heat");
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(&case).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let full = cwd.join("validation/report/couette_heat.md");
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(&full, "the full report").unwrap();
+    let out = simplets(&["validate", "couette_heat", "--quick"], cwd);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&full).unwrap(), "the full report");
+    let quick = std::fs::read_to_string(cwd.join("validation/report/quick/couette_heat.md"));
+    assert!(quick.unwrap().contains("quick"));
+}
