@@ -370,7 +370,7 @@ pub fn run_square(
     let (mut iters, mut unconverged, mut iters_window) = (0u64, 0u64, 0u64);
     // A long run (the h = 1/80 levels take tens of minutes on a GPU) says where it is once a
     // minute, so that a batch log shows progress and the time left.
-    let label = run_label(case) + if from.is_some() { " warm" } else { "" };
+    let label = study_label(case, from.is_some());
     let mut next_note = PROGRESS_EVERY;
     for step in 1..=n {
         let rep = s.step().map_err(run_err)?;
@@ -489,6 +489,11 @@ pub fn run_label(case: &Case) -> String {
     )
 }
 
+/// The label of a study run: [`run_label`], tagged ` warm` for a warm-started run.
+fn study_label(case: &Case, warm: bool) -> String {
+    run_label(case) + if warm { " warm" } else { "" }
+}
+
 /// Whether the run labelled `label` (`implicit-tvd h=1/80`, `implicit-upwind h=1/80 warm`) is
 /// one `filter` names: comma-separated terms, each the whole label, its scheme
 /// (`implicit-tvd`), its tag (`warm`) or its grid
@@ -507,19 +512,21 @@ pub fn label_matches(label: &str, filter: &str) -> bool {
 /// The hash naming a run of `case` sampled as `avg` in the run cache: the refined case as
 /// JSON (scheme, grid, Δt, steps, sweep order, tolerances) and the sampling.
 pub fn run_key(case: &Case, avg: &Averaging) -> u64 {
-    let text = serde_json::to_string(case).expect("a case serialises");
-    crate::device::cache::fnv1a64(&[text.as_bytes(), format!("{avg:?}").as_bytes()])
+    key_of(case, avg, None)
 }
 
 /// The hash of a run warm-started from the final state of the run with hash `from`.
 pub fn warm_key(case: &Case, avg: &Averaging, from: u64) -> u64 {
+    key_of(case, avg, Some(format!("warm start from {from:016x}")))
+}
+
+/// fnv1a64 of the case as JSON, the sampling and, for a warm run, its start.
+fn key_of(case: &Case, avg: &Averaging, start: Option<String>) -> u64 {
     let text = serde_json::to_string(case).expect("a case serialises");
-    let from = format!("warm start from {from:016x}");
-    crate::device::cache::fnv1a64(&[
-        text.as_bytes(),
-        format!("{avg:?}").as_bytes(),
-        from.as_bytes(),
-    ])
+    let avg = format!("{avg:?}");
+    let mut parts = vec![text.as_bytes(), avg.as_bytes()];
+    parts.extend(start.as_ref().map(String::as_bytes));
+    crate::device::cache::fnv1a64(&parts)
 }
 
 /// h as a short decimal (1/h is an integer for every grid here).
@@ -730,7 +737,7 @@ pub fn study(
         from.push(Some(nl - 3));
     }
     let avg = spec.avg[q];
-    let label = |k: usize| run_label(&cases[k]) + if from[k].is_some() { " warm" } else { "" };
+    let label = |k: usize| study_label(&cases[k], from[k].is_some());
     let mut keys: Vec<u64> = cases.iter().map(|c| run_key(c, &avg)).collect();
     for k in 0..cases.len() {
         if let Some(p) = from[k] {
