@@ -258,6 +258,15 @@ pub struct SquareRun {
     pub cl_amp: f64,
     /// |mean C_d of the second half of the window − first half| / |C_d|.
     pub drift: f64,
+    /// Supersonic inflow: the stand-off of each sample of the window (from that sample's
+    /// centreline; NaN where no shock is found), in the order of `history`.
+    #[serde(default)]
+    pub standoffs: Vec<f64>,
+    /// |mean stand-off of the second half of the window − first half| / stand-off: the
+    /// stand-off's steadiness, as `drift` is C_d's (device run 23: a warm-started h = 1/40
+    /// whose C_d had settled to 0.03 % still had its stand-off 0.84 % short).
+    #[serde(default)]
+    pub standoff_drift: Option<f64>,
     /// Strouhal number of the lift (when it oscillates).
     pub st: Option<f64>,
     /// The samples of the window: (t, C_d, C_l).
@@ -366,7 +375,10 @@ pub fn run_square(
     let mut forces = Forces::new(case, &g, &geo);
     let yc = 0.5 * (body.y[0] + body.y[1]);
     let (mut line, mut sum, mut count) = (Centreline::default(), BodyForce::default(), 0u64);
-    let (mut ts, mut cds, mut cls) = (vec![], vec![], vec![]);
+    let (mut ts, mut cds, mut cls, mut sos) = (vec![], vec![], vec![], vec![]);
+    // The pressure half-way up the normal-shock rise: where the shock is (supersonic only).
+    let p_mid = (mach > 1.0)
+        .then(|| 0.5 * p_in * (1.0 + normal_shock_pressure_ratio(mach, case.gas.gamma)));
     let (mut iters, mut unconverged, mut iters_window) = (0u64, 0u64, 0u64);
     // A long run (the h = 1/80 levels take tens of minutes on a GPU) says where it is once a
     // minute, so that a batch log shows progress and the time left.
@@ -393,7 +405,12 @@ pub fn run_square(
         if step >= first && (n - step) % every == 0 {
             let st = s.state();
             let f = forces.compute(&g, &geo, &st.k)[0];
-            line.accumulate(&Centreline::of(&g, &geo, &st.k, yc));
+            let c = Centreline::of(&g, &geo, &st.k, yc);
+            if let Some(pm) = p_mid {
+                let xs = shock_position(&c.x_p, &c.p, body.x[0], pm);
+                sos.push(xs.map_or(f64::NAN, |xs| body.x[0] - xs));
+            }
+            line.accumulate(&c);
             sum.fx_p += f.fx_p;
             sum.fx_v += f.fx_v;
             sum.fy_p += f.fy_p;
@@ -402,6 +419,14 @@ pub fn run_square(
             ts.push(st.time);
             cds.push(f.fx() / forces.scale[0]);
             cls.push(f.fy() / forces.scale[0]);
+            log::debug!(
+                "{}: {label}: t = {:.4}, C_d = {:.6}, C_l = {:.3e}, stand-off = {:.5}",
+                case.name,
+                st.time,
+                cds[cds.len() - 1],
+                cls[cls.len() - 1],
+                sos.last().copied().unwrap_or(f64::NAN)
+            );
         }
     }
     let inv = 1.0 / count.max(1) as f64;
@@ -418,12 +443,13 @@ pub fn run_square(
     };
     let cl_amp = cls.iter().map(|c| (c - cl).abs()).fold(0.0, f64::max);
     let h = g.hx[1];
-    let standoff = (mach > 1.0)
-        .then(|| {
-            let p_mid = 0.5 * p_in * (1.0 + normal_shock_pressure_ratio(mach, case.gas.gamma));
-            shock_position(&line.x_p, &line.p, body.x[0], p_mid).map(|xs| body.x[0] - xs)
-        })
-        .flatten();
+    let standoff = p_mid
+        .and_then(|pm| shock_position(&line.x_p, &line.p, body.x[0], pm))
+        .map(|xs| body.x[0] - xs);
+    let standoff_drift = match (standoff, half > 0) {
+        (Some(d), true) => Some((mean(&sos[half..]) - mean(&sos[..half])).abs() / d),
+        _ => None,
+    };
     let shock_10_90 = (mach > 1.0)
         .then(|| {
             let rise = p_in * (normal_shock_pressure_ratio(mach, case.gas.gamma) - 1.0);
@@ -462,6 +488,8 @@ pub fn run_square(
         cl,
         cl_amp,
         drift,
+        standoffs: sos,
+        standoff_drift,
         st,
         history: ts
             .iter()
@@ -610,6 +638,9 @@ pub struct Tolerances {
     /// Largest C_d drift over the averaging window of a steady case (f64::INFINITY: the case
     /// is not steady).
     pub drift: f64,
+    /// Largest stand-off drift over the averaging window of a supersonic case
+    /// ([`SquareRun::standoff_drift`]; f64::INFINITY: not asserted).
+    pub standoff_drift: f64,
     /// Published band of the finest-grid C_d: (low, high); NaN: none.
     pub cd_band: (f64, f64),
     /// Published band of the Strouhal number; NaN: none.
@@ -646,7 +677,7 @@ fn band_row(case: &str, metric: &str, value: f64, band: (f64, f64)) -> Row {
 fn run_note(r: &SquareRun) -> String {
     let opt = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
     format!(
-        "{}: C_d = {:.4} (pressure {:.4}, viscous {:.4}), C_l = {:.2e} ± {:.2e}, drift {:.1e}, \
+        "{}: C_d = {:.4} (pressure {:.4}, viscous {:.4}), C_l = {:.2e} ± {:.2e}, drift {:.1e}{}, \
          St = {}, stand-off = {}{}, recirculation = {}; {} steps, {} loop-2 iterations \
          ({} in the window, {} steps at max_iters), {:.1} s{}",
         r.label,
@@ -656,6 +687,8 @@ fn run_note(r: &SquareRun) -> String {
         r.cl,
         r.cl_amp,
         r.drift,
+        r.standoff_drift
+            .map_or(String::new(), |d| format!(" (stand-off {d:.1e})")),
         opt(r.st),
         opt(r.standoff),
         r.shock_10_90.map_or(String::new(), |(a, b)| format!(
@@ -761,7 +794,16 @@ pub fn study(
         .map(|k| {
             let run = chosen[k]
                 .then(|| bk.cached::<SquareRun>(&name, keys[k]))
-                .flatten();
+                .flatten()
+                .filter(|r| {
+                    // A supersonic run recorded before the stand-off history cannot show
+                    // its stand-off's drift: it runs again.
+                    let stale = r.standoff.is_some() && r.standoffs.is_empty();
+                    if stale {
+                        log::info!("{name}: {}: cached without a stand-off history", r.label);
+                    }
+                    !stale
+                });
             if let Some(r) = &run {
                 log::info!("{name}: {} (from the run cache)", run_note(r));
             }
@@ -1089,6 +1131,29 @@ pub fn study(
             Check::AtMost,
         ));
     }
+    if supersonic && tol.standoff_drift.is_finite() {
+        // A run without a stand-off drift (no shock found) counts as failing (NaN).
+        let worst = grid_runs
+            .iter()
+            .chain(&scheme_runs)
+            .chain(&check)
+            .map(|r| r.standoff_drift.unwrap_or(f64::NAN))
+            .fold(0.0, |a: f64, b| {
+                if b.is_nan() || a.is_nan() {
+                    f64::NAN
+                } else {
+                    a.max(b)
+                }
+            });
+        rep.rows.push(Row::new(
+            &name,
+            "steady: largest stand-off drift in window",
+            worst,
+            tol.standoff_drift,
+            tol.standoff_drift,
+            Check::AtMost,
+        ));
+    }
     if tol.cd_band.0.is_finite() {
         rep.rows.push(band_row(
             &name,
@@ -1257,6 +1322,7 @@ pub const SUPERSONIC: Study = Study {
             cd_spread: 0.03,
             pair: 5e-3,
             drift: 2e-3,
+            standoff_drift: 1e-3,
             cd_band: (f64::NAN, f64::NAN),
             st_band: (f64::NAN, f64::NAN),
             length_band: (f64::NAN, f64::NAN),
@@ -1269,13 +1335,14 @@ pub const SUPERSONIC: Study = Study {
             cd_spread: 0.10,
             pair: 5e-3,
             drift: 1e-2,
+            standoff_drift: 5e-2,
             cd_band: (f64::NAN, f64::NAN),
             st_band: (f64::NAN, f64::NAN),
             length_band: (f64::NAN, f64::NAN),
             warm: (f64::NAN, f64::NAN),
         },
     ],
-    warm: [Some(Warm { duration: 5.0 }), None],
+    warm: [Some(Warm { duration: 15.0 }), None],
 };
 
 /// The low-speed confined square (M = 0.1, Kn = 0.00194, Re ≈ 85): grid levels h = 1/5 …
@@ -1305,6 +1372,7 @@ pub const LOW_SPEED: Study = Study {
             cd_spread: f64::INFINITY,
             pair: 0.01,
             drift: f64::INFINITY,
+            standoff_drift: f64::INFINITY,
             cd_band: (1.40, 1.85),
             st_band: (0.12, 0.17),
             length_band: (f64::NAN, f64::NAN),
@@ -1317,6 +1385,7 @@ pub const LOW_SPEED: Study = Study {
             cd_spread: f64::INFINITY,
             pair: 0.02,
             drift: f64::INFINITY,
+            standoff_drift: f64::INFINITY,
             cd_band: (f64::NAN, f64::NAN),
             st_band: (f64::NAN, f64::NAN),
             length_band: (0.5, 5.0),
@@ -1479,7 +1548,12 @@ mod tests {
         let entry = find(&format!("\"label\":\"{label}\""));
         let before: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&entry).unwrap()).unwrap();
+        let before_coarse: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(find("\"label\":\"implicit-upwind h=1/2\"")).unwrap(),
+        )
+        .unwrap();
         std::fs::remove_file(&entry).unwrap();
+        let cache_again = cache.clone();
         let bk = Backend::reference()
             .with_cache(Some(cache))
             .with_only(Some(label.into()));
@@ -1487,9 +1561,40 @@ mod tests {
         assert!(matches!(e, ValidateError::Partial { ran: 1, .. }), "{e}");
         let after: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&entry).unwrap()).unwrap();
-        for k in ["cd", "standoff", "history", "iters", "start"] {
+        for k in [
+            "cd",
+            "standoff",
+            "standoffs",
+            "standoff_drift",
+            "history",
+            "iters",
+            "start",
+        ] {
             assert_eq!(before["run"][k], after["run"][k], "{k}");
         }
+        // Every run of a supersonic study records its stand-off per sample (one per C_d
+        // sample) and the study asserts its drift.
+        for r in grid.iter() {
+            assert_eq!(r.standoffs.len(), r.history.len(), "{}", r.label);
+            assert!(r.standoff_drift.is_some_and(f64::is_finite), "{}", r.label);
+        }
+        assert!(metric("steady: largest stand-off drift in window").is_some());
+        // A supersonic run cached before the stand-off history existed runs again.
+        let coarse = find("\"label\":\"implicit-upwind h=1/2\"");
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&coarse).unwrap()).unwrap();
+        let obj = v["run"].as_object_mut().unwrap();
+        obj.remove("standoffs");
+        obj.remove("standoff_drift");
+        std::fs::write(&coarse, v.to_string()).unwrap();
+        let bk = Backend::reference()
+            .with_cache(Some(cache_again))
+            .with_only(Some("implicit-upwind h=1/2".into()));
+        let e = study(dir.path(), false, &mut report(), &bk, &spec).unwrap_err();
+        assert!(matches!(e, ValidateError::Partial { ran: 1, .. }), "{e}");
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&coarse).unwrap()).unwrap();
+        assert_eq!(v["run"]["standoffs"], before_coarse["run"]["standoffs"]);
     }
 
     #[test]
