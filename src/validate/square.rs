@@ -312,6 +312,14 @@ fn inflow(case: &Case) -> (f64, f64, f64, f64) {
     (u, u / (g * t / 2.0).sqrt(), p, t)
 }
 
+/// |mean of the second half of `v` − mean of the first half| / |`scale`|: how far a sampled
+/// quantity still moves across an averaging window; `None` with fewer than two samples.
+fn window_drift(v: &[f64], scale: f64) -> Option<f64> {
+    let half = v.len() / 2;
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    (half > 0).then(|| (mean(&v[half..]) - mean(&v[..half])).abs() / scale.abs())
+}
+
 /// How often a running square run logs its progress.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -434,22 +442,13 @@ pub fn run_square(
     let q = forces.scale[0];
     let cd = sum.fx() * inv / q;
     let cl = sum.fy() * inv / q;
-    let half = cds.len() / 2;
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let drift = if half > 0 {
-        (mean(&cds[half..]) - mean(&cds[..half])).abs() / cd.abs()
-    } else {
-        0.0
-    };
+    let drift = window_drift(&cds, cd).unwrap_or(0.0);
     let cl_amp = cls.iter().map(|c| (c - cl).abs()).fold(0.0, f64::max);
     let h = g.hx[1];
     let standoff = p_mid
         .and_then(|pm| shock_position(&line.x_p, &line.p, body.x[0], pm))
         .map(|xs| body.x[0] - xs);
-    let standoff_drift = match (standoff, half > 0) {
-        (Some(d), true) => Some((mean(&sos[half..]) - mean(&sos[..half])).abs() / d),
-        _ => None,
-    };
+    let standoff_drift = standoff.and_then(|d| window_drift(&sos, d));
     let shock_10_90 = (mach > 1.0)
         .then(|| {
             let rise = p_in * (normal_shock_pressure_ratio(mach, case.gas.gamma) - 1.0);
@@ -1595,6 +1594,16 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&coarse).unwrap()).unwrap();
         assert_eq!(v["run"]["standoffs"], before_coarse["run"]["standoffs"]);
+    }
+
+    #[test]
+    fn window_drift_compares_the_two_halves() {
+        // Halves [1, 1] and [2, 2]: means 1 and 2, scaled by |−2|.
+        assert_eq!(window_drift(&[1.0, 1.0, 2.0, 2.0], -2.0), Some(0.5));
+        // An odd count puts the middle sample in the second half: [1] and [3, 5] → |4 − 1|.
+        assert_eq!(window_drift(&[1.0, 3.0, 5.0], 1.0), Some(3.0));
+        assert_eq!(window_drift(&[7.0], 1.0), None);
+        assert_eq!(window_drift(&[], 1.0), None);
     }
 
     #[test]
