@@ -14,9 +14,9 @@
 # (with RUST_LOG=info and the kernel cache in $WORK/kernels). The binary is $BIN (default
 # .devbin/simplets: build it elsewhere with `cargo build --release --no-default-features`).
 # `wait` returns when the study ends or after SECONDS. It prints the finished runs so far and
-# copies the log to $OUT. When the study has ended, it also writes $OUT/cache.tgz (the cache
-# entries: `tar xzf cache.tgz -C validation/` in the repository root adds them to
-# validation/cache/) and $OUT/validate.tgz (the report if one was written, log, exit status).
+# copies the log and $OUT/cache.tgz (the cache entries so far: `tar xzf cache.tgz -C
+# validation/` in the repository root adds them to validation/cache/) to $OUT. When the study
+# has ended, it also writes $OUT/validate.tgz (the report if one was written, log, exit status).
 #
 # Several GPUs: start one study per GPU with CUDA_VISIBLE_DEVICES, or pass `-- --jobs N`.
 # With --jobs, worker k runs on the k-th GPU, largest run first. Never put several runs on
@@ -69,12 +69,14 @@ wait)
     grep -E "C_d =|ERROR|WARN|run cache" "$WORK/validate.log" | cut -c1-300 | tail -20
     if [[ -n ${OUT:-} ]]; then
         cp "$WORK/validate.log" "$OUT/" 2>/dev/null
+        # The runs finished so far, every time: a lease that ends before the study does
+        # still returns them.
+        tar czf "$OUT/cache.tgz" -C "$WORK" cache && echo "packed $OUT/cache.tgz"
         if [[ -e $WORK/rc ]]; then
             cat "$WORK/validate.out"
-            tar czf "$OUT/cache.tgz" -C "$WORK" cache &&
-                tar czf "$OUT/validate.tgz" -C "$WORK" validate.log validate.out rc \
-                    $([[ -d $WORK/report ]] && echo report) &&
-                echo "packed $OUT/cache.tgz and $OUT/validate.tgz"
+            tar czf "$OUT/validate.tgz" -C "$WORK" validate.log validate.out rc \
+                $([[ -d $WORK/report ]] && echo report) &&
+                echo "packed $OUT/validate.tgz"
         fi
     fi
     ;;
