@@ -414,27 +414,26 @@ pub fn run_square(
             let st = s.state();
             let f = forces.compute(&g, &geo, &st.k)[0];
             let c = Centreline::of(&g, &geo, &st.k, yc);
-            if let Some(pm) = p_mid {
-                let xs = shock_position(&c.x_p, &c.p, body.x[0], pm);
-                sos.push(xs.map_or(f64::NAN, |xs| body.x[0] - xs));
-            }
+            let so = p_mid.map(|pm| {
+                shock_position(&c.x_p, &c.p, body.x[0], pm).map_or(f64::NAN, |xs| body.x[0] - xs)
+            });
+            sos.extend(so);
             line.accumulate(&c);
             sum.fx_p += f.fx_p;
             sum.fx_v += f.fx_v;
             sum.fy_p += f.fy_p;
             sum.fy_v += f.fy_v;
             count += 1;
-            ts.push(st.time);
-            cds.push(f.fx() / forces.scale[0]);
-            cls.push(f.fy() / forces.scale[0]);
+            let (cd_i, cl_i) = (f.fx() / forces.scale[0], f.fy() / forces.scale[0]);
             log::debug!(
-                "{}: {label}: t = {:.4}, C_d = {:.6}, C_l = {:.3e}, stand-off = {:.5}",
+                "{}: {label}: t = {:.4}, C_d = {cd_i:.6}, C_l = {cl_i:.3e}, stand-off = {:.5}",
                 case.name,
                 st.time,
-                cds[cds.len() - 1],
-                cls[cls.len() - 1],
-                sos.last().copied().unwrap_or(f64::NAN)
+                so.unwrap_or(f64::NAN)
             );
+            ts.push(st.time);
+            cds.push(cd_i);
+            cls.push(cl_i);
         }
     }
     let inv = 1.0 / count.max(1) as f64;
@@ -449,13 +448,12 @@ pub fn run_square(
         .and_then(|pm| shock_position(&line.x_p, &line.p, body.x[0], pm))
         .map(|xs| body.x[0] - xs);
     let standoff_drift = standoff.and_then(|d| window_drift(&sos, d));
-    let shock_10_90 = (mach > 1.0)
-        .then(|| {
-            let rise = p_in * (normal_shock_pressure_ratio(mach, case.gas.gamma) - 1.0);
-            let at = |f: f64| shock_position(&line.x_p, &line.p, body.x[0], p_in + f * rise);
-            Some((body.x[0] - at(0.1)?, body.x[0] - at(0.9)?))
-        })
-        .flatten();
+    // The shock's foot and top: 10 % and 90 % of the rise (supersonic only).
+    let shock_10_90 = p_mid.and_then(|_| {
+        let rise = p_in * (normal_shock_pressure_ratio(mach, case.gas.gamma) - 1.0);
+        let at = |f: f64| shock_position(&line.x_p, &line.p, body.x[0], p_in + f * rise);
+        Some((body.x[0] - at(0.1)?, body.x[0] - at(0.9)?))
+    });
     let recirc = recirculation_length(&line.x_u, &line.u, body.x[1], h);
     // Vortex shedding: a lift oscillation that is not decaying (the second half of the window
     // keeps at least half the amplitude of the first) and above 1e-3 C_d. A decaying start-up
