@@ -134,6 +134,12 @@ pub struct ValidateArgs {
     /// A warm-started run also runs the run it starts from (its final state is not cached).
     #[arg(long, value_name = "FILTER", requires = "cache")]
     pub only_runs: Option<String>,
+    /// Take every run of the grid studies from --cache and run none of them: a run missing
+    /// there is an error naming it (exit 2). Assembles the committed GPU reports on any
+    /// machine, in seconds (`--backend opencl --cache validation/cache`). The other cases
+    /// are not cached and run as usual.
+    #[arg(long, requires = "cache", conflicts_with = "only_runs")]
+    pub cache_only: bool,
 }
 
 /// Arguments of `simplets run`.
@@ -723,7 +729,8 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
             .into(),
         }
     }))
-    .with_only(args.only_runs.clone());
+    .with_only(args.only_runs.clone())
+    .with_cache_only(args.cache_only);
     let names: Vec<&str> = if args.case == "all" {
         CASES.to_vec()
     } else if CASES.contains(&args.case.as_str()) {
@@ -758,7 +765,8 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
             }
             Err(
                 e @ (simplets::error::ValidateError::Config(_)
-                | simplets::error::ValidateError::NoRunMatches { .. }),
+                | simplets::error::ValidateError::NoRunMatches { .. }
+                | simplets::error::ValidateError::NotCached { .. }),
             ) => return Err(Failure::Input(e.into())),
             Err(e) => return Err(Failure::Run(e.into())),
         };

@@ -337,6 +337,20 @@ pub enum ValidateError {
         /// Runs of the whole study.
         total: usize,
     },
+    /// `--cache-only`: runs of a study are not in the run cache (bad input).
+    #[error(
+        "{case}: {missing} of the study's runs not in the run cache {dir} (--cache-only): {labels}"
+    )]
+    NotCached {
+        /// Case name.
+        case: String,
+        /// The cache directory.
+        dir: String,
+        /// How many runs are missing.
+        missing: usize,
+        /// Their labels, comma separated.
+        labels: String,
+    },
     /// `--only-runs` names none of a study's runs (bad input).
     #[error("--only-runs {filter:?} names none of the {case} runs: {labels}")]
     NoRunMatches {

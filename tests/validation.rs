@@ -153,3 +153,73 @@ fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
     let t_end = b.history.last().unwrap().0;
     assert!(wb.history[0].0 > t_end, "{:?} after {t_end}", wb.history[0]);
 }
+
+/// The committed GPU studies (`validation/cache/`: the supersonic and low-speed confined
+/// squares, every run computed on an H200) assemble from their run cache with nothing run, and
+/// every row of both passes. This pins the committed reports to the code: a change that moves a
+/// study's runs (case, grid, Δt, sampling: the cache key) or its rows fails here instead of
+/// silently leaving reports that the code no longer reproduces.
+#[test]
+fn committed_gpu_studies_assemble_from_the_run_cache_and_pass() {
+    use simplets::validate::{run_case_on, Backend, RunCache};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bk = Backend::new(|case: &simplets::config::Case| {
+        Err(format!(
+            "{}: a run missing from the cache would run here",
+            case.name
+        ))
+    })
+    .with_cache(Some(RunCache {
+        dir: root.join("validation").join("cache"),
+        kind: "opencl".into(),
+    }))
+    .with_cache_only(true);
+    for (name, n_rows) in [("confined_square", 11), ("square_low_speed", 8)] {
+        let rep = run_case_on(root, name, false, &bk).unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprint!("{}", table(&rep.rows));
+        assert_eq!(rep.rows.len(), n_rows, "{name}: rows");
+        let failed: Vec<_> = rep.rows.iter().filter(|r| !r.pass).collect();
+        assert!(failed.is_empty(), "{name}: failed metrics: {failed:#?}");
+        assert!(
+            rep.backend.contains("NVIDIA H200 (cached"),
+            "{name}: backend {}",
+            rep.backend
+        );
+        // The committed report was written from these runs: its table has the same rows.
+        let md = std::fs::read_to_string(root.join("validation/report").join(format!("{name}.md")))
+            .unwrap();
+        for r in &rep.rows {
+            assert!(
+                md.contains(&format!("| {} |", r.metric)),
+                "{name}: {} not in the report",
+                r.metric
+            );
+        }
+    }
+}
+
+/// `--cache-only` with a run missing from the cache is bad input (exit 2) that names the
+/// missing runs, and writes no report.
+#[test]
+fn cache_only_with_missing_runs_is_bad_input() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+        .args(["validate", "confined_square", "--cache-only", "--cache"])
+        .arg(dir.path().join("empty"))
+        .arg("--report-dir")
+        .arg(dir.path().join("report"))
+        .current_dir(root)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run simplets");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(
+        stderr.contains("not in the run cache") && stderr.contains("implicit-upwind h=1/80 warm"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(!dir.path().join("report").exists());
+}

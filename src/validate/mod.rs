@@ -62,6 +62,7 @@ pub struct Backend<'a> {
     jobs: usize,
     cache: Option<RunCache>,
     only: Option<String>,
+    cache_only: bool,
 }
 
 /// Finished runs of the long grid studies kept on disk (`validate --cache DIR`), so that a
@@ -110,6 +111,7 @@ impl<'a> Backend<'a> {
             jobs: 1,
             cache: None,
             only: None,
+            cache_only: false,
         }
     }
 
@@ -129,6 +131,24 @@ impl<'a> Backend<'a> {
     /// The `--only-runs` filter, if any.
     pub fn only(&self) -> Option<&str> {
         self.only.as_deref()
+    }
+
+    /// Take every grid-study run from the cache and run none (`validate --cache-only`): a run
+    /// missing from the cache is an error that names it, so assembling the committed reports
+    /// can never start a study that takes hours. The other cases are not cached and run.
+    pub fn with_cache_only(mut self, on: bool) -> Backend<'a> {
+        self.cache_only = on;
+        self
+    }
+
+    /// Whether grid-study runs must all come from the cache ([`Backend::with_cache_only`]).
+    pub fn cache_only(&self) -> bool {
+        self.cache_only
+    }
+
+    /// The run cache, if there is one.
+    pub fn run_cache(&self) -> Option<&RunCache> {
+        self.cache.as_ref()
     }
 
     /// The cached run of case `case` with hash `key`, if one was stored by a solver of the

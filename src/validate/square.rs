@@ -810,6 +810,17 @@ pub fn study(
     let mut todo: Vec<bool> = (0..cases.len())
         .map(|k| chosen[k] && runs[k].is_none())
         .collect();
+    if bk.cache_only() && todo.contains(&true) {
+        let missing: Vec<String> = (0..cases.len()).filter(|&k| todo[k]).map(label).collect();
+        return Err(ValidateError::NotCached {
+            case: name,
+            dir: bk.run_cache().map_or("(none)".into(), |c| {
+                format!("{} for backend kind {}", c.dir.display(), c.kind)
+            }),
+            missing: missing.len(),
+            labels: missing.join(", "),
+        });
+    }
     let mut keep = vec![false; cases.len()];
     for k in 0..cases.len() {
         if let (true, Some(p)) = (todo[k], from[k]) {
