@@ -58,7 +58,8 @@ type MakeSolver<'a> = dyn Fn(&Case) -> Result<Box<dyn Solver>, String> + Send + 
 /// (see [`Backend::steady`]), so the metrics read the same arrays whatever marched them.
 pub struct Backend<'a> {
     make: Box<MakeSolver<'a>>,
-    used: Mutex<Vec<String>>,
+    /// The solvers used: by every case so far, and by the current case ([`Backend::begin_case`]).
+    used: Mutex<(Vec<String>, Vec<String>)>,
     jobs: usize,
     cache: Option<RunCache>,
     only: Option<String>,
@@ -107,7 +108,7 @@ impl<'a> Backend<'a> {
     ) -> Backend<'a> {
         Backend {
             make: Box::new(make),
-            used: Mutex::new(vec![]),
+            used: Mutex::new((vec![], vec![])),
             jobs: 1,
             cache: None,
             only: None,
@@ -185,10 +186,7 @@ impl<'a> Backend<'a> {
             entry.solver,
             &entry.written[..10.min(entry.written.len())]
         );
-        let mut used = self.used.lock().expect("backend names lock");
-        if !used.contains(&name) {
-            used.push(name);
-        }
+        self.record(name);
         Some(entry.run)
     }
 
@@ -269,16 +267,35 @@ impl<'a> Backend<'a> {
             reason,
         })?;
         let name = s.name();
-        let mut used = self.used.lock().expect("backend names lock");
-        if !used.contains(&name) {
-            used.push(name);
-        }
+        self.record(name);
         Ok(s)
     }
 
     /// The names of the solvers built so far (`reference`, `parallel:2`, `opencl:<device>`).
     pub fn names(&self) -> Vec<String> {
-        self.used.lock().expect("backend names lock").clone()
+        self.used.lock().expect("backend names lock").0.clone()
+    }
+
+    /// Start a case: [`Backend::case_names`] lists the solvers used from here on.
+    pub fn begin_case(&self) {
+        self.used.lock().expect("backend names lock").1.clear();
+    }
+
+    /// The solvers used since [`Backend::begin_case`]: a run taken from the cache counts as
+    /// `<solver> (cached <date>)`.
+    pub fn case_names(&self) -> Vec<String> {
+        self.used.lock().expect("backend names lock").1.clone()
+    }
+
+    /// Note that solver `name` was used (once per name, in order of first use).
+    fn record(&self, name: String) {
+        let mut used = self.used.lock().expect("backend names lock");
+        if !used.1.contains(&name) {
+            used.1.push(name.clone());
+        }
+        if !used.0.contains(&name) {
+            used.0.push(name);
+        }
     }
 
     /// Run `case` on this backend to its end or steady state ([`march_solver`]) and return a
@@ -422,7 +439,7 @@ pub fn run_case_on(
         backend: String::new(),
         seconds: 0.0,
     };
-    let before = bk.names().len();
+    bk.begin_case();
     let square = matches!(name, "confined_square" | "square_low_speed");
     if bk.only().is_some() && !square {
         return Err(ValidateError::Partial {
@@ -446,12 +463,7 @@ pub fn run_case_on(
             })
         }
     }
-    let names = bk.names();
-    rep.backend = backend_text(if names.len() > before {
-        &names[before..]
-    } else {
-        &names
-    });
+    rep.backend = backend_text(&bk.case_names());
     rep.seconds = start.elapsed().as_secs_f64();
     Ok(rep)
 }
@@ -585,6 +597,31 @@ pub fn write_report(rep: &CaseReport, out_dir: &Path) -> Result<PathBuf, Validat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each case's report names the solvers that case used, and only those, even when an
+    /// earlier case of the same `validate all` used the same one (session 7: the low-speed
+    /// square, assembled from the cache after the supersonic one, was credited with the live
+    /// GPU runs of the cases before it).
+    #[test]
+    fn each_case_names_only_its_own_solvers() {
+        let bk = Backend::reference();
+        let (live, cached) = (
+            "opencl:GPU".to_string(),
+            "opencl:GPU (cached 2026-11-21)".to_string(),
+        );
+        bk.begin_case();
+        bk.record(live.clone());
+        assert_eq!(bk.case_names(), vec![live.clone()]);
+        bk.begin_case();
+        bk.record(cached.clone());
+        assert_eq!(bk.case_names(), vec![cached.clone()]);
+        bk.begin_case();
+        bk.record(cached.clone());
+        assert_eq!(bk.case_names(), vec![cached.clone()]);
+        bk.begin_case();
+        assert!(bk.case_names().is_empty());
+        assert_eq!(bk.names(), [live, cached]);
+    }
 
     /// `run_all` returns the results in task order whatever the dispatch order (by cost) and
     /// the number of workers, and each worker sees its own index.
