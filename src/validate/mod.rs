@@ -58,12 +58,20 @@ type MakeSolver<'a> = dyn Fn(&Case) -> Result<Box<dyn Solver>, String> + Send + 
 /// (see [`Backend::steady`]), so the metrics read the same arrays whatever marched them.
 pub struct Backend<'a> {
     make: Box<MakeSolver<'a>>,
-    /// The solvers used: by every case so far, and by the current case ([`Backend::begin_case`]).
-    used: Mutex<(Vec<String>, Vec<String>)>,
+    used: Mutex<Used>,
     jobs: usize,
     cache: Option<RunCache>,
     only: Option<String>,
     cache_only: bool,
+}
+
+/// The solvers a [`Backend`] used, each named once, in order of first use.
+#[derive(Default)]
+struct Used {
+    /// By every case so far ([`Backend::names`]).
+    all: Vec<String>,
+    /// By the current case ([`Backend::begin_case`], [`Backend::case_names`]).
+    case: Vec<String>,
 }
 
 /// Finished runs of the long grid studies kept on disk (`validate --cache DIR`), so that a
@@ -108,7 +116,7 @@ impl<'a> Backend<'a> {
     ) -> Backend<'a> {
         Backend {
             make: Box::new(make),
-            used: Mutex::new((vec![], vec![])),
+            used: Mutex::new(Used::default()),
             jobs: 1,
             cache: None,
             only: None,
@@ -273,28 +281,28 @@ impl<'a> Backend<'a> {
 
     /// The names of the solvers built so far (`reference`, `parallel:2`, `opencl:<device>`).
     pub fn names(&self) -> Vec<String> {
-        self.used.lock().expect("backend names lock").0.clone()
+        self.used.lock().expect("backend names lock").all.clone()
     }
 
     /// Start a case: [`Backend::case_names`] lists the solvers used from here on.
     pub fn begin_case(&self) {
-        self.used.lock().expect("backend names lock").1.clear();
+        self.used.lock().expect("backend names lock").case.clear();
     }
 
     /// The solvers used since [`Backend::begin_case`]: a run taken from the cache counts as
     /// `<solver> (cached <date>)`.
     pub fn case_names(&self) -> Vec<String> {
-        self.used.lock().expect("backend names lock").1.clone()
+        self.used.lock().expect("backend names lock").case.clone()
     }
 
     /// Note that solver `name` was used (once per name, in order of first use).
     fn record(&self, name: String) {
-        let mut used = self.used.lock().expect("backend names lock");
-        if !used.1.contains(&name) {
-            used.1.push(name.clone());
-        }
-        if !used.0.contains(&name) {
-            used.0.push(name);
+        let mut guard = self.used.lock().expect("backend names lock");
+        let used = &mut *guard;
+        for names in [&mut used.case, &mut used.all] {
+            if !names.contains(&name) {
+                names.push(name.clone());
+            }
         }
     }
 

@@ -1123,13 +1123,10 @@ pub fn study(
             line: false,
         }],
     });
+    // Every run of the study, for the steadiness rows (the scheme level's own run twice).
+    let every_run = || grid_runs.iter().chain(&scheme_runs).chain(&check);
     if tol.drift.is_finite() {
-        let worst = grid_runs
-            .iter()
-            .chain(&scheme_runs)
-            .chain(&check)
-            .map(|r| r.drift)
-            .fold(0.0, f64::max);
+        let worst = every_run().map(|r| r.drift).fold(0.0, f64::max);
         rep.rows.push(Row::new(
             &name,
             "steady: largest C_d drift in window",
@@ -1140,19 +1137,15 @@ pub fn study(
         ));
     }
     if supersonic && tol.standoff_drift.is_finite() {
-        // A run without a stand-off drift (no shock found) counts as failing (NaN).
-        let worst = grid_runs
-            .iter()
-            .chain(&scheme_runs)
-            .chain(&check)
+        // A run without a stand-off drift (no shock found) makes the row fail (NaN).
+        let drifts: Vec<f64> = every_run()
             .map(|r| r.standoff_drift.unwrap_or(f64::NAN))
-            .fold(0.0, |a: f64, b| {
-                if b.is_nan() || a.is_nan() {
-                    f64::NAN
-                } else {
-                    a.max(b)
-                }
-            });
+            .collect();
+        let worst = if drifts.iter().any(|d| d.is_nan()) {
+            f64::NAN
+        } else {
+            drifts.into_iter().fold(0.0, f64::max)
+        };
         rep.rows.push(Row::new(
             &name,
             "steady: largest stand-off drift in window",
