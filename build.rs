@@ -1,4 +1,4 @@
-//! Build script: records the code version for the run manifest (`src/io/manifest.rs`).
+//! Build script: records the code version for the run manifest (`src/output/manifest.rs`).
 //!
 //! - `SIMPLETS_GIT_DESCRIBE`: `git describe --tags --always --dirty` of the source tree, or
 //!   empty when there is no git (a source tarball).

@@ -6,8 +6,8 @@
 //! `cargo bench` runs them; CI only compiles them (`cargo bench --no-run`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use simplets::config::{Case, Interpolation};
-use simplets::reference::Reference;
+use simplets::case::{Case, Interpolation};
+use simplets::methods::simple_ts::reference::Reference;
 use simplets::solver::Solver;
 
 fn case(nx: usize, ny: usize, interpolation: Interpolation) -> Case {

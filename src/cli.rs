@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use clap::{Parser, Subcommand, ValueEnum};
-use simplets::check::CaseNumbers;
-use simplets::config::Case;
+use simplets::case::Case;
 use simplets::error::{OutputError, RunError};
-use simplets::io::checkpoint::{check_header, read_header};
-use simplets::io::series::NcLayout;
+use simplets::methods::simple_ts::numbers::CaseNumbers;
+use simplets::output::checkpoint::{check_header, read_header};
+use simplets::output::series::NcLayout;
 use simplets::run::{interrupt_on_signals, run_case, RunOptions};
 use simplets::solver::Solver;
 
@@ -77,7 +77,7 @@ pub enum Command {
         ny: Option<u64>,
         /// Override the case's scheme, as `bench --scheme`.
         #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
-        scheme: Option<simplets::config::Scheme>,
+        scheme: Option<simplets::case::Scheme>,
         /// Only this form (default: both).
         #[arg(long, value_enum)]
         kernel: Option<KernelForm>,
@@ -233,7 +233,7 @@ pub struct BenchArgs {
     /// Override the case's scheme: implicit-upwind, implicit-tvd, explicit-upwind or
     /// explicit-tvd.
     #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
-    pub scheme: Option<simplets::config::Scheme>,
+    pub scheme: Option<simplets::case::Scheme>,
     /// OpenCL backends: measure the device's memory bandwidth first (STREAM triad over 3 ×
     /// MIB MiB arrays); the per-kernel roofline uses it. 0: skip.
     #[arg(long, value_name = "MIB", default_value_t = 128)]
@@ -269,7 +269,7 @@ pub struct BenchArgs {
 /// only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KernelForm {
-    /// Jacobi phase kernels (cl/kernels/jacobi.cl).
+    /// Jacobi phase kernels (cl/simple_ts/kernels/jacobi.cl).
     Phase,
     /// One fused loop-2 kernel marching work-group subdomains along y (spec §5.3).
     Fused,
@@ -386,17 +386,21 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let case = load(&path)?;
     if let Some(file) = &args.dump_kernel {
-        let r = simplets::reference::Reference::new(&case);
-        let defines = simplets::gpu::solver::defines(&r, &r.ghosts);
-        let (form, source) =
-            if args.kernel == KernelForm::Phase || !simplets::gpu::fused::supports(&case) {
-                ("phase kernels", simplets::gpu::solver::source())
-            } else {
-                (
-                    "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO",
-                    simplets::gpu::fused::source(),
-                )
-            };
+        let r = simplets::methods::simple_ts::reference::Reference::new(&case);
+        let defines = simplets::methods::simple_ts::opencl::phase::defines(&r, &r.ghosts);
+        let (form, source) = if args.kernel == KernelForm::Phase
+            || !simplets::methods::simple_ts::opencl::fused::supports(&case)
+        {
+            (
+                "phase kernels",
+                simplets::methods::simple_ts::opencl::phase::source(),
+            )
+        } else {
+            (
+                "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO",
+                simplets::methods::simple_ts::opencl::fused::source(),
+            )
+        };
         let text = format!(
             "/* simplets {}: case {}, {form}, build options: {} */\n{source}",
             env!("CARGO_PKG_VERSION"),
@@ -435,10 +439,12 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     };
     let backend = resolve_auto(args.backend, args.device.as_deref());
     let mut solver: Box<dyn Solver> = match backend {
-        Backend::Auto | Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+        Backend::Auto | Backend::Reference => Box::new(
+            simplets::methods::simple_ts::reference::Reference::new(&case),
+        ),
         Backend::Parallel => parallel_solver(&case, args.threads)?,
         Backend::Opencl => {
-            let cl = simplets::gpu::solver::OpenClOptions {
+            let cl = simplets::methods::simple_ts::opencl::phase::OpenClOptions {
                 device: args.device.clone(),
                 cache: if args.no_kernel_cache {
                     None
@@ -490,8 +496,8 @@ fn resolve_auto(backend: Backend, device: Option<&str>) -> Backend {
 /// The OpenCL solver for a case: the phase kernels, or the fused one-kernel form where it
 /// applies (no periodic sides yet) and `--kernel fused` asks for it.
 fn opencl_solver(
-    case: &simplets::config::Case,
-    cl: &simplets::gpu::solver::OpenClOptions,
+    case: &simplets::case::Case,
+    cl: &simplets::methods::simple_ts::opencl::phase::OpenClOptions,
     phase: bool,
     dec: Option<(usize, usize)>,
 ) -> Result<Box<dyn Solver>, Failure> {
@@ -507,22 +513,23 @@ fn opencl_solver(
         | D::FusedUnsupported { .. } => Failure::Input(e.into()),
         _ => Failure::Run(e.into()),
     };
-    let unsupported = simplets::gpu::fused::unsupported(case);
+    let unsupported = simplets::methods::simple_ts::opencl::fused::unsupported(case);
     if phase || unsupported.is_some() {
         if let (false, Some(what)) = (phase, unsupported) {
             log::warn!("the fused kernel does not support {what}: using the phase kernels");
         }
-        let s = simplets::gpu::solver::OpenCl::new(case, cl).map_err(fail)?;
+        let s = simplets::methods::simple_ts::opencl::phase::OpenCl::new(case, cl).map_err(fail)?;
         Ok(Box::new(s))
     } else {
-        let s = simplets::gpu::fused::Fused::new(case, cl, dec).map_err(fail)?;
+        let s =
+            simplets::methods::simple_ts::opencl::fused::Fused::new(case, cl, dec).map_err(fail)?;
         Ok(Box::new(s))
     }
 }
 
 /// The `parallel` backend on rayon's global pool, with `threads` threads if given.
 fn parallel_solver(
-    case: &simplets::config::Case,
+    case: &simplets::case::Case,
     threads: Option<u32>,
 ) -> Result<Box<dyn Solver>, Failure> {
     if let Some(n) = threads {
@@ -531,7 +538,9 @@ fn parallel_solver(
             .build_global()
             .map_err(|e| Failure::Run(anyhow!("cannot start {n} rayon threads: {e}")))?;
     }
-    Ok(Box::new(simplets::reference::Reference::new_parallel(case)))
+    Ok(Box::new(
+        simplets::methods::simple_ts::reference::Reference::new_parallel(case),
+    ))
 }
 
 /// The case resized to `nx` × `ny` (each defaulting to the case's) by tiling its domain.
@@ -541,9 +550,9 @@ fn resized(case: &Case, nx: Option<u64>, ny: Option<u64>) -> Result<Case, Failur
     simplets::bench::tile_case(case, nx, ny).map_err(|e| Failure::Input(anyhow!(e)))
 }
 
-/// `implicit-upwind` etc. as a [`simplets::config::Scheme`].
-fn parse_scheme(s: &str) -> Result<simplets::config::Scheme, String> {
-    use simplets::config::{Convection, Interpolation, Scheme};
+/// `implicit-upwind` etc. as a [`simplets::case::Scheme`].
+fn parse_scheme(s: &str) -> Result<simplets::case::Scheme, String> {
+    use simplets::case::{Convection, Interpolation, Scheme};
     let (c, i) = s
         .split_once('-')
         .ok_or_else(|| format!("{s:?}: expected CONVECTION-INTERPOLATION, e.g. implicit-upwind"))?;
@@ -591,7 +600,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     case.solver.eps_p = 0.0;
     case.solver.eps_t = 0.0;
     if args.gpu_order {
-        case.solver.order = simplets::config::SweepOrder::Gpu;
+        case.solver.order = simplets::case::SweepOrder::Gpu;
     }
     let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
     let mut spec = simplets::bench::Spec {
@@ -614,7 +623,8 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
             spec.triad = Some(bw);
         }
         spec.device = Some(dev);
-        let phase = args.kernel == KernelForm::Phase || !simplets::gpu::fused::supports(&case);
+        let phase = args.kernel == KernelForm::Phase
+            || !simplets::methods::simple_ts::opencl::fused::supports(&case);
         // The lean storage is its own form for the counts: it reads other arrays and computes
         // ρ and Γ (none counted yet, so its roofline columns stay empty rather than wrong).
         spec.form = Some(if phase {
@@ -626,7 +636,9 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         });
     }
     let mut solver: Box<dyn Solver> = match args.backend {
-        Backend::Reference => Box::new(simplets::reference::Reference::new(&case)),
+        Backend::Reference => Box::new(simplets::methods::simple_ts::reference::Reference::new(
+            &case,
+        )),
         Backend::Parallel => {
             spec.threads = Some(
                 args.threads
@@ -635,7 +647,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
             parallel_solver(&case, args.threads)?
         }
         Backend::Auto | Backend::Opencl => {
-            let cl = simplets::gpu::solver::OpenClOptions {
+            let cl = simplets::methods::simple_ts::opencl::phase::OpenClOptions {
                 device: args.device.clone(),
                 cache: simplets::device::KernelCache::default_dir()
                     .map(simplets::device::KernelCache::new),
@@ -651,7 +663,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     print!("{}", simplets::bench::render(&report));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
-        simplets::io::atomic::write_atomic(path, text.as_bytes(), true)
+        simplets::output::atomic::write_atomic(path, text.as_bytes(), true)
             .map_err(|e| Failure::Run(e.into()))?;
         println!("{}", path.display());
     }
@@ -668,7 +680,7 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Input(e.into()))?;
         simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
     }
-    let cl = simplets::gpu::solver::OpenClOptions {
+    let cl = simplets::methods::simple_ts::opencl::phase::OpenClOptions {
         device: args.device.clone(),
         cache: simplets::device::KernelCache::default_dir().map(simplets::device::KernelCache::new),
         log_dir: None,
@@ -703,9 +715,9 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
     // The same solver factory as `simplets run`, called once per run of a case.
     let bk = simplets::validate::Backend::new(move |case: &Case| {
         let s = match backend {
-            Backend::Auto | Backend::Reference => {
-                Box::new(simplets::reference::Reference::new(case)) as Box<dyn Solver>
-            }
+            Backend::Auto | Backend::Reference => Box::new(
+                simplets::methods::simple_ts::reference::Reference::new(case),
+            ) as Box<dyn Solver>,
             Backend::Parallel => parallel_solver(case, None).map_err(|f| f.one_line())?,
             Backend::Opencl => {
                 let mut cl = cl.clone();
@@ -787,7 +799,7 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
 }
 
 fn build_kernels(
-    case: &simplets::config::Case,
+    case: &simplets::case::Case,
     device: Option<&str>,
     only: Option<KernelForm>,
 ) -> Result<(), Failure> {
@@ -802,8 +814,9 @@ fn build_kernels(
         only != Some(KernelForm::Fused),
         only != Some(KernelForm::Phase),
     );
-    let (phase, fused) = simplets::gpu::fused::build_ahead(case, &dev, &cache, forms)
-        .map_err(|e| Failure::Run(e.into()))?;
+    let (phase, fused) =
+        simplets::methods::simple_ts::opencl::fused::build_ahead(case, &dev, &cache, forms)
+            .map_err(|e| Failure::Run(e.into()))?;
     let phase = phase.map_or("not asked for".to_string(), |s| format!("{s:.2} s"));
     let fused = match (forms.1, fused) {
         (false, _) => "not asked for".to_string(),

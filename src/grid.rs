@@ -11,7 +11,7 @@
 //!          |____v(i,j)___|
 //! ```
 
-use crate::config::GridSpec;
+use crate::case::GridSpec;
 
 /// Cell widths and coordinates of a (ghost-padded) tensor grid.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,9 +11,9 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::error::RunError;
-use crate::fields::State;
-use crate::geometry::Geometry;
 use crate::grid::Grid;
+use crate::methods::simple_ts::fields::State;
+use crate::methods::simple_ts::geometry::Geometry;
 
 /// Maximum absolute updates of one loop-2 iteration (∞-norms over solved faces / fluid cells).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

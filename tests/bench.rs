@@ -7,8 +7,8 @@ use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 
 use simplets::bench::{self, counts};
-use simplets::config::{Case, Convection, Interpolation, Scheme};
-use simplets::gpu::solver::{OpenCl, OpenClOptions};
+use simplets::case::{Case, Convection, Interpolation, Scheme};
+use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
 use simplets::solver::Solver;
 
 fn cl_lock() -> MutexGuard<'static, ()> {
@@ -52,12 +52,12 @@ fn case(convection: Convection, interpolation: Interpolation) -> Case {
     c
 }
 
-fn fused(c: &Case, lean: bool) -> simplets::gpu::fused::Fused {
+fn fused(c: &Case, lean: bool) -> simplets::methods::simple_ts::opencl::fused::Fused {
     let opts = OpenClOptions {
         lean,
         ..OpenClOptions::default()
     };
-    simplets::gpu::fused::Fused::new(c, &opts, Some((64, 16))).unwrap()
+    simplets::methods::simple_ts::opencl::fused::Fused::new(c, &opts, Some((64, 16))).unwrap()
 }
 
 /// The per-cell buffers of each form are what `simplets check` reports, in every scheme.
@@ -74,7 +74,7 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
             (
                 "phase",
                 &phase as &dyn Solver,
-                simplets::gpu::solver::device_bytes(
+                simplets::methods::simple_ts::opencl::phase::device_bytes(
                     phase.grid().len() as u64,
                     explicit,
                     c.solver.sweeps(),
@@ -84,12 +84,22 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
             (
                 "fused",
                 &f as &dyn Solver,
-                simplets::gpu::fused::device_bytes(f.grid().len() as u64, explicit, false).0,
+                simplets::methods::simple_ts::opencl::fused::device_bytes(
+                    f.grid().len() as u64,
+                    explicit,
+                    false,
+                )
+                .0,
             ),
             (
                 "fused --lean",
                 &fl as &dyn Solver,
-                simplets::gpu::fused::device_bytes(fl.grid().len() as u64, explicit, true).0,
+                simplets::methods::simple_ts::opencl::fused::device_bytes(
+                    fl.grid().len() as u64,
+                    explicit,
+                    true,
+                )
+                .0,
             ),
         ] {
             let rt = s.runtime().unwrap();

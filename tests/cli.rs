@@ -296,7 +296,7 @@ fn coarse_case() -> String {
 
 /// Checkpoints of the coarse square in `dir`, by step.
 fn checkpoints(dir: &Path) -> Vec<(u64, std::path::PathBuf)> {
-    simplets::io::checkpoint::list_checkpoints(dir, "confined_square_coarse")
+    simplets::output::checkpoint::list_checkpoints(dir, "confined_square_coarse")
 }
 
 /// SIGTERM mid-run: exit 3 with one error line naming the checkpoint, the NetCDF file and the

@@ -1,5 +1,5 @@
-//! Equation fragments of `cl/` against their Rust twins in `src/reference/` (STYLE §5): each
-//! fragment is evaluated on the device through `cl/kernels/probe_fragments.cl` and compared
+//! Equation fragments of `cl/` against their Rust twins in `src/methods/simple_ts/reference/` (STYLE §5): each
+//! fragment is evaluated on the device through `cl/simple_ts/kernels/probe_fragments.cl` and compared
 //! bit for bit.
 //!
 //! Allowed difference: [`ALLOWED_ULPS`] = 0. The programs are built with
@@ -12,10 +12,14 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use simplets::config::{Case, WallBc};
-use simplets::device::{build, select_device, BuiltProgram, Defines, DeviceInfo, Source};
-use simplets::geometry::{FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID};
-use simplets::reference::{density, energy, momentum, ops, pressure, Reference, Work};
+use simplets::case::{Case, WallBc};
+use simplets::device::{build, select_device, BuiltProgram, Defines, DeviceInfo};
+use simplets::methods::simple_ts::geometry::{
+    FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID,
+};
+use simplets::methods::simple_ts::reference::{
+    density, energy, momentum, ops, pressure, Reference, Work,
+};
 
 /// Units in the last place the device may differ from the Rust twin: none (module docs).
 const ALLOWED_ULPS: u64 = 0;
@@ -61,7 +65,13 @@ fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
     ]
     .iter()
     .fold(d, |d, name| d.real(name, 0.5));
-    build(device(), &Source::fragments().assemble(), &d, None).unwrap()
+    build(
+        device(),
+        &simplets::methods::simple_ts::opencl::source::fragments().assemble(),
+        &d,
+        None,
+    )
+    .unwrap()
 }
 
 /// The fragment probe program for the case of `r` with its constants and scheme switches.
@@ -81,7 +91,13 @@ fn case_program(r: &Reference) -> BuiltProgram {
         .real("CFG_SIGMA_U", c.sigma_u)
         .real("CFG_SIGMA_T", c.sigma_t)
         .real("CFG_DT", r.dt);
-    build(device(), &Source::fragments().assemble(), &d, None).unwrap()
+    build(
+        device(),
+        &simplets::methods::simple_ts::opencl::source::fragments().assemble(),
+        &d,
+        None,
+    )
+    .unwrap()
 }
 
 /// A tiny deterministic generator (PCG multiplier, 64-bit LCG), so no crate is needed.
@@ -396,7 +412,7 @@ fn rotate_wall_bcs(r: &mut Reference, rot: usize) {
     }
 }
 
-/// The arrays of `PROBE_CASE_REALS` and `PROBE_CASE_INTS` (cl/kernels/probe_fragments.cl).
+/// The arrays of `PROBE_CASE_REALS` and `PROBE_CASE_INTS` (cl/simple_ts/kernels/probe_fragments.cl).
 struct CaseArrays {
     reals: Vec<Vec<f64>>,
     ints: Vec<Vec<i32>>,
@@ -406,7 +422,9 @@ impl CaseArrays {
     /// `cu`, `cv`, `ct`: the explicit convective terms (zeros when unused).
     fn new(r: &Reference, cu: &[f64], cv: &[f64], ct: &[f64]) -> CaseArrays {
         let (k, n, f, geo) = (&r.state.k, &r.state.n, &r.flux, &r.geom);
-        let walls = |get: fn(&simplets::geometry::Wall) -> f64| geo.walls.iter().map(get).collect();
+        let walls = |get: fn(&simplets::methods::simple_ts::geometry::Wall) -> f64| {
+            geo.walls.iter().map(get).collect()
+        };
         let ints = |a: &[u8]| a.iter().map(|&c| c as i32).collect();
         CaseArrays {
             reals: vec![
@@ -804,8 +822,10 @@ fn pub_fns(text: &str) -> Vec<String> {
 fn every_fragment_has_a_rust_twin_in_order() {
     let root = env!("CARGO_MANIFEST_DIR");
     for stem in ["ops", "density", "bc", "momentum", "energy", "pressure"] {
-        let cl = std::fs::read_to_string(format!("{root}/cl/{stem}.cl")).unwrap();
-        let rs = std::fs::read_to_string(format!("{root}/src/reference/{stem}.rs")).unwrap();
+        let cl = std::fs::read_to_string(format!("{root}/cl/simple_ts/{stem}.cl")).unwrap();
+        let rs =
+            std::fs::read_to_string(format!("{root}/src/methods/simple_ts/reference/{stem}.rs"))
+                .unwrap();
         let macros = fragment_macros(&cl);
         let fns = pub_fns(&rs);
         assert!(!macros.is_empty(), "no fragments in cl/{stem}.cl");
@@ -813,18 +833,18 @@ fn every_fragment_has_a_rust_twin_in_order() {
         let mut at = 0;
         for m in &macros {
             let pos = fns.iter().position(|f| f == m).unwrap_or_else(|| {
-                panic!("cl/{stem}.cl defines {m}( but src/reference/{stem}.rs has no pub fn {m}(")
+                panic!("cl/{stem}.cl defines {m}( but src/methods/simple_ts/reference/{stem}.rs has no pub fn {m}(")
             });
             assert!(
                 pos >= at,
-                "{m} is out of order in cl/{stem}.cl against src/reference/{stem}.rs: {fns:?}"
+                "{m} is out of order in cl/{stem}.cl against src/methods/simple_ts/reference/{stem}.rs: {fns:?}"
             );
             at = pos;
         }
     }
     // The constants cl/ mirrors from Rust.
-    let ops_cl = std::fs::read_to_string(format!("{root}/cl/ops.cl")).unwrap();
-    let fields_cl = std::fs::read_to_string(format!("{root}/cl/fields.cl")).unwrap();
+    let ops_cl = std::fs::read_to_string(format!("{root}/cl/simple_ts/ops.cl")).unwrap();
+    let fields_cl = std::fs::read_to_string(format!("{root}/cl/simple_ts/fields.cl")).unwrap();
     let value = |text: &str, name: &str| -> String {
         let prefix = format!("#define {name} ");
         let line = text.lines().find(|l| l.starts_with(&prefix)).unwrap();

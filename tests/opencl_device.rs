@@ -24,7 +24,7 @@ fn device() -> &'static DeviceInfo {
     DEV.get_or_init(|| select_device(None).expect("an FP64 OpenCL device (PoCL in CI)"))
 }
 
-/// Grid defines every program needs (cl/prelude.cl guards).
+/// Grid defines every program needs (cl/common/prelude.cl guards).
 fn grid_defines() -> Defines {
     Defines::new().int("CFG_NXT", 6).int("CFG_NYT", 5)
 }
@@ -166,7 +166,7 @@ fn missing_define_hits_prelude_guard() {
     else {
         panic!("{e}")
     };
-    assert!(first_error.contains("cl/prelude.cl:"), "{e}");
+    assert!(first_error.contains("cl/common/prelude.cl:"), "{e}");
     assert!(first_error.contains("CFG_NYT not defined"), "{e}");
     assert!(log_path.starts_with("not written"), "{e}");
 }

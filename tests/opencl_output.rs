@@ -6,11 +6,11 @@
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
-use simplets::config::{Case, SweepOrder};
+use simplets::case::{Case, SweepOrder};
 use simplets::device::KernelCache;
-use simplets::gpu::solver::{OpenCl, OpenClOptions};
-use simplets::reference::Reference;
-use simplets::report::Progress;
+use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
+use simplets::methods::simple_ts::reference::Reference;
+use simplets::run::status::Progress;
 use simplets::run::{run_case, RunOptions};
 use simplets::solver::Solver;
 

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use simplets::config::{Case, Convection, Interpolation, Scheme, SweepOrder};
-use simplets::reference::{iterate, Reference};
+use simplets::case::{Case, Convection, Interpolation, Scheme, SweepOrder};
+use simplets::methods::simple_ts::reference::{iterate, Reference};
 use simplets::solver::Solver;
 
 fn load(name: &str) -> Case {

@@ -5,10 +5,10 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use simplets::config::{Case, Convection, Interpolation, Scheme, SweepOrder};
-use simplets::fields::Fields;
-use simplets::gpu::solver::{OpenCl, OpenClOptions};
-use simplets::reference::Reference;
+use simplets::case::{Case, Convection, Interpolation, Scheme, SweepOrder};
+use simplets::methods::simple_ts::fields::Fields;
+use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
+use simplets::methods::simple_ts::reference::Reference;
 use simplets::solver::Solver;
 
 fn cl_lock() -> MutexGuard<'static, ()> {
@@ -137,7 +137,11 @@ fn opencl_runs_the_cpp_order_with_several_sweeps() {
             g.step().unwrap();
         }
         assert!(max_rel(&r.state.k, &g.state.k) > 0.0);
-        let refused = simplets::gpu::fused::Fused::new(&c, &OpenClOptions::default(), None);
+        let refused = simplets::methods::simple_ts::opencl::fused::Fused::new(
+            &c,
+            &OpenClOptions::default(),
+            None,
+        );
         assert!(
             matches!(
                 refused,
@@ -177,7 +181,7 @@ fn opencl_matches_reference_with_periodic_and_pressure_sides() {
 /// hence six builds, each reused for both checks via `restore`.)
 #[test]
 fn fused_kernel_matches_reference_for_any_decomposition() {
-    use simplets::gpu::fused::Fused;
+    use simplets::methods::simple_ts::opencl::fused::Fused;
     let _g = cl_lock();
     let mut runs = Vec::new();
     for convection in [Convection::Implicit, Convection::Explicit] {
@@ -220,7 +224,7 @@ fn fused_kernel_matches_reference_for_any_decomposition() {
 /// Rust, and every backend stores exactly those values.
 #[test]
 fn lean_fused_storage_is_bit_identical() {
-    use simplets::gpu::fused::Fused;
+    use simplets::methods::simple_ts::opencl::fused::Fused;
     let _g = cl_lock();
     let opts = OpenClOptions {
         lean: true,
@@ -252,7 +256,7 @@ fn lean_fused_storage_is_bit_identical() {
 /// host, a fresh solver restored from it, and 5 more steps, bit for bit (both forms).
 #[test]
 fn opencl_restart_from_a_host_state_is_bit_exact() {
-    use simplets::gpu::fused::Fused;
+    use simplets::methods::simple_ts::opencl::fused::Fused;
     let _g = cl_lock();
     let c = case(Convection::Implicit, Interpolation::Tvd);
     let opts = OpenClOptions::default();
@@ -294,7 +298,7 @@ fn opencl_restart_from_a_host_state_is_bit_exact() {
 /// last whole read.
 #[test]
 fn opencl_iterate_rows_reads_only_the_rows_asked_for() {
-    use simplets::gpu::fused::Fused;
+    use simplets::methods::simple_ts::opencl::fused::Fused;
     let _g = cl_lock();
     let c = case(Convection::Explicit, Interpolation::Tvd);
     let opts = OpenClOptions::default();

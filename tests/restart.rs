@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use simplets::config::{Case, Convection, Interpolation, Scheme};
-use simplets::fields::State;
-use simplets::reference::Reference;
-use simplets::report::Progress;
+use simplets::case::{Case, Convection, Interpolation, Scheme};
+use simplets::methods::simple_ts::fields::State;
+use simplets::methods::simple_ts::reference::Reference;
+use simplets::run::status::Progress;
 use simplets::run::{run_case, RunOptions};
 
 /// The coarse confined square, shortened to 30 steps of at most 5 loop-2 iterations.

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::config::Case;
+use crate::case::Case;
 use crate::device::{DeviceInfo, Profile};
 use crate::error::{DeviceError, RunError};
 use crate::solver::Solver;
@@ -371,7 +371,7 @@ pub fn run(solver: &mut dyn Solver, case: &Case, spec: &Spec) -> Result<Report, 
     let mut report = Report {
         version: env!("CARGO_PKG_VERSION").to_string(),
         git: spec.git.clone(),
-        date: crate::report::utc_now(),
+        date: crate::run::status::utc_now(),
         command: spec.command.clone(),
         host: host_name(),
         host_cpu: host_cpu(),
@@ -462,9 +462,9 @@ pub fn run(solver: &mut dyn Solver, case: &Case, spec: &Spec) -> Result<Report, 
 /// The assembled kernel source of an OpenCL form.
 pub fn form_source(form: &str) -> String {
     if form.starts_with("fused") {
-        crate::gpu::fused::source()
+        crate::methods::simple_ts::opencl::fused::source()
     } else {
-        crate::gpu::solver::source()
+        crate::methods::simple_ts::opencl::phase::source()
     }
 }
 
@@ -514,7 +514,8 @@ fn memory(solver: &dyn Solver, case: &Case, grid: &GridInfo) -> Memory {
     let (bytes, source) = match solver.runtime() {
         Some(rt) => (rt.bytes(), "device buffers"),
         None => {
-            let per = crate::check::REF_F64_ARRAYS * 8 + crate::check::GEOMETRY_BYTES;
+            let per = crate::methods::simple_ts::numbers::REF_F64_ARRAYS * 8
+                + crate::methods::simple_ts::numbers::GEOMETRY_BYTES;
             let _ = case;
             (per as u64 * grid.stored_cells, "host estimate")
         }
@@ -556,7 +557,7 @@ pub fn render(r: &Report) -> String {
         s,
         "memory ({}): {} = {:.1} B per stored cell, {:.1} B per fluid cell (CV)",
         m.source,
-        crate::report::bytes(m.bytes as f64),
+        crate::run::status::bytes(m.bytes as f64),
         m.per_stored_cell,
         m.per_fluid_cell
     );

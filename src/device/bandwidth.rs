@@ -1,4 +1,4 @@
-//! Measured memory bandwidth of a device: the STREAM triad (`cl/kernels/triad.cl`), timed with
+//! Measured memory bandwidth of a device: the STREAM triad (`cl/common/triad.cl`), timed with
 //! OpenCL profiling events, best of several runs. `simplets bench` reports kernel traffic as a
 //! percentage of this figure (and of the datasheet figure where known).
 

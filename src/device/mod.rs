@@ -25,7 +25,6 @@ pub use select::{
     DeviceInfo, DISABLE_ENV,
 };
 pub use source::{
-    assemble, dump_kernel, real_literal, Defines, Source, BASE_OPTIONS, DENSITY, FIELDS, OPS,
-    PRELUDE, PROBE, PROBE_FRAGMENTS,
+    assemble, dump_kernel, real_literal, Defines, Source, BASE_OPTIONS, PRELUDE, PROBE,
 };
 pub use table::devices_table;

@@ -366,7 +366,7 @@ impl BuiltProgram {
     /// Run kernel `name` with arguments `(real inputs…, int inputs…, __global real* out)`, one
     /// read-only buffer per input slice in order, over `global` work-items (1-D, local size
     /// left to the driver), and return `out` (`n_out` values, zero before the run). For probe
-    /// kernels of the fragments (`cl/kernels/probe_fragments.cl`, STYLE §5).
+    /// kernels of the fragments (`cl/simple_ts/kernels/probe_fragments.cl`, STYLE §5).
     ///
     /// The kernel must take exactly `inputs.len() + int_inputs.len() + 1` arguments
     /// (else `Api { call: "kernel signature check", code: -52 }`); it must keep its reads

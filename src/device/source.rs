@@ -6,86 +6,28 @@ use std::path::Path;
 
 use crate::error::DeviceError;
 
-/// `cl/prelude.cl`: fp64 pragma, `real`, FP_CONTRACT OFF, define guards, index macros.
-pub const PRELUDE: (&str, &str) = ("cl/prelude.cl", include_str!("../../cl/prelude.cl"));
-/// `cl/kernels/probe.cl`: test entry points (`probe_copy`).
+/// `cl/common/prelude.cl`: fp64 pragma, `real`, FP_CONTRACT OFF, define guards, index macros.
+pub const PRELUDE: (&str, &str) = (
+    "cl/common/prelude.cl",
+    include_str!("../../cl/common/prelude.cl"),
+);
+/// `cl/common/probe.cl`: test entry points (`probe_copy`).
 pub const PROBE: (&str, &str) = (
-    "cl/kernels/probe.cl",
-    include_str!("../../cl/kernels/probe.cl"),
+    "cl/common/probe.cl",
+    include_str!("../../cl/common/probe.cl"),
 );
 
-/// `cl/fields.cl`: accessors of the stored fields and geometry (`RHO(i,j)`, `CELL(i,j)`, `HX(i)`).
-pub const FIELDS: (&str, &str) = ("cl/fields.cl", include_str!("../../cl/fields.cl"));
-/// `cl/ops.cl`: scalar operators (upwind, TVD, interpolation, slip, jump), twins of
-/// `reference::ops`.
-pub const OPS: (&str, &str) = ("cl/ops.cl", include_str!("../../cl/ops.cl"));
-/// `cl/density.cl`: face densities (9)–(12), twins of `reference::density`; needs `CFG_TVD`.
-pub const DENSITY: (&str, &str) = ("cl/density.cl", include_str!("../../cl/density.cl"));
-/// `cl/bc.cl`: wall gas values (42)(43) and Γ at CV corners, twins of `reference::bc`; needs
-/// `CFG_KN`, `CFG_SIGMA_U`, `CFG_SIGMA_T`.
-pub const BC: (&str, &str) = ("cl/bc.cl", include_str!("../../cl/bc.cl"));
-/// `cl/momentum.cl`: pseudo-velocity pieces (13)–(21), twins of `reference::momentum`; needs
-/// `CFG_A`, `CFG_B`, `CFG_DT`, `CFG_EXPLICIT`, `CFG_TVD`.
-pub const MOMENTUM: (&str, &str) = ("cl/momentum.cl", include_str!("../../cl/momentum.cl"));
-/// `cl/energy.cl`: energy-equation pieces (24)–(30), twins of `reference::energy`; needs
-/// `CFG_CT1`, `CFG_CT2`, `CFG_CT3`, `CFG_DT`, `CFG_EXPLICIT`, `CFG_TVD`.
-pub const ENERGY: (&str, &str) = ("cl/energy.cl", include_str!("../../cl/energy.cl"));
-/// `cl/pressure.cl`: pressure-equation pieces (22)–(23) and the velocity correction (37)–(38),
-/// twins of `reference::pressure`; needs `CFG_DT`.
-pub const PRESSURE: (&str, &str) = ("cl/pressure.cl", include_str!("../../cl/pressure.cl"));
-/// `cl/kernels/probe_fragments.cl`: probe kernels of the fragments (`probe_ops`,
-/// `probe_density`, the case probes).
-pub const PROBE_FRAGMENTS: (&str, &str) = (
-    "cl/kernels/probe_fragments.cl",
-    include_str!("../../cl/kernels/probe_fragments.cl"),
-);
-
-/// The STREAM-triad bandwidth probe.
+/// `cl/common/triad.cl`: the STREAM-triad bandwidth probe.
 pub const TRIAD: (&str, &str) = (
-    "cl/kernels/triad.cl",
-    include_str!("../../cl/kernels/triad.cl"),
+    "cl/common/triad.cl",
+    include_str!("../../cl/common/triad.cl"),
 );
 
-/// Stored ρu, ρv, Fx, Fy (phase kernels).
-pub const FLUX_STORED: (&str, &str) = (
-    "cl/kernels/flux_stored.cl",
-    include_str!("../../cl/kernels/flux_stored.cl"),
-);
-
-/// Inline ρu, ρv, Fx, Fy (fused kernel).
-pub const FLUX_INLINE: (&str, &str) = (
-    "cl/kernels/flux_inline.cl",
-    include_str!("../../cl/kernels/flux_inline.cl"),
-);
-
-/// Shared kernel parameter lists and the explicit scheme's convective kernel.
-pub const CONVECTIVE: (&str, &str) = (
-    "cl/kernels/convective_explicit.cl",
-    include_str!("../../cl/kernels/convective_explicit.cl"),
-);
-
-/// Boundary copies of iterate k (both forms).
-pub const BOUNDARY: (&str, &str) = (
-    "cl/kernels/boundary.cl",
-    include_str!("../../cl/kernels/boundary.cl"),
-);
-
-/// The fused loop-2 kernel (spec §5.3): one work-group per subdomain, marching along y.
-pub const ITERATE: (&str, &str) = (
-    "cl/kernels/iterate_fused.cl",
-    include_str!("../../cl/kernels/iterate_fused.cl"),
-);
-
-/// Residual maxima with their index (both forms' reductions).
+/// `cl/common/max_at.cl`: the largest value with its index, per work-group (residual maxima,
+/// wave-speed maxima).
 pub const MAX_AT: (&str, &str) = (
-    "cl/kernels/max_at.cl",
-    include_str!("../../cl/kernels/max_at.cl"),
-);
-
-/// Jacobi phase kernels of the first OpenCL backend (`src/gpu/solver.rs`).
-pub const JACOBI: (&str, &str) = (
-    "cl/kernels/jacobi.cl",
-    include_str!("../../cl/kernels/jacobi.cl"),
+    "cl/common/max_at.cl",
+    include_str!("../../cl/common/max_at.cl"),
 );
 
 /// Options every build gets. OpenCL C 1.2 runs on PoCL, NVIDIA, AMD and Intel; the argument
@@ -131,7 +73,7 @@ pub fn extra_options(value: &str) -> Result<String, DeviceError> {
     Ok(value.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// An ordered list of source pieces, each `(path like "cl/prelude.cl", text)`.
+/// An ordered list of source pieces, each `(path like "cl/common/prelude.cl", text)`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Source {
     /// The pieces in assembly order; the path is what `#line` names.
@@ -146,24 +88,9 @@ impl Source {
         }
     }
 
-    /// The probe program: prelude + `cl/kernels/probe.cl`.
+    /// The probe program: prelude + `cl/common/probe.cl`.
     pub fn probe() -> Source {
         Source::new().with(PROBE)
-    }
-
-    /// The fragment probe program: prelude, fields, ops, density, bc, momentum, energy,
-    /// pressure, then `cl/kernels/probe_fragments.cl` (`cl/README.md` order). Needs `CFG_NXT`,
-    /// `CFG_NYT`, `CFG_TVD` and the constants each piece guards.
-    pub fn fragments() -> Source {
-        Source::new()
-            .with(FIELDS)
-            .with(OPS)
-            .with(DENSITY)
-            .with(BC)
-            .with(MOMENTUM)
-            .with(ENERGY)
-            .with(PRESSURE)
-            .with(PROBE_FRAGMENTS)
     }
 
     /// Append a piece `(path, text)`.
@@ -314,12 +241,18 @@ mod tests {
     /// them, so only this check catches one on a CPU-only machine).
     #[test]
     fn no_variadic_macros_in_cl() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/cl");
+        // Every .cl file under cl/, at any depth.
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/cl"
+        ))];
         let mut seen = 0;
-        for sub in ["", "/kernels"] {
-            for e in std::fs::read_dir(format!("{dir}{sub}")).unwrap() {
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(dir).unwrap() {
                 let path = e.unwrap().path();
-                if path.extension().is_some_and(|x| x == "cl") {
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "cl") {
                     let text = std::fs::read_to_string(&path).unwrap();
                     let variadic_define = text
                         .lines()
@@ -429,8 +362,8 @@ mod tests {
         let s = assemble(&[("cl/a.cl", "x\n"), ("cl/b.cl", "y")]);
         assert_eq!(s, "#line 1 \"cl/a.cl\"\nx\n#line 1 \"cl/b.cl\"\ny\n");
         let p = Source::probe().assemble();
-        assert!(p.starts_with("#line 1 \"cl/prelude.cl\"\n"));
-        assert!(p.contains("#line 1 \"cl/kernels/probe.cl\"\n"));
+        assert!(p.starts_with("#line 1 \"cl/common/prelude.cl\"\n"));
+        assert!(p.contains("#line 1 \"cl/common/probe.cl\"\n"));
     }
 
     #[test]

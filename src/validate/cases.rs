@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use super::{host_copy, load_variant, Backend, CaseReport, Check, Plot, Row, Series};
-use crate::config::{Case, Interpolation, Side};
+use crate::case::{Case, Interpolation, Side};
 use crate::error::ValidateError;
-use crate::reference::ops::jump;
-use crate::reference::Reference;
+use crate::methods::simple_ts::reference::ops::jump;
+use crate::methods::simple_ts::reference::Reference;
 
 /// Couette metrics: profile within 0.2 % of U, slip, ΔT and jump within 1 % (README).
 const COUETTE_U_TOL: f64 = 2e-3;
@@ -86,7 +86,14 @@ fn wall_gas(r: &Reference, j: usize) -> (f64, f64, f64) {
     let half = 0.5 * g.hy[j];
     let (us, un, tw) = walls(&r.case);
     let uw = if j == 1 { us } else { un };
-    let u_s = crate::reference::ops::slip(k.u[p], uw, r.flux.rho_u[p], half, c.sigma_u, c.kn);
+    let u_s = crate::methods::simple_ts::reference::ops::slip(
+        k.u[p],
+        uw,
+        r.flux.rho_u[p],
+        half,
+        c.sigma_u,
+        c.kn,
+    );
     let t_s = jump(k.T[p], tw, k.rho[p], half, c.sigma_t, c.kn);
     (u_s, t_s, half)
 }
@@ -337,7 +344,7 @@ pub(super) fn channel_kn(
 /// β(p) = ∫u²/(ū² H) of the slip profile. With G = β/p this integrates over p to
 /// 12 B L ṁ = 12 B L ṁ_A + ṁ² ∫ G'(p) (pH + 6σKn) dp, solved here for ṁ (README).
 fn inertia_corrected_mdot(
-    c: &crate::physics::Constants,
+    c: &crate::methods::simple_ts::physics::Constants,
     h: f64,
     len: f64,
     p_in: f64,
@@ -506,7 +513,7 @@ pub(super) fn grid_convergence(
         CONVECTION_RATIO,
         Check::AtMost,
     ));
-    let c = crate::physics::Constants::new(&base.gas);
+    let c = crate::methods::simple_ts::physics::Constants::new(&base.gas);
     rep.notes.push(format!(
         "Cell Péclet number U h / ν on the levels: {}",
         levels

@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use super::{host_copy, load_variant, Backend, CaseReport, Check, Plot, Row, Series};
-use crate::config::{Case, Side};
+use crate::case::{Case, Side};
 use crate::error::ValidateError;
-use crate::physics::{mach_of_speed, Constants};
-use crate::reference::Reference;
+use crate::methods::simple_ts::physics::{mach_of_speed, Constants};
+use crate::methods::simple_ts::reference::Reference;
 use crate::run::STEADY_TOL;
 use crate::solver::Solver;
 
@@ -142,7 +142,10 @@ fn v_profile(r: &Reference, yc: f64) -> (Vec<f64>, Vec<f64>) {
 }
 
 /// Largest change of u and v over all faces between two states.
-fn max_change(a: &crate::fields::Fields, b: &crate::fields::Fields) -> f64 {
+fn max_change(
+    a: &crate::methods::simple_ts::fields::Fields,
+    b: &crate::methods::simple_ts::fields::Fields,
+) -> f64 {
     let d = |x: &[f64], y: &[f64]| {
         x.iter()
             .zip(y)

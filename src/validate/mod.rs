@@ -16,9 +16,9 @@ pub mod square;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::config::Case;
+use crate::case::Case;
 use crate::error::ValidateError;
-use crate::reference::Reference;
+use crate::methods::simple_ts::reference::Reference;
 use crate::run::STEADY_TOL;
 use crate::solver::Solver;
 
@@ -206,13 +206,13 @@ impl<'a> Backend<'a> {
         };
         let path = c.dir.join(case).join(format!("{key:016x}-{}.json", c.kind));
         let entry = CacheEntry {
-            simplets: crate::io::manifest::GIT_DESCRIBE.to_string(),
-            written: crate::report::utc_now(),
+            simplets: crate::output::manifest::GIT_DESCRIBE.to_string(),
+            written: crate::run::status::utc_now(),
             solver: solver.to_string(),
             run,
         };
         let text = serde_json::to_string(&entry).expect("a run serialises");
-        match crate::io::atomic::write_atomic(&path, text.as_bytes(), true) {
+        match crate::output::atomic::write_atomic(&path, text.as_bytes(), true) {
             Ok(p) => log::info!("run cache: stored {}", p.display()),
             Err(e) => log::warn!("run cache: cannot store {}: {e}", path.display()),
         }

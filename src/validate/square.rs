@@ -2,7 +2,7 @@
 //! (`confined_square`, M = 2.43, Kn = 0.05) and the low-speed square (`square_low_speed`,
 //! M = 0.1, Kn = 0.00194, Re ≈ 85). Metrics are taken from the solution by code:
 //!
-//! * drag coefficient C_d (pressure and viscous parts, [`crate::forces`]), time-averaged over
+//! * drag coefficient C_d (pressure and viscous parts, [`crate::methods::simple_ts::forces`]), time-averaged over
 //!   the last part of the run, with the lift amplitude and the Strouhal number of the lift
 //!   when the flow sheds vortices;
 //! * shock stand-off distance: front face to where the centreline pressure crosses the mean
@@ -22,11 +22,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::{load_variant, Backend, CaseReport, Check, Plot, Row, Series};
-use crate::config::{Case, Convection, Interpolation};
+use crate::case::{Case, Convection, Interpolation};
 use crate::error::ValidateError;
-use crate::forces::{BodyForce, Forces};
-use crate::geometry::Geometry;
 use crate::grid::Grid;
+use crate::methods::simple_ts::forces::{BodyForce, Forces};
+use crate::methods::simple_ts::geometry::Geometry;
 
 /// The four schemes, in report order.
 pub const SCHEMES: [(Convection, Interpolation); 4] = [
@@ -87,7 +87,12 @@ mod nan_as_null {
 
 impl Centreline {
     /// The centreline of `k` at y = `yc`.
-    pub fn of(g: &Grid, geo: &Geometry, k: &crate::fields::Fields, yc: f64) -> Centreline {
+    pub fn of(
+        g: &Grid,
+        geo: &Geometry,
+        k: &crate::methods::simple_ts::fields::Fields,
+        yc: f64,
+    ) -> Centreline {
         let j = g.row_at(yc);
         let on_face = (g.y_f[j] - yc).abs() <= 1e-9 * g.hy[j];
         let rows = if on_face && j > 1 { [j - 1, j] } else { [j, j] };
@@ -294,7 +299,7 @@ pub struct Start {
     /// Label of the run that ended here.
     pub label: String,
     /// Its final state.
-    pub state: crate::fields::State,
+    pub state: crate::methods::simple_ts::fields::State,
     /// Its grid.
     pub grid: Grid,
     /// Its geometry.
@@ -306,7 +311,7 @@ fn inflow(case: &Case) -> (f64, f64, f64, f64) {
     let g = case.gas.gamma;
     let u = case.boundaries.west.inflow_u(g).unwrap_or(0.0);
     let (p, t) = match case.boundaries.west {
-        crate::config::Side::Inflow { p, t, .. } => (p, t),
+        crate::case::Side::Inflow { p, t, .. } => (p, t),
         _ => (1.0, 1.0),
     };
     (u, u / (g * t / 2.0).sqrt(), p, t)
@@ -353,12 +358,11 @@ pub fn run_square(
     let (u_in, mach, p_in, _) = inflow(case);
     if let Some(f) = from {
         let st =
-            crate::prolong::prolong(&f.state, (&f.grid, &f.geo), (&g, &geo)).map_err(|reason| {
-                ValidateError::Report {
+            crate::methods::simple_ts::prolong::prolong(&f.state, (&f.grid, &f.geo), (&g, &geo))
+                .map_err(|reason| ValidateError::Report {
                     path: case.name.clone(),
                     reason: format!("warm start from {}: {reason}", f.label),
-                }
-            })?;
+                })?;
         s.restore(st).map_err(run_err)?;
     } else if avg.kick != 0.0 {
         let mut st = s.state().clone();
@@ -1446,7 +1450,7 @@ pub fn square_low_speed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::Reference;
+    use crate::methods::simple_ts::reference::Reference;
 
     #[test]
     fn run_filters_name_whole_terms() {

@@ -1,0 +1,183 @@
+/* (24)–(30) energy equation in the temperature form, multiplied by Δt (spec §2.6).
+ * Twins of src/methods/simple_ts/reference/energy.rs, same names and order. Uses cl/simple_ts/fields.cl accessors,
+ * cl/simple_ts/ops.cl (upwind, hi), cl/simple_ts/density.cl (tvd_fc, tvd_cf) and cl/simple_ts/bc.cl (u_wall_gas,
+ * v_wall_gas, T_wall_gas).
+ *
+ *              T(i,j+1)
+ *   T(i−1,j) | T(i,j) | T(i+1,j)     faces: u(i,j) west, u(i+1,j) east,
+ *              T(i,j−1)                     v(i,j) south, v(i,j+1) north
+ *
+ * A solid neighbour is a wall face: its T_nb is the jump temperature T_s (43), its conductance
+ * uses √T_s at half a cell, and its convective flux is zero. Face m of the CV (i,j) is 0 west,
+ * 1 east, 2 south, 3 north (an integer constant).
+ *
+ * A kernel evaluates, per fluid cell (as energy::energy_coeffs and tests/fragments.rs do):
+ *   dw = dT_cc(i,j,0); de = dT_cc(i,j,1); ds = dT_cc(i,j,2); dn = dT_cc(i,j,3);
+ *   tw = tW_cc(i,j,dw); te = tE_cc(i,j,de); ts = tS_cc(i,j,ds); tn = tN_cc(i,j,dn);
+ *   tp = tP_cc(i,j,dw,de,ds,dn); tb = tB_cc(i,j,dw,de,ds,dn); tdiv = tDiv_cc(i,j);
+ *   T_new = T_cc(T_OLD,P_OLD,i,j,tw,te,ts,tn,tp,tb,tdiv);
+ * CFG_TVD and CFG_EXPLICIT are constants, so the compiler drops the unused branches. */
+
+#ifndef CFG_CT1
+#error "CFG_CT1 not defined (conduction coefficient C_T1, physics::Constants::ct1)"
+#endif
+#ifndef CFG_CT2
+#error "CFG_CT2 not defined (dissipation coefficient C_T2, physics::Constants::ct2)"
+#endif
+#ifndef CFG_CT3
+#error "CFG_CT3 not defined (compression-work coefficient C_T3, physics::Constants::ct3)"
+#endif
+#ifndef CFG_DT
+#error "CFG_DT not defined (time step Δt)"
+#endif
+#ifndef CFG_EXPLICIT
+#error "CFG_EXPLICIT not defined (1: explicit convection, 0: implicit; scheme.convection)"
+#endif
+#ifndef CFG_TVD
+#error "CFG_TVD not defined (1: TVD corrections, 0: upwind; scheme.interpolation)"
+#endif
+
+/* Shear strain rate at the corner (x_f[i], y_f[j]) (spec §2.6), with the wall gas velocity
+ * at half a cell where a wall runs through the corner's row or column pair. */
+#define corner_shear(i,j) \
+    (((SOLID((i) - 1, (j) - 1) && SOLID((i), (j) - 1)) \
+      ? ((U((i), (j)) - u_wall_gas((i), (j), (i), (j) - 1, 0.5 * HY((j)))) / (0.5 * HY((j)))) \
+      : (SOLID((i) - 1, (j)) && SOLID((i), (j))) \
+      ? ((u_wall_gas((i), (j) - 1, (i), (j), 0.5 * HY((j) - 1)) - U((i), (j) - 1)) \
+         / (0.5 * HY((j) - 1))) \
+      : ((U((i), (j)) - U((i), (j) - 1)) / (0.5 * (HY((j) - 1) + HY((j)))))) \
+     + ((SOLID((i) - 1, (j) - 1) && SOLID((i) - 1, (j))) \
+      ? ((V((i), (j)) - v_wall_gas((i), (j), (i) - 1, (j), 0.5 * HX((i)))) / (0.5 * HX((i)))) \
+      : (SOLID((i), (j) - 1) && SOLID((i), (j))) \
+      ? ((v_wall_gas((i) - 1, (j), (i), (j), 0.5 * HX((i) - 1)) - V((i) - 1, (j))) \
+         / (0.5 * HX((i) - 1))) \
+      : ((V((i), (j)) - V((i) - 1, (j))) / (0.5 * (HX((i) - 1) + HX((i)))))))
+
+/* Centre normal strains du/dx, dv/dy of cell (i,j). */
+#define DU_T(i,j) ((U((i) + 1, (j)) - U((i), (j))) / HX((i)))
+#define DV_T(i,j) ((V((i), (j) + 1) - V((i), (j))) / HY((j)))
+/* Square of the corner shear at (i,j). */
+#define CS2_T(i,j) (corner_shear((i), (j)) * corner_shear((i), (j)))
+
+/* (28)-(29) dissipation Φ_h of cell (i,j): centre normal strains and the mean of the four
+ * corner shears squared, summed (i,j), (i+1,j), (i,j+1), (i+1,j+1). */
+#define phi_cc(i,j) \
+    (2.0 * (DU_T((i), (j)) * DU_T((i), (j)) + DV_T((i), (j)) * DV_T((i), (j))) \
+     + 0.25 * (CS2_T((i), (j)) + CS2_T((i) + 1, (j)) + CS2_T((i), (j) + 1) \
+               + CS2_T((i) + 1, (j) + 1)) \
+     - 2.0 / 3.0 * (DU_T((i), (j)) + DV_T((i), (j))) * (DU_T((i), (j)) + DV_T((i), (j))))
+
+/* Face m of cell (i,j): neighbour column and row, face length, h of (i,j) and of the
+ * neighbour along the face normal (energy::face_geom). */
+#define NB_I(i,m)    (((m) == 0) ? ((i) - 1) : ((m) == 1) ? ((i) + 1) : (i))
+#define NB_J(j,m)    (((m) == 2) ? ((j) - 1) : ((m) == 3) ? ((j) + 1) : (j))
+#define LEN_T(i,j,m) (((m) < 2) ? HY((j)) : HX((i)))
+#define HP_T(i,j,m)  (((m) < 2) ? HX((i)) : HY((j)))
+#define HNB_T(i,j,m) (((m) < 2) ? HX(NB_I((i), (m))) : HY(NB_J((j), (m))))
+/* Face m is a wall (solid neighbour), an adiabatic one. */
+#define NBSOLID_T(i,j,m) SOLID(NB_I((i), (m)), NB_J((j), (m)))
+#define ADIAB_T(i,j,m) (WALL_BC(NB_I((i), (m)), NB_J((j), (m))) == WALL_ADIABATIC)
+/* T_s at the wall face m at half a cell (43). */
+#define TS_T(i,j,m) \
+    T_wall_gas((i), (j), NB_I((i), (m)), NB_J((j), (m)), 0.5 * HP_T((i), (j), (m)))
+
+/* (26)-(27) conductance D_T of face m: C_T1 len Hi(Γ)/distance between two fluid cells;
+ * across a wall √T_s at half a cell, 0 for an adiabatic wall. */
+#define dT_cc(i,j,m) \
+    ((NBSOLID_T((i), (j), (m))) \
+     ? ((ADIAB_T((i), (j), (m))) ? 0.0 \
+        : (CFG_CT1 * LEN_T((i), (j), (m)) * sqrt(TS_T((i), (j), (m))) \
+           / (0.5 * HP_T((i), (j), (m))))) \
+     : (CFG_CT1 * LEN_T((i), (j), (m)) \
+        * hi(GAM(NB_I((i), (m)), NB_J((j), (m))), GAM((i), (j)), HNB_T((i), (j), (m)), \
+             HP_T((i), (j), (m))) \
+        / (0.5 * (HNB_T((i), (j), (m)) + HP_T((i), (j), (m))))))
+
+/* (43) T_nb of wall face m: T_s at half a cell, 0 for an adiabatic wall. Upper-case T is the
+ * spec symbol. */
+#define Ts_cc(i,j,m) ((ADIAB_T((i), (j), (m))) ? 0.0 : TS_T((i), (j), (m)))
+
+/* Upwind inflow through face m (fluxes out of the CV are positive east and north). */
+#define CONV_T(i,j,m) \
+    (((m) == 0) ? fmax(FX((i), (j)), 0.0) \
+     : ((m) == 1) ? fmax(-FX((i) + 1, (j)), 0.0) \
+     : ((m) == 2) ? fmax(FY((i), (j)), 0.0) \
+     : fmax(-FY((i), (j) + 1), 0.0))
+
+/* (25) a_nb of face m (before ×Δt) with conductance d: 0 across a wall, else d plus the
+ * upwind inflow when implicit (d + 0.0 when explicit, as in Rust). */
+#define aT_cc(i,j,m,d) \
+    ((NBSOLID_T((i), (j), (m))) ? 0.0 \
+     : ((d) + ((CFG_EXPLICIT) ? 0.0 : CONV_T((i), (j), (m)))))
+
+/* Δt a_W, a_E, a_S, a_N with the face's conductance. */
+#define tW_cc(i,j,dw) (CFG_DT * aT_cc((i), (j), 0, (dw)))
+#define tE_cc(i,j,de) (CFG_DT * aT_cc((i), (j), 1, (de)))
+#define tS_cc(i,j,ds) (CFG_DT * aT_cc((i), (j), 2, (ds)))
+#define tN_cc(i,j,dn) (CFG_DT * aT_cc((i), (j), 3, (dn)))
+
+/* Term of face m in diag: the conductance of a wall face, a_nb of a fluid one. */
+#define DG_T(i,j,m,d) ((NBSOLID_T((i), (j), (m))) ? (d) : aT_cc((i), (j), (m), (d)))
+/* diag accumulated from 0.0 in the order W, E, S, N, plus the net outflow when implicit. */
+#define DIAG_T(i,j,dw,de,ds,dn) \
+    ((CFG_EXPLICIT) \
+     ? (0.0 + DG_T((i), (j), 0, (dw)) + DG_T((i), (j), 1, (de)) + DG_T((i), (j), 2, (ds)) \
+        + DG_T((i), (j), 3, (dn))) \
+     : (0.0 + DG_T((i), (j), 0, (dw)) + DG_T((i), (j), 1, (de)) + DG_T((i), (j), 2, (ds)) \
+        + DG_T((i), (j), 3, (dn)) \
+        + (FX((i) + 1, (j)) - FX((i), (j)) + FY((i), (j) + 1) - FY((i), (j)))))
+
+/* Left side of (24): ρ^k V + Δt diag. */
+#define tP_cc(i,j,dw,de,ds,dn) \
+    (RHO((i), (j)) * (HX((i)) * HY((j))) + CFG_DT * DIAG_T((i), (j), (dw), (de), (ds), (dn)))
+
+/* Wall term of face m in b: D_T T_s across a wall, 0.0 (a no-op on a sum that started at
+ * +0.0) across a fluid face. */
+#define BW_T(i,j,m,d) ((NBSOLID_T((i), (j), (m))) ? ((d) * Ts_cc((i), (j), (m))) : 0.0)
+
+/* Source without the convective part: Δt C_T2 Γ V Φ + pⁿ V. */
+#define SRC_T(i,j) \
+    (CFG_DT * CFG_CT2 * GAM((i), (j)) * (HX((i)) * HY((j))) * phi_cc((i), (j)) \
+     + P_N((i), (j)) * (HX((i)) * HY((j))))
+
+/* [CHOICE G7] deferred TVD correction with iterate-k temperatures. */
+#define TVDC_T(i,j) \
+    (FX((i) + 1, (j)) * tvd_fc(T, (i) + 1, (j), FX((i) + 1, (j))) \
+     - FX((i), (j)) * tvd_fc(T, (i), (j), FX((i), (j))) \
+     + FY((i), (j) + 1) * tvd_cf(T, (i), (j) + 1, FY((i), (j) + 1)) \
+     - FY((i), (j)) * tvd_cf(T, (i), (j), FY((i), (j))))
+
+/* Right side of (24): Δt Σ_walls D_T T_s (W, E, S, N) + source, minus Δt C_T (explicit,
+ * accessor CT) or the deferred TVD correction (implicit TVD). */
+#define tB_cc(i,j,dw,de,ds,dn) \
+    (CFG_DT * (0.0 + BW_T((i), (j), 0, (dw)) + BW_T((i), (j), 1, (de)) \
+               + BW_T((i), (j), 2, (ds)) + BW_T((i), (j), 3, (dn))) \
+     + ((CFG_EXPLICIT) ? (SRC_T((i), (j)) - CFG_DT * CT((i), (j))) \
+        : (CFG_TVD) ? (SRC_T((i), (j)) - CFG_DT * TVDC_T((i), (j))) \
+        : SRC_T((i), (j))))
+
+/* Δt C_T3 × the discrete divergence of cell (i,j): multiplies p(i,j) in the compression
+ * work. */
+#define tDiv_cc(i,j) \
+    (CFG_DT * CFG_CT3 \
+     * ((U((i) + 1, (j)) - U((i), (j))) * HY((j)) + (V((i), (j) + 1) - V((i), (j))) * HX((i))))
+
+/* One Jacobi evaluation of (24) at fluid cell (i,j) from the coefficients and the previous
+ * sweep's T and p, accessors TO and PO written bare (the kernel's previous-sweep accessors;
+ * T, P in the first sweep, where they are iterate k). */
+#define T_cc(TO,PO,i,j,tw,te,ts,tn,tp,tb,tdiv) \
+    (((tw) * TO((i) - 1, (j)) + (te) * TO((i) + 1, (j)) + (ts) * TO((i), (j) - 1) \
+      + (tn) * TO((i), (j) + 1) + (tb) + (tdiv) * PO((i), (j))) / (tp))
+
+/* Upwind value plus TVD correction (0.0 added when upwind, as in Rust) times the flux, of
+ * the face between cells a and b with flux w; corr is the TVD correction. */
+#define FACE_T(a,b,w,corr) ((w) * (upwind((a), (b), (w)) + ((CFG_TVD) ? (corr) : 0.0)))
+
+/* Explicit scheme (30): C_T of fluid cell (i,j) from iterate k (level n at the step start). */
+#define c_T_cc(i,j) \
+    (FACE_T(T((i), (j)), T((i) + 1, (j)), FX((i) + 1, (j)), \
+            tvd_fc(T, (i) + 1, (j), FX((i) + 1, (j)))) \
+     - FACE_T(T((i) - 1, (j)), T((i), (j)), FX((i), (j)), tvd_fc(T, (i), (j), FX((i), (j)))) \
+     + FACE_T(T((i), (j)), T((i), (j) + 1), FY((i), (j) + 1), \
+              tvd_cf(T, (i), (j) + 1, FY((i), (j) + 1))) \
+     - FACE_T(T((i), (j) - 1), T((i), (j)), FY((i), (j)), tvd_cf(T, (i), (j), FY((i), (j)))))

@@ -1,0 +1,244 @@
+/* One loop-2 iteration as ONE kernel (spec §5.3–5.4, Appendix A of the paper): a work-group
+ * owns DEV_COLS stored columns and DEV_ROWS stored rows and marches along y. Its DEV_W
+ * work-items are one column each: DEV_HALO halo columns on each side compute what the owned
+ * columns need and never write to global memory.
+ *
+ *   work-item l:   0 .. DEV_HALO-1 | DEV_HALO .. DEV_HALO+DEV_COLS-1 | .. DEV_W-1
+ *   column i:      ibase + l, ibase = 1 + group_x·DEV_COLS − DEV_HALO
+ *
+ * Per row j (a prologue row r0−1 first, with writes suppressed):
+ *   phase 0  ρu(i,j+1), ρv(i,j+2) → local rings; barrier
+ *   phase 1  û(i,j), d_u → local row;  v̂(i,j+1), d_v → local ring (j+1)&1;  T(i,j) → private
+ *   barrier
+ *   phase 2  p(i,j) (from û of columns i, i+1, v̂ of rows j, j+1, T(i,j)) → local ring j&1
+ *   barrier
+ *   phase 3  u(i,j) = û − d_u (p(i,j) − p(i−1,j)), v(i,j) = v̂ − d_v (p(i,j) − p(i,j−1)),
+ *            T, p, ρ = p/T, Γ = √T of cell (i,j) → global (the other Jacobi buffer set)
+ *   barrier
+ * Every right-hand side reads iterate k (read set) or level n: fully Jacobi, so results do not
+ * depend on DEV_W or DEV_ROWS. ρu and ρv live in 4-row local rings: pass j reads ρu rows
+ * j−1..j+1 and ρv rows j−1..j+2 and first computes the newest of each (ρu row j+1, ρv row
+ * j+2), each face density once (spec §5.4); Fx, Fy are rebuilt from them (flux_inline.cl).
+ * Local memory: 16 rows of DEV_W doubles (32 KiB at DEV_W = 256, the paper's budget).
+ *
+ * Each evaluation point takes the fast path or the boundary path (PATHS, cl/simple_ts/fields.cl,
+ * spec §5.6) by the host's mask `fast`. Copy ghosts and copy/periodic faces are not written:
+ * the boundary path reads their sources through c_alias, u_alias, v_alias (DEV_ALIAS), so
+ * one launch is one complete loop-2 iteration.
+ *
+ * Periodic sides are not handled here: the seam's velocity correction needs the new p of the
+ * opposite side's work-group, which one launch cannot see without a grid-wide barrier, and
+ * evaluating it redundantly at wrapped halo columns would not reproduce the reference's
+ * ghost-column face densities bit for bit. The host uses the phase kernels for them. */
+
+#ifndef DEV_W
+#error "DEV_W not defined (work-items per work-group, gpu::decomposition)"
+#endif
+#ifndef DEV_COLS
+#error "DEV_COLS not defined (owned columns per work-group)"
+#endif
+/* Rows per subdomain (Ny_sub) from the launch, so one build serves every value: the host
+ * balances them, rows = ceil((CFG_NYT - 1) / groups along y) (gpu::decomposition). */
+#ifndef DEV_ROWS
+#define DEV_ROWS ((int)((CFG_NYT - 1 + get_num_groups(1) - 1) / get_num_groups(1)))
+#endif
+#ifndef DEV_HALO
+#error "DEV_HALO not defined (halo columns on each side)"
+#endif
+
+/* The pressure fragments read û, d_u, v̂, d_v through these accessors: here they are the
+ * work-group's local rows (row j implied for û; v̂ by the ring slot of its row). */
+#undef U_HAT
+#undef D_U
+#undef V_HAT
+#undef D_V
+#define U_HAT(i,j) (lu_hat[(i) - ibase])
+#define D_U(i,j)   (ld_u[(i) - ibase])
+#define V_HAT(i,j) (lv_hat[((j) & 1) * DEV_W + (i) - ibase])
+#define D_V(i,j)   (ld_v[((j) & 1) * DEV_W + (i) - ibase])
+
+/* Face densities from the local rings (row j in slot j & 3). Fx, Fy (flux_inline.cl) read
+ * them through these accessors. */
+#undef RHO_U
+#undef RHO_V
+#define RHO_U(i,j) (lru[((j) & 3) * DEV_W + (i) - ibase])
+#define RHO_V(i,j) (lrv[((j) & 3) * DEV_W + (i) - ibase])
+
+/* Parameters beyond iterate k and the geometry: level n (ρ_n unless DEV_LEAN), the explicit
+ * convective terms (one-value buffers for implicit schemes), and the write set. */
+#if DEV_LEAN
+#define K_RHO_N
+#define K_RHO_GAM_W
+#else
+#define K_RHO_N , __global const real* rho_n
+#define K_RHO_GAM_W , __global real* rho_w, __global real* gam_w
+#endif
+#define K_CONVECTIVE , __global const real* cu, __global const real* cv, __global const real* ct
+
+__kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
+                    __global const real* v_n, __global const real* p_n,
+                    __global const real* t_n K_RHO_N K_CONVECTIVE,
+                    __global real* u_w, __global real* v_w, __global real* p_w,
+                    __global real* t_w K_RHO_GAM_W, __global real* part)
+{
+    __local real lu_hat[DEV_W];
+    __local real ld_u[DEV_W];
+    __local real lv_hat[2 * DEV_W];
+    __local real ld_v[2 * DEV_W];
+    __local real lp[2 * DEV_W];
+    __local real lru[4 * DEV_W];
+    __local real lrv[4 * DEV_W];
+    __local real red_v[DEV_W];
+    __local int red_i[DEV_W];
+
+    const int l = (int)get_local_id(0);
+    const int ibase = 1 + (int)get_group_id(0) * DEV_COLS - DEV_HALO;
+    const int i = ibase + l;
+    const int r0 = 1 + (int)get_group_id(1) * DEV_ROWS;
+    const int r1 = min(r0 + DEV_ROWS, CFG_NYT);
+    const bool live = i >= 0 && i < CFG_NXT;
+    const bool owned = live && l >= DEV_HALO && l < DEV_HALO + DEV_COLS;
+    /* p (and v̂, T) is needed at the owned columns and one to the west (for u at the first
+     * column); û also one to the east (for p at the last). Their stencils then stay within the
+     * group's columns 0 .. DEV_W−1, where the ρ rings hold values. */
+    const bool need_p = live && l >= DEV_HALO - 1 && l < DEV_HALO + DEV_COLS;
+    const bool need_u = live && l >= DEV_HALO - 1 && l <= DEV_HALO + DEV_COLS;
+
+    real best[4] = {0.0, 0.0, 0.0, 0.0}; /* u, v, p, T */
+    int at[4] = {0, 0, 0, 0};
+
+    /* Prologue of the rings: ρu rows r0−2, r0−1 and ρv rows r0−2 .. r0. */
+    if (live) {
+        for (int jr = r0 - 2; jr <= r0; jr++) {
+            if (jr >= 0 && jr < CFG_NYT) {
+                PATHS(FAST(i, jr),
+                    if (jr < r0)
+                        lru[(jr & 3) * DEV_W + l] = rho_fc(i, jr);
+                    lrv[(jr & 3) * DEV_W + l] = rho_cf(i, jr);)
+            }
+        }
+    }
+
+    for (int j = r0 - 1; j < r1; j++) {
+        /* phase 0: the newest ring rows, ρu(·, j+1) and ρv(·, j+2). */
+        if (live && j + 1 < CFG_NYT)
+            PATHS(FAST(i, j + 1), lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);)
+        if (live && j + 2 < CFG_NYT)
+            PATHS(FAST(i, j + 2), lrv[((j + 2) & 3) * DEV_W + l] = rho_cf(i, j + 2);)
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* phase 1: pseudo-velocities of this row and the next v-row, T of this row. */
+        real t1 = 0.0;
+        const int jn = j + 1;
+        if (live) {
+            PATHS(FAST(i, j),
+            if (need_p && j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
+                && V_FACE(i, j) == F_SOLVED) {
+                const real gcw = gam_c2(i, j);
+                const real gce = gam_c2(i + 1, j);
+                const real an = aN_v_cf(i, j);
+                const real a_s = aS_v_cf(i, j);
+                const real ae = aE_v_cf(i, j, gce);
+                const real aw = aW_v_cf(i, j, gcw);
+                const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
+                const real b = b_v_cf(i, j, gcw, gce);
+                lv_hat[(j & 1) * DEV_W + l] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
+                ld_v[(j & 1) * DEV_W + l] = d_v_cf(i, ap);
+            }
+            if (need_u && j >= 1 && j <= CFG_NYT - 2 && i >= 1 && U_FACE(i, j) == F_SOLVED) {
+                const real gcs = gam_c(i, j);
+                const real gcn = gam_c(i, j + 1);
+                const real aw = aW_u_fc(i, j);
+                const real ae = aE_u_fc(i, j);
+                const real a_s = aS_u_fc(i, j, gcs);
+                const real an = aN_u_fc(i, j, gcn);
+                const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
+                const real b = b_u_fc(i, j, gcs, gcn);
+                lu_hat[l] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
+                ld_u[l] = d_u_fc(j, ap);
+            }
+            if (need_p && j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
+                const real dw = dT_cc(i, j, 0);
+                const real de = dT_cc(i, j, 1);
+                const real ds = dT_cc(i, j, 2);
+                const real dn = dT_cc(i, j, 3);
+                t1 = T_cc(T, P, i, j, tW_cc(i, j, dw), tE_cc(i, j, de), tS_cc(i, j, ds),
+                          tN_cc(i, j, dn), tP_cc(i, j, dw, de, ds, dn),
+                          tB_cc(i, j, dw, de, ds, dn), tDiv_cc(i, j));
+            })
+            if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2) {
+                PATHS(FAST(i, jn),
+                if (V_FACE(i, jn) == F_SOLVED) {
+                    const real gcw = gam_c2(i, jn);
+                    const real gce = gam_c2(i + 1, jn);
+                    const real an = aN_v_cf(i, jn);
+                    const real a_s = aS_v_cf(i, jn);
+                    const real ae = aE_v_cf(i, jn, gce);
+                    const real aw = aW_v_cf(i, jn, gcw);
+                    const real ap = aP_v_cf(i, jn, an, a_s, ae, aw);
+                    const real b = b_v_cf(i, jn, gcw, gce);
+                    lv_hat[(jn & 1) * DEV_W + l] = v_hat_cf(i, jn, an, a_s, ae, aw, ap, b);
+                    ld_v[(jn & 1) * DEV_W + l] = d_v_cf(i, ap);
+                })
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* phase 2: the new pressure of this row; ghosts and solids keep iterate k's value
+         * (fixed ghosts; no solved face reads any other). */
+        real p1 = 0.0;
+        if (need_p) {
+            PATHS(FAST(i, j),
+                if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
+                    p1 = p_cc(P, i, j, pW_cc(i, j), pE_cc(i, j), pS_cc(i, j), pN_cc(i, j),
+                              pD_cc(i, j), pB_cc(i, j), t1);
+                else
+                    p1 = P(i, j);)
+            lp[(j & 1) * DEV_W + l] = p1;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        /* phase 3: corrections and the new cell state, owned columns and rows only. */
+        if (owned && j >= r0) {
+            const int k = IDX(i, j);
+            const real pj = lp[(j & 1) * DEV_W + l];
+            if (j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
+                const real un = lu_hat[l] - ld_u[l] * (pj - lp[(j & 1) * DEV_W + l - 1]);
+                see(&best[0], &at[0], fabs(un - u[k]), k);
+                u_w[k] = un;
+            }
+            if (V_FACE(i, j) == F_SOLVED) {
+                const real vn = lv_hat[(j & 1) * DEV_W + l]
+                                - ld_v[(j & 1) * DEV_W + l]
+                                  * (pj - lp[((j - 1) & 1) * DEV_W + l]);
+                see(&best[1], &at[1], fabs(vn - v[k]), k);
+                v_w[k] = vn;
+            }
+            if (j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
+                see(&best[2], &at[2], fabs(p1 - p[k]), k);
+                see(&best[3], &at[3], fabs(t1 - t[k]), k);
+                p_w[k] = p1;
+                t_w[k] = t1;
+#if !DEV_LEAN
+                rho_w[k] = p1 / t1;
+                gam_w[k] = sqrt(t1);
+#endif
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* Work-group maxima of the four residuals (value, index) → part[group·8 + 2m]
+     * (cl/common/max_at.cl). */
+    const int g = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+    for (int m = 0; m < 4; m++) {
+        red_v[l] = best[m];
+        red_i[l] = at[m];
+        group_max_at(red_v, red_i, l, DEV_W);
+        if (l == 0) {
+            part[g * 8 + 2 * m] = red_v[0];
+            part[g * 8 + 2 * m + 1] = (real)red_i[0];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}

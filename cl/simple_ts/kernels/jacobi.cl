@@ -1,0 +1,292 @@
+/* Loop 2 as a sequence of Jacobi phase kernels (spec §2.8: one T/p evaluation per iteration
+ * in the GPU order, `solver.inner_sweeps` in the C++ order). Entry points only: the physics
+ * is in the fragments, and each phase is the twin of one step of src/methods/simple_ts/reference/iterate.rs, so
+ * this backend reproduces the reference in either order to round-off. The fused one-kernel y-sweep (spec §5.3) is built
+ * from the same fragments and checked against this one.
+ *
+ * One work-item per stored cell (k = i + j·CFG_NXT); each kernel guards its own range.
+ * Parameters are named like the host's buffers: src/device/runtime.rs binds them by name.
+ *
+ * Host order per loop-2 iteration: pseudo → copy_hat_* → tp → ghost_pt* [→ (tp_sweep →
+ * ghost_pt*) for every further sweep of the C++ order] → correct → eos →
+ * ghosts* → faces_* → fluxes → reduce_*. Explicit: convective once per step. */
+
+/* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
+__kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real* rho_v,
+                     __global real* fx, __global real* fy)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    CELL_OF(k);
+    PATHS(fast[k],
+        const real ru = rho_fc(i, j);
+        const real rv = rho_cf(i, j);
+        rho_u[k] = ru;
+        rho_v[k] = rv;
+        fx[k] = HY(j) * ru * U(i, j);
+        fy[k] = HX(i) * rv * V(i, j);)
+}
+
+/* (15)–(16): û, d_u and v̂, d_v at every solved face (momentum::u_hat_d_u, v_hat_d_v). */
+__kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
+                     __global const real* v_n, __global const real* rho_n,
+                     __global const real* rho_u, __global const real* rho_v,
+                     __global const real* fx, __global const real* fy,
+                     __global const real* cu, __global const real* cv,
+                     __global real* u_hat, __global real* d_u, __global real* v_hat,
+                     __global real* d_v)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    CELL_OF(k);
+    PATHS(fast[k],
+        if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
+            const real gcs = gam_c(i, j);
+            const real gcn = gam_c(i, j + 1);
+            const real aw = aW_u_fc(i, j);
+            const real ae = aE_u_fc(i, j);
+            const real a_s = aS_u_fc(i, j, gcs);
+            const real an = aN_u_fc(i, j, gcn);
+            const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
+            const real b = b_u_fc(i, j, gcs, gcn);
+            u_hat[k] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
+            d_u[k] = d_u_fc(j, ap);
+        }
+        if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
+            const real gcw = gam_c2(i, j);
+            const real gce = gam_c2(i + 1, j);
+            const real an = aN_v_cf(i, j);
+            const real a_s = aS_v_cf(i, j);
+            const real ae = aE_v_cf(i, j, gce);
+            const real aw = aW_v_cf(i, j, gcw);
+            const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
+            const real b = b_v_cf(i, j, gcw, gce);
+            v_hat[k] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
+            d_v[k] = d_v_cf(i, ap);
+        })
+}
+
+/* Boundary copies run one work-item per list entry. Each list is split by the host into two
+ * levels (src/methods/simple_ts/opencl/phase.rs, `levels`): level 0 reads only cells or faces no entry writes;
+ * level 1 reads level-0 results (corner ghosts, chained copy faces). A list holds (dst, src)
+ * pairs; CFG_N<LIST><LEVEL> of them. */
+
+/* Periodic/copy faces take their partner's û, d (iterate::pseudo_velocities). */
+inline void hat_pairs(__global const int* l, int n, __global real* hat, __global real* d)
+{
+    const int m = (int)get_global_id(0);
+    if (m >= n)
+        return;
+    hat[l[2 * m]] = hat[l[2 * m + 1]];
+    d[l[2 * m]] = d[l[2 * m + 1]];
+}
+
+__kernel void copy_hat_u0(__global const int* u_copy0, __global real* u_hat, __global real* d_u)
+{
+    hat_pairs(u_copy0, CFG_NU_COPY0, u_hat, d_u);
+}
+
+__kernel void copy_hat_u1(__global const int* u_copy1, __global real* u_hat, __global real* d_u)
+{
+    hat_pairs(u_copy1, CFG_NU_COPY1, u_hat, d_u);
+}
+
+__kernel void copy_hat_v0(__global const int* v_copy0, __global real* v_hat, __global real* d_v)
+{
+    hat_pairs(v_copy0, CFG_NV_COPY0, v_hat, d_v);
+}
+
+__kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat, __global real* d_v)
+{
+    hat_pairs(v_copy1, CFG_NV_COPY1, v_hat, d_v);
+}
+
+/* (24) then (22) at fluid cell k: T from the previous sweep's neighbours and p (accessors TO,
+ * PO), then p from the previous sweep's neighbours and that new T; the coefficients from
+ * iterate k (energy::energy_coeffs, pressure::pressure_coeffs); |ΔT|, |Δp| against the
+ * previous sweep for the residuals (loop 3 of iterate.rs). */
+#define TP_EVAL(TO, PO) \
+    do { \
+        res_p[k] = 0.0; \
+        res_t[k] = 0.0; \
+        if (cell[k] != CELL_FLUID) \
+            break; \
+        CELL_OF(k); \
+        PATHS(fast[k], \
+            const real dw = dT_cc(i, j, 0); \
+            const real de = dT_cc(i, j, 1); \
+            const real ds = dT_cc(i, j, 2); \
+            const real dn = dT_cc(i, j, 3); \
+            const real tw = tW_cc(i, j, dw); \
+            const real te = tE_cc(i, j, de); \
+            const real ts = tS_cc(i, j, ds); \
+            const real tn = tN_cc(i, j, dn); \
+            const real tpp = tP_cc(i, j, dw, de, ds, dn); \
+            const real tb = tB_cc(i, j, dw, de, ds, dn); \
+            const real tdiv = tDiv_cc(i, j); \
+            const real t1 = T_cc(TO, PO, i, j, tw, te, ts, tn, tpp, tb, tdiv); \
+            const real pw = pW_cc(i, j); \
+            const real pe = pE_cc(i, j); \
+            const real ps = pS_cc(i, j); \
+            const real pn = pN_cc(i, j); \
+            const real pd = pD_cc(i, j); \
+            const real pb = pB_cc(i, j); \
+            const real p1 = p_cc(PO, i, j, pw, pe, ps, pn, pd, pb, t1); \
+            t_new[k] = t1; \
+            p_new[k] = p1; \
+            res_t[k] = fabs(t1 - TO(i, j)); \
+            res_p[k] = fabs(p1 - PO(i, j));) \
+    } while (0)
+
+/* The first sweep of loop 3 (the only one in the GPU order): the previous sweep is iterate
+ * k itself. */
+__kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const real* v_n,
+                 __global const real* p_n, __global const real* t_n,
+                 __global const real* rho_n, __global const real* rho_u,
+                 __global const real* rho_v, __global const real* fx, __global const real* fy,
+                 __global const real* ct, __global const real* u_hat,
+                 __global const real* d_u, __global const real* v_hat,
+                 __global const real* d_v, __global real* p_new, __global real* t_new,
+                 __global real* res_p, __global real* res_t)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    TP_EVAL(T, P);
+}
+
+/* The previous sweep's T and p (host copies of t_new, p_new with their ghosts). */
+#define T_PREV(i,j) (t_old[CI((i),(j))])
+#define P_PREV(i,j) (p_old[CI((i),(j))])
+
+/* Every later sweep of loop 3 in the C++ order (solver.inner_sweeps > 1). */
+__kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
+                       __global const real* v_n, __global const real* p_n,
+                       __global const real* t_n, __global const real* rho_n,
+                       __global const real* rho_u, __global const real* rho_v,
+                       __global const real* fx, __global const real* fy,
+                       __global const real* ct, __global const real* u_hat,
+                       __global const real* d_u, __global const real* v_hat,
+                       __global const real* d_v, __global const real* p_old,
+                       __global const real* t_old, __global real* p_new, __global real* t_new,
+                       __global real* res_p, __global real* res_t)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    TP_EVAL(T_PREV, P_PREV);
+}
+
+/* Copy ghosts of the new p and T between the T/p evaluation and the correction
+ * (bc::Ghosts::apply_pt). */
+inline void pt_pairs(__global const int* l, int n, __global real* p_new, __global real* t_new)
+{
+    const int m = (int)get_global_id(0);
+    if (m >= n)
+        return;
+    p_new[l[2 * m]] = p_new[l[2 * m + 1]];
+    t_new[l[2 * m]] = t_new[l[2 * m + 1]];
+}
+
+__kernel void ghost_pt0(__global const int* ghost_copy0, __global real* p_new,
+                        __global real* t_new)
+{
+    pt_pairs(ghost_copy0, CFG_NGHOST_COPY0, p_new, t_new);
+}
+
+__kernel void ghost_pt1(__global const int* ghost_copy1, __global real* p_new,
+                        __global real* t_new)
+{
+    pt_pairs(ghost_copy1, CFG_NGHOST_COPY1, p_new, t_new);
+}
+
+/* (37)–(38) velocity correction at solved faces with the new pressure, and |Δu|, |Δv|
+ * (pressure::correct). */
+__kernel void correct(__global real* u, __global real* v, __global const int* u_face,
+                      __global const int* v_face, __global const real* u_hat,
+                      __global const real* d_u, __global const real* v_hat,
+                      __global const real* d_v, __global const real* p_new,
+                      __global real* res_u, __global real* res_v)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    res_u[k] = 0.0;
+    res_v[k] = 0.0;
+    if (k >= CFG_NXT && k < (size_t)CFG_NXT * (CFG_NYT - 1) && u_face[k] == F_SOLVED) {
+        const real un = u_hat[k] - d_u[k] * (p_new[k] - p_new[k - 1]);
+        res_u[k] = fabs(un - u[k]);
+        u[k] = un;
+    }
+    if (k >= CFG_NXT && v_face[k] == F_SOLVED) {
+        const real vn = v_hat[k] - d_v[k] * (p_new[k] - p_new[k - CFG_NXT]);
+        res_v[k] = fabs(vn - v[k]);
+        v[k] = vn;
+    }
+}
+
+/* New p, T into iterate k with ρ = p/T and Γ = √T on fluid cells (iterate.rs, EoS step). */
+__kernel void eos(__global const int* cell, __global const real* p_new,
+                  __global const real* t_new, __global real* p, __global real* t,
+                  __global real* rho, __global real* gam)
+{
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT || cell[k] != CELL_FLUID)
+        return;
+    const real q = p_new[k];
+    const real tt = t_new[k];
+    p[k] = q;
+    t[k] = tt;
+    rho[k] = q / tt;
+    gam[k] = sqrt(tt);
+}
+
+/* Largest residual and its index per work-group (cl/common/max_at.cl). part gets (value,
+ * index) per group; the host reduces the groups. */
+inline void group_max(__global const real* r, __global real* part, __local real* lv,
+                      __local int* li)
+{
+    const int l = (int)get_local_id(0);
+    real best = 0.0;
+    int at = 0;
+    for (size_t k = get_global_id(0); k < (size_t)CFG_NXT * CFG_NYT; k += get_global_size(0))
+        see(&best, &at, r[k], (int)k);
+    lv[l] = best;
+    li[l] = at;
+    group_max_at(lv, li, l, (int)get_local_size(0));
+    if (l == 0) {
+        part[2 * get_group_id(0)] = lv[0];
+        part[2 * get_group_id(0) + 1] = (real)li[0];
+    }
+}
+
+/* One reduction entry point per residual (kernels bind their buffers by name). */
+__kernel void reduce_u(__global const real* res_u, __global real* part_u)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_u, part_u, lv, li);
+}
+
+__kernel void reduce_v(__global const real* res_v, __global real* part_v)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_v, part_v, lv, li);
+}
+
+__kernel void reduce_p(__global const real* res_p, __global real* part_p)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_p, part_p, lv, li);
+}
+
+__kernel void reduce_t(__global const real* res_t, __global real* part_t)
+{
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    group_max(res_t, part_t, lv, li);
+}

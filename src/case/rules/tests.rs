@@ -1,0 +1,390 @@
+//! Unit tests of [`super::validate`]: one valid case and a table of single-value mutations.
+
+use serde_json::{json, Value};
+
+use crate::case::Case;
+use crate::error::ConfigError;
+
+/// A valid case: 20×10 cells of 0.1, one 3×3-cell square, supersonic inflow.
+fn base() -> Value {
+    json!({
+        "name": "unit-case_1.0",
+        "gas": { "kn": 0.05 },
+        "grid": { "nx": 20, "ny": 10, "x": [0.0, 2.0], "y": [0.0, 1.0] },
+        "bodies": [ { "x": [0.5, 0.8], "y": [0.3, 0.6] } ],
+        "boundaries": {
+            "west": { "kind": "inflow", "mach": 2.43 },
+            "east": { "kind": "outflow" },
+            "south": { "kind": "wall", "velocity": 2.2 },
+            "north": { "kind": "wall" }
+        },
+        "time": { "dt": 0.01, "steps": 10 }
+    })
+}
+
+/// Set the value at a JSON pointer, creating the last key of an object if needed.
+fn set(v: &mut Value, pointer: &str, new: Value) {
+    let (parent, key) = pointer.rsplit_once('/').unwrap();
+    let parent = if parent.is_empty() {
+        &mut *v
+    } else {
+        v.pointer_mut(parent).unwrap()
+    };
+    match parent {
+        Value::Object(m) => {
+            m.insert(key.to_string(), new);
+        }
+        Value::Array(a) => {
+            let k: usize = key.parse().unwrap();
+            if k == a.len() {
+                a.push(new);
+            } else {
+                a[k] = new;
+            }
+        }
+        _ => panic!("{pointer}: parent is not a container"),
+    }
+}
+
+fn parse(v: &Value) -> Result<Case, ConfigError> {
+    Case::from_json(&serde_json::to_string_pretty(v).unwrap(), "test.json")
+}
+
+fn invalid_path(r: Result<Case, ConfigError>) -> String {
+    match r {
+        Err(ConfigError::Invalid { path, .. }) => path,
+        other => panic!("expected ConfigError::Invalid, got {other:?}"),
+    }
+}
+
+#[test]
+fn base_case_is_valid() {
+    let case = parse(&base()).unwrap();
+    assert_eq!(case.time.n_steps(), 10);
+}
+
+#[test]
+fn limits_are_inclusive_where_documented() {
+    let mut v = base();
+    set(&mut v, "/gas/kn", json!(10.0));
+    set(&mut v, "/gas/sigma_u", json!(0.0));
+    set(&mut v, "/gas/sigma_t", json!(0.0));
+    set(
+        &mut v,
+        "/solver",
+        json!({ "max_iters": 100000, "inner_sweeps": 100 }),
+    );
+    set(&mut v, "/output", json!({ "interval": 0 }));
+    parse(&v).unwrap();
+    let mut v = base();
+    set(&mut v, "/bodies", json!([]));
+    set(&mut v, "/grid/nx", json!(3));
+    set(&mut v, "/grid/ny", json!(3));
+    parse(&v).unwrap();
+}
+
+#[test]
+fn non_uniform_faces_and_end_time_are_accepted() {
+    let mut v = base();
+    let mut f: Vec<f64> = (0..=20).map(|k| 2.0 * (k as f64 / 20.0).powi(2)).collect();
+    f[20] = 2.0 * (1.0 + 1e-13);
+    set(&mut v, "/grid/x_faces", json!(f));
+    set(&mut v, "/bodies/0/x", json!([1.0, 1.5]));
+    set(&mut v, "/time", json!({ "dt": 0.01, "end_time": 0.1 }));
+    let case = parse(&v).unwrap();
+    assert_eq!(case.time.n_steps(), 10);
+}
+
+#[test]
+fn inflow_by_components_on_every_side() {
+    for (side, inflow) in [
+        ("west", json!({ "kind": "inflow", "u": 1.0, "v": 0.3 })),
+        ("east", json!({ "kind": "inflow", "u": -1.0 })),
+        ("south", json!({ "kind": "inflow", "v": 0.5, "u": 0.1 })),
+        ("north", json!({ "kind": "inflow", "mach": 0.5 })),
+    ] {
+        let mut v = base();
+        set(&mut v, "/boundaries/west", json!({ "kind": "outflow" }));
+        set(&mut v, &format!("/boundaries/{side}"), inflow);
+        parse(&v).unwrap_or_else(|e| panic!("{side}: {e}"));
+    }
+}
+
+/// Each row: JSON pointer, new value, expected path in the error.
+#[test]
+fn every_bad_value_names_its_path() {
+    let table: Vec<(&str, Value, &str)> = vec![
+        ("/name", json!(""), "name"),
+        ("/name", json!("a b"), "name"),
+        ("/name", json!("x/y"), "name"),
+        ("/gas/kn", json!(0.0), "gas.kn"),
+        ("/gas/kn", json!(10.5), "gas.kn"),
+        ("/gas/gamma", json!(1.0), "gas.gamma"),
+        ("/gas/gamma", json!(3.0), "gas.gamma"),
+        ("/gas/pr", json!(0.0), "gas.pr"),
+        ("/gas/sigma_u", json!(-1.0), "gas.sigma_u"),
+        ("/gas/sigma_t", json!(-0.1), "gas.sigma_t"),
+        ("/grid/nx", json!(2), "grid.nx"),
+        ("/grid/ny", json!(1_000_001), "grid.ny"),
+        (
+            "/grid",
+            json!({ "nx": 1_000_000, "ny": 2001, "x": [0, 1], "y": [0, 1] }),
+            "grid.nx*grid.ny",
+        ),
+        ("/grid/x", json!([1.0, 1.0]), "grid.x"),
+        ("/grid/y", json!([1.0, 0.0]), "grid.y"),
+        ("/grid/x_faces", json!([0.0, 1.0, 2.0]), "grid.x_faces"),
+        (
+            "/grid/y_faces",
+            json!([0.0, 0.1, 0.1, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]),
+            "grid.y_faces[2]",
+        ),
+        (
+            "/grid/y_faces",
+            json!([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]),
+            "grid.y_faces[10]",
+        ),
+        (
+            "/grid/y_faces",
+            json!([0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]),
+            "grid.y_faces[0]",
+        ),
+        ("/bodies/0/x", json!([0.8, 0.5]), "bodies[0].x"),
+        ("/bodies/0/x", json!([0.5, 0.6]), "bodies[0].x"),
+        ("/bodies/0/y", json!([0.0, 0.5]), "bodies[0].y"),
+        ("/bodies/0/x", json!([1.5, 2.5]), "bodies[0].x"),
+        ("/bodies/0/x", json!([3.0, 4.0]), "bodies[0].x"),
+        ("/bodies/0/T_wall", json!(0.0), "bodies[0].T_wall"),
+        (
+            "/bodies/1",
+            json!({ "x": [1.2, 1.5], "y": [0.3, 0.35] }),
+            "bodies[1].y",
+        ),
+        (
+            "/boundaries/west",
+            json!({ "kind": "periodic" }),
+            "boundaries.east.kind",
+        ),
+        (
+            "/boundaries/north",
+            json!({ "kind": "periodic" }),
+            "boundaries.south.kind",
+        ),
+        ("/boundaries/west/u", json!(1.0), "boundaries.west"),
+        (
+            "/boundaries/west",
+            json!({ "kind": "inflow" }),
+            "boundaries.west",
+        ),
+        (
+            "/boundaries/west",
+            json!({ "kind": "inflow", "u": -1.0 }),
+            "boundaries.west.u",
+        ),
+        (
+            "/boundaries/east",
+            json!({ "kind": "inflow", "u": 1.0 }),
+            "boundaries.east.u",
+        ),
+        ("/boundaries/west/p", json!(0.0), "boundaries.west.p"),
+        ("/boundaries/west/T", json!(-1.0), "boundaries.west.T"),
+        ("/boundaries/west/mach", json!(0.0), "boundaries.west.mach"),
+        (
+            "/boundaries/south",
+            json!({ "kind": "inflow", "v": -1.0 }),
+            "boundaries.south.v",
+        ),
+        (
+            "/boundaries/north",
+            json!({ "kind": "inflow", "v": 1.0 }),
+            "boundaries.north.v",
+        ),
+        (
+            "/boundaries/north",
+            json!({ "kind": "inflow", "v": -1.0, "mach": 1.0 }),
+            "boundaries.north.v",
+        ),
+        (
+            "/boundaries/east",
+            json!({ "kind": "pressure", "p": 0.0 }),
+            "boundaries.east.p",
+        ),
+        (
+            "/boundaries/east",
+            json!({ "kind": "pressure", "p": 1.0, "T": 0.0 }),
+            "boundaries.east.T",
+        ),
+        ("/boundaries/north/T", json!(0.0), "boundaries.north.T"),
+        ("/initial", json!({ "p": 0.0 }), "initial.p"),
+        ("/initial", json!({ "T": -2.0 }), "initial.T"),
+        ("/initial", json!({ "p_east": -1.0 }), "initial.p_east"),
+        ("/time/dt", json!(0.0), "time.dt"),
+        ("/time/steps", json!(0), "time.steps"),
+        ("/time/end_time", json!(1.0), "time"),
+        ("/time", json!({ "dt": 0.1 }), "time"),
+        (
+            "/time",
+            json!({ "dt": 0.1, "end_time": -1.0 }),
+            "time.end_time",
+        ),
+        ("/solver", json!({ "max_iters": 0 }), "solver.max_iters"),
+        (
+            "/solver",
+            json!({ "max_iters": 100_001 }),
+            "solver.max_iters",
+        ),
+        ("/solver", json!({ "eps_v": 0.0 }), "solver.eps_v"),
+        ("/solver", json!({ "eps_p": -1e-9 }), "solver.eps_p"),
+        ("/solver", json!({ "eps_T": 0.0 }), "solver.eps_T"),
+        (
+            "/solver",
+            json!({ "inner_sweeps": 0 }),
+            "solver.inner_sweeps",
+        ),
+        (
+            "/solver",
+            json!({ "inner_sweeps": 101 }),
+            "solver.inner_sweeps",
+        ),
+        (
+            "/solver",
+            json!({ "divergence_limit": 0.0 }),
+            "solver.divergence_limit",
+        ),
+    ];
+    for (pointer, value, want) in table {
+        let mut v = base();
+        set(&mut v, pointer, value.clone());
+        let got = invalid_path(parse(&v));
+        assert_eq!(got, want, "mutation {pointer} = {value}");
+    }
+}
+
+#[test]
+fn non_finite_values_are_rejected() {
+    let case = parse(&base()).unwrap();
+    let mut c = case.clone();
+    c.gas.pr = f64::NAN;
+    assert_eq!(invalid_path(c.validate().map(|_| c.clone())), "gas.pr");
+    let mut c = case.clone();
+    c.time.dt = f64::INFINITY;
+    assert_eq!(invalid_path(c.validate().map(|_| c.clone())), "time.dt");
+    let mut c = case.clone();
+    c.grid.x = [0.0, f64::NAN];
+    assert_eq!(invalid_path(c.validate().map(|_| c.clone())), "grid.x");
+    let mut c = case.clone();
+    c.solver.divergence_limit = f64::NAN;
+    assert_eq!(
+        invalid_path(c.validate().map(|_| c.clone())),
+        "solver.divergence_limit"
+    );
+}
+
+#[test]
+fn invalid_message_is_one_line_with_value_and_range() {
+    let mut v = base();
+    set(&mut v, "/grid/nx", json!(2));
+    let msg = parse(&v).unwrap_err().to_string();
+    assert_eq!(msg, "grid.nx = 2: must be in [3, 1000000]");
+    set(&mut v, "/grid/nx", json!(20));
+    set(&mut v, "/gas/kn", json!(-1e-7));
+    let msg = parse(&v).unwrap_err().to_string();
+    assert_eq!(msg, "gas.kn = -1e-7: must be in (0, 10]");
+}
+
+#[test]
+fn unknown_field_is_a_one_line_parse_error_naming_it() {
+    let mut v = base();
+    set(&mut v, "/grid/nz", json!(3));
+    let err = parse(&v).unwrap_err();
+    assert!(matches!(err, ConfigError::Parse { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(msg.starts_with("test.json:"), "{msg}");
+    assert!(msg.contains("unknown field `nz`"), "{msg}");
+    assert!(!msg.contains('\n'), "{msg}");
+}
+
+#[test]
+fn wrong_type_and_bad_json_are_parse_errors_with_position() {
+    let err = Case::from_json("{\"name\": 3}", "a.json").unwrap_err();
+    assert!(matches!(err, ConfigError::Parse { line: 1, .. }), "{err:?}");
+    let err = Case::from_json("{\n  \"name\": \"x\",,\n}", "b.json").unwrap_err();
+    assert!(matches!(err, ConfigError::Parse { line: 2, .. }), "{err:?}");
+}
+
+#[test]
+fn output_cadence_and_splitting() {
+    let case = parse(&base()).unwrap();
+    let o = &case.output;
+    assert_eq!(
+        (o.forces_every, o.probes_every, o.snapshots_per_file),
+        (1, 1, 0)
+    );
+    let mut v = base();
+    let out = json!({ "forces_every": 0, "probes_every": 7, "snapshots_per_file": 3 });
+    set(&mut v, "/output", out);
+    let o = parse(&v).unwrap().output;
+    assert_eq!(
+        (o.forces_every, o.probes_every, o.snapshots_per_file),
+        (0, 7, 3)
+    );
+    // 100 000 steps with a snapshot each: 100 002 snapshots need 11 per file for 9999 files.
+    set(&mut v, "/time/steps", json!(100_000));
+    set(
+        &mut v,
+        "/output",
+        json!({ "interval": 1, "snapshots_per_file": 10 }),
+    );
+    let err = parse(&v).unwrap_err().to_string();
+    assert!(
+        err.starts_with("output.snapshots_per_file = 10: must be at least 11"),
+        "{err}"
+    );
+    set(&mut v, "/output/snapshots_per_file", json!(11));
+    parse(&v).unwrap();
+    set(&mut v, "/output/splits", json!(2));
+    assert!(matches!(parse(&v), Err(ConfigError::Parse { .. })));
+}
+
+#[test]
+fn probes_are_validated_with_json_paths() {
+    let mut v = base();
+    let ok = json!({ "name": "wake", "x": 1.2, "y": 0.45 });
+    set(&mut v, "/output", json!({ "probes": [ok.clone()] }));
+    assert_eq!(parse(&v).unwrap().output.probes[0].name, "wake");
+    let bad = [
+        (
+            json!({ "name": "a", "x": 2.5, "y": 0.5 }),
+            "output.probes[1].x",
+        ),
+        (
+            json!({ "name": "a", "x": 1.0, "y": -0.1 }),
+            "output.probes[1].y",
+        ),
+        (
+            json!({ "name": "a b", "x": 1.0, "y": 0.5 }),
+            "output.probes[1].name",
+        ),
+        (
+            json!({ "name": "wake", "x": 1.0, "y": 0.5 }),
+            "output.probes[1].name",
+        ),
+        // Inside the body [0.5, 0.8] × [0.3, 0.6].
+        (
+            json!({ "name": "in", "x": 0.62, "y": 0.41 }),
+            "output.probes[1]",
+        ),
+    ];
+    for (probe, path) in bad {
+        let mut v = base();
+        set(&mut v, "/output", json!({ "probes": [ok.clone(), probe] }));
+        assert_eq!(invalid_path(parse(&v)), path);
+    }
+    let mut v = base();
+    set(
+        &mut v,
+        "/output",
+        json!({ "probes": [{ "name": "a", "x": 1.0 }] }),
+    );
+    assert!(matches!(parse(&v), Err(ConfigError::Parse { .. })));
+}

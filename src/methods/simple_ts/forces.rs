@@ -1,0 +1,247 @@
+//! Forces of the gas on each body, from the current iterate (any backend: only the state is
+//! read).
+//!
+//! Every computed fluid cell next to a solid cell of body `b` adds the face between them:
+//!
+//! * pressure, `F_p = −A ∮ p n dS`, with p of the adjacent fluid cell and `n` the body's
+//!   outward normal (A = 1/(γ Ma²), the momentum equation's pressure coefficient);
+//! * tangential viscous stress, `τ = B √T_s (q_1 − q_s)/(h/2)` (B the viscous coefficient,
+//!   h the fluid cell's width normal to the face): on horizontal faces q = u (x-force), on
+//!   vertical faces q = v (y-force). `q_1` is the staggered velocity on each of the fluid cell's
+//!   two faces along the wall, `q_s` its wall gas value from the slip closed form (42) and
+//!   `T_s` the wall gas temperature (43), both from [`crate::methods::simple_ts::reference::bc`]
+//!   (`u_wall_gas`, `v_wall_gas`, `T_wall_gas`, so no-slip and adiabatic walls follow too);
+//!   the two faces' stresses are averaged over the cell's face length.
+//!
+//! Normal viscous stresses (∂u/∂x on vertical faces, ∂v/∂y on horizontal ones) are neglected.
+//! Forces are in the momentum equation's units ρ0 V_th² L (per unit depth). Coefficients are
+//! `C = F / (½ ρ_in |u_in|² L_b)` with the inflow state of the first inflow side (west, east,
+//! south, north) and `L_b` the body's height `y1 − y0`; without an inflow side the denominator
+//! is 1 and the "coefficients" are the raw total forces.
+
+use crate::case::Case;
+use crate::grid::Grid;
+use crate::methods::simple_ts::fields::Fields;
+use crate::methods::simple_ts::geometry::{Geometry, Ghost};
+use crate::methods::simple_ts::physics::Constants;
+use crate::methods::simple_ts::reference::density::face_densities;
+use crate::methods::simple_ts::reference::{Ctx, Fluxes};
+
+/// Pressure and viscous force components on one body.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BodyForce {
+    /// Pressure force along x.
+    pub fx_p: f64,
+    /// Viscous (shear) force along x.
+    pub fx_v: f64,
+    /// Pressure force along y.
+    pub fy_p: f64,
+    /// Viscous (shear) force along y.
+    pub fy_v: f64,
+}
+
+impl BodyForce {
+    /// Total x-force.
+    pub fn fx(&self) -> f64 {
+        self.fx_p + self.fx_v
+    }
+    /// Total y-force.
+    pub fn fy(&self) -> f64 {
+        self.fy_p + self.fy_v
+    }
+}
+
+/// Force integration for the bodies of one case.
+#[derive(Debug, Clone)]
+pub struct Forces {
+    c: Constants,
+    tvd: bool,
+    dt: f64,
+    flux: Fluxes,
+    /// Body labels (`name`, or `body<k>` when empty).
+    pub names: Vec<String>,
+    /// Denominator of the coefficients per body: ½ ρ_in u_in² L_b, or 1 without inflow.
+    pub scale: Vec<f64>,
+    /// True if the case has an inflow side (coefficients are normalised).
+    pub normalised: bool,
+}
+
+/// Density and speed of the first inflow side, if any.
+pub fn inflow_state(geo: &Geometry) -> Option<(f64, f64)> {
+    geo.sides.iter().find_map(|s| match *s {
+        Ghost::Inflow { u, v, p, t } => Some((p / t, u.hypot(v))),
+        _ => None,
+    })
+}
+
+impl Forces {
+    /// Set up for `case` on `grid` with classes `geo`.
+    pub fn new(case: &Case, grid: &Grid, geo: &Geometry) -> Forces {
+        let n = grid.len();
+        let q = inflow_state(geo)
+            .map(|(rho, u)| 0.5 * rho * u * u)
+            .filter(|q| *q > 0.0);
+        let names = case
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                if b.name.is_empty() {
+                    format!("body{k}")
+                } else {
+                    b.name.clone()
+                }
+            })
+            .collect();
+        let scale = case
+            .bodies
+            .iter()
+            .map(|b| q.map_or(1.0, |q| q * (b.y[1] - b.y[0])))
+            .collect();
+        Forces {
+            c: Constants::new(&case.gas),
+            tvd: case.scheme.interpolation == crate::case::Interpolation::Tvd,
+            dt: case.time.dt,
+            flux: Fluxes {
+                rho_u: vec![0.0; n],
+                rho_v: vec![0.0; n],
+                Fx: vec![0.0; n],
+                Fy: vec![0.0; n],
+            },
+            names,
+            scale,
+            normalised: q.is_some(),
+        }
+    }
+
+    /// Forces on every body (case order) for the fields `k`.
+    pub fn compute(&mut self, g: &Grid, geo: &Geometry, k: &Fields) -> Vec<BodyForce> {
+        let nb = self.names.len();
+        let mut out = vec![BodyForce::default(); nb];
+        if nb == 0 {
+            return out;
+        }
+        face_densities(g, geo, k, self.tvd, false, &mut self.flux);
+        let x = Ctx {
+            g,
+            geo,
+            c: &self.c,
+            k,
+            n: k,
+            f: &self.flux,
+            dt: self.dt,
+            tvd: self.tvd,
+            explicit: false,
+            par: false,
+        };
+        let (a, b) = (self.c.a, self.c.b);
+        let body = |s: usize| {
+            let w = geo.wall_of[s] as usize;
+            (geo.solid(s) && w < nb).then_some(w)
+        };
+        for j in 1..=g.ny {
+            for i in 1..=g.nx {
+                let ij = g.idx(i, j);
+                if !geo.fluid(ij) {
+                    continue;
+                }
+                let p = k.p[ij];
+                // Vertical faces (west, east): pressure along x, shear along y from v.
+                for (s, sign) in [(g.idx(i - 1, j), 1.0), (g.idx(i + 1, j), -1.0)] {
+                    let Some(bi) = body(s) else { continue };
+                    let half = 0.5 * g.hx[i];
+                    out[bi].fx_p -= sign * a * p * g.hy[j];
+                    let mu = b * x.T_wall_gas(ij, s, half).sqrt();
+                    let tau = |f: usize| mu * (k.v[f] - x.v_wall_gas(f, s, half)) / half;
+                    let t = 0.5 * (tau(ij) + tau(g.idx(i, j + 1)));
+                    out[bi].fy_v += t * g.hy[j];
+                }
+                // Horizontal faces (south, north): pressure along y, shear along x from u.
+                for (s, sign) in [(g.idx(i, j - 1), 1.0), (g.idx(i, j + 1), -1.0)] {
+                    let Some(bi) = body(s) else { continue };
+                    let half = 0.5 * g.hy[j];
+                    out[bi].fy_p -= sign * a * p * g.hx[i];
+                    let mu = b * x.T_wall_gas(ij, s, half).sqrt();
+                    let tau = |f: usize| mu * (k.u[f] - x.u_wall_gas(f, s, half)) / half;
+                    let t = 0.5 * (tau(ij) + tau(g.idx(i + 1, j)));
+                    out[bi].fx_v += t * g.hx[i];
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::simple_ts::reference::Reference;
+    use crate::solver::Solver;
+
+    fn square(steps: u64) -> Case {
+        let json = format!(
+            r#"{{
+            "name": "sq",
+            "gas": {{ "kn": 0.05 }},
+            "grid": {{ "nx": 30, "ny": 20, "x": [0.0, 3.0], "y": [0.0, 2.0] }},
+            "bodies": [ {{ "name": "sq", "x": [0.8, 1.2], "y": [0.8, 1.2] }} ],
+            "boundaries": {{
+                "west": {{ "kind": "inflow", "mach": 2.43 }},
+                "east": {{ "kind": "outflow" }},
+                "south": {{ "kind": "wall" }},
+                "north": {{ "kind": "wall" }}
+            }},
+            "time": {{ "dt": 0.01, "steps": {steps} }}
+        }}"#
+        );
+        Case::from_json(&json, "test").unwrap()
+    }
+
+    #[test]
+    fn uniform_pressure_at_rest_gives_no_force() {
+        let case = square(1);
+        let g = Grid::new(&case.grid, false, false);
+        let geo = Geometry::new(&case, &g);
+        let mut f = Fields::zeros(g.len());
+        f.p.fill(1.7);
+        f.T.fill(1.0);
+        f.rho.fill(1.7);
+        f.Gam.fill(1.0);
+        let mut forces = Forces::new(&case, &g, &geo);
+        let r = forces.compute(&g, &geo, &f)[0];
+        assert!(r.fx_p.abs() < 1e-14 && r.fy_p.abs() < 1e-14, "{r:?}");
+        assert_eq!((r.fx_v, r.fy_v), (0.0, 0.0));
+        // 0.4 × 0.4 square on a 0.1 grid: 4 cells a side.
+        assert_eq!(forces.names, vec!["sq".to_string()]);
+        let u = crate::methods::simple_ts::physics::speed_of_mach(2.43, case.gas.gamma);
+        assert!((forces.scale[0] - 0.5 * u * u * 0.4).abs() < 1e-12);
+        // One face alone carries −A p L.
+        let c = Constants::new(&case.gas);
+        let mut f2 = f.clone();
+        for j in 1..=g.ny {
+            for i in 1..=g.nx {
+                if g.x_v[i] < 0.8 {
+                    f2.p[g.idx(i, j)] = 2.7;
+                }
+            }
+        }
+        let r = forces.compute(&g, &geo, &f2)[0];
+        assert!((r.fx_p - c.a * 1.0 * 0.4).abs() < 1e-12, "{r:?}");
+    }
+
+    #[test]
+    fn supersonic_square_has_positive_drag() {
+        let case = square(5);
+        let mut s = Reference::new(&case);
+        for _ in 0..5 {
+            s.step().unwrap();
+        }
+        let g = s.grid().clone();
+        let geo = s.geometry().clone();
+        let k = s.state().k.clone();
+        let mut forces = Forces::new(&case, &g, &geo);
+        let r = forces.compute(&g, &geo, &k)[0];
+        assert!(r.fx_p > 0.0 && r.fx_v > 0.0, "{r:?}");
+        assert!(r.fy().abs() < 1e-3 * r.fx(), "symmetric: {r:?}");
+    }
+}

@@ -1,0 +1,503 @@
+//! The OpenCL backend in the paper's form (spec §5.1–5.5): loop 2 is ONE kernel
+//! (`cl/simple_ts/kernels/iterate_fused.cl`) whose work-groups march their subdomains along y, staging
+//! temporaries in local memory; the explicit scheme adds the convective kernel once per step.
+//! Two Jacobi buffer sets alternate as read and write sets. Copy ghosts and copy faces are
+//! never filled on the device: the kernels read their sources instead ([`super::paths`]), so
+//! a loop-2 iteration is exactly one launch, and only the per-work-group residual maxima cross
+//! to the host. The host applies the copies when it downloads the fields.
+
+use super::paths::Aliases;
+use super::phase::{defines, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N};
+use super::subdomains::{Decomposition, HALO};
+use crate::case::{Case, Convection, Side};
+use crate::device::{
+    build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime,
+};
+use crate::error::{DeviceError, RunError};
+use crate::grid::Grid;
+use crate::methods::simple_ts::fields::State;
+use crate::methods::simple_ts::geometry::Geometry;
+use crate::methods::simple_ts::reference::bc::Ghosts;
+use crate::methods::simple_ts::reference::Reference;
+use crate::solver::Solver;
+
+/// Buffer names of the second Jacobi set, in [`K`] order.
+const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
+/// The kernel's write-set parameter names, in [`K`] order.
+const W: [&str; 6] = ["u_w", "v_w", "p_w", "t_w", "rho_w", "gam_w"];
+
+/// f64 buffers per stored cell of the fused form: two Jacobi sets of u, v, p, T, ρ, Γ (12), level
+/// n (6), and C_u, C_v, C_T for the explicit scheme only (3). No ρu, ρv, Fx, Fy, û, d or
+/// residual arrays: the kernel keeps them in local memory and registers. With `lean` storage
+/// ρ and Γ are not stored: u, v, p, T per set (12).
+pub fn f64_per_cell(explicit: bool, lean: bool) -> u64 {
+    let sets = if lean { 12 } else { 18 };
+    sets + if explicit { 3 } else { 0 }
+}
+
+/// int buffers per stored cell of the fused form: the phase form's class tables and fast-path
+/// mask plus the three alias tables, or one packed geometry word with `lean` storage.
+pub fn i32_per_cell(lean: bool) -> u64 {
+    if lean {
+        1
+    } else {
+        super::phase::I32_PER_CELL + 3
+    }
+}
+
+/// Device memory of the fused form for `cells` stored cells: (total, largest buffer) in bytes
+/// (buffers not per cell left out, as [`super::phase::device_bytes`]).
+pub fn device_bytes(cells: u64, explicit: bool, lean: bool) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit, lean) + 4 * i32_per_cell(lean)),
+        8 * cells,
+    )
+}
+
+/// The assembled source of the fused form.
+pub fn source() -> String {
+    use super::source as s;
+    s::equations()
+        .with(s::FLUX_INLINE)
+        .with(s::CONVECTIVE)
+        .with(crate::device::source::MAX_AT)
+        .with(s::ITERATE)
+        .assemble()
+}
+
+/// Register cap of the fused kernel on NVIDIA devices. Uncapped, NVIDIA's compiler gives
+/// `loop2` 188–196 registers, which fits one 256-item group per SM; capped at 128 (two groups
+/// per SM, no spills reported) implicit upwind ran 41 % faster on an H200 and 96 was slower
+/// again (docs/PERFORMANCE.md, tuning step 4).
+pub const NV_MAX_REGISTERS: u32 = 128;
+
+/// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the
+/// phase form's defines plus the work-group width), and the device's tuning options. The rows
+/// per subdomain are not a define: the kernel derives them from the launch
+/// (`get_num_groups(1)`), so one build serves every value.
+pub fn fused_defines(
+    r: &Reference,
+    dec: &Decomposition,
+    dev: &DeviceInfo,
+    lean: bool,
+) -> crate::device::Defines {
+    let d = defines(r, &r.ghosts)
+        .int("DEV_W", dec.width as i64)
+        .int("DEV_COLS", dec.cols as i64)
+        .int("DEV_HALO", HALO as i64)
+        .int("DEV_ALIAS", 1)
+        .int("DEV_LEAN", i64::from(lean));
+    if dev.platform_name.contains("NVIDIA") {
+        d.option(&format!("-cl-nv-maxrregcount={NV_MAX_REGISTERS}"))
+    } else {
+        d
+    }
+}
+
+/// Compile (and store in the kernel cache) the OpenCL forms `(phase, fused)` asked for, for
+/// `case` on `dev`, without allocating any field buffer: `simplets build-kernels`. Returns the
+/// seconds each build took (0 for a cache hit), `None` for a form not asked for (or, fused,
+/// not applicable).
+pub fn build_ahead(
+    case: &Case,
+    dev: &DeviceInfo,
+    cache: &crate::device::KernelCache,
+    forms: (bool, bool),
+) -> Result<(Option<f64>, Option<f64>), DeviceError> {
+    let r = Reference::new(case);
+    let secs = |b: &crate::device::BuiltProgram| {
+        if b.cache_hit() {
+            0.0
+        } else {
+            b.build_seconds()
+        }
+    };
+    let phase = if forms.0 {
+        let b = build_cached(
+            dev,
+            &super::phase::source(),
+            &defines(&r, &r.ghosts),
+            None,
+            Some(cache),
+        )?;
+        Some(secs(&b))
+    } else {
+        None
+    };
+    // The fused source does not depend on the sweep order: build it for a C++-order case too.
+    let mut gpu_order = case.clone();
+    gpu_order.solver.order = crate::case::SweepOrder::Gpu;
+    let fused = if forms.1 && supports(&gpu_order) {
+        let dec = Decomposition::for_device(&r.grid, dev)?;
+        let b = build_cached(
+            dev,
+            &source(),
+            &fused_defines(&r, &dec, dev, false),
+            None,
+            Some(cache),
+        )?;
+        Some(secs(&b))
+    } else {
+        None
+    };
+    Ok((phase, fused))
+}
+
+/// True if the lean storage applies to `case`: no periodic side (its copies are not
+/// neighbours) and at most [`super::paths::PACKED_WALLS`] wall records.
+pub fn lean_supported(case: &Case) -> bool {
+    supports(case)
+}
+
+/// True if the fused kernel supports the case: no periodic sides (yet), one T/p sweep per
+/// loop-2 iteration (the GPU order).
+pub fn supports(case: &Case) -> bool {
+    unsupported(case).is_none()
+}
+
+/// What of `case` the fused kernel cannot run, in words; `None` if it can.
+pub fn unsupported(case: &Case) -> Option<String> {
+    let b = &case.boundaries;
+    if [&b.west, &b.east, &b.south, &b.north]
+        .iter()
+        .any(|s| matches!(s, Side::Periodic))
+    {
+        return Some("periodic sides (docs/DESIGN.md)".into());
+    }
+    let sweeps = case.solver.sweeps();
+    (sweeps > 1).then(|| {
+        format!(
+            "{sweeps} T/p sweeps per loop-2 iteration (solver.order = cpp); it runs the GPU \
+             order, one sweep"
+        )
+    })
+}
+
+/// ρ = p/T and Γ = √T everywhere: what the lean storage computes where it reads them, and
+/// what every backend stores (the equation of state and the ghost rules write exactly these).
+fn derive_rho_gam(f: &mut crate::methods::simple_ts::fields::Fields) {
+    for ((rho, gam), (&p, &t)) in f
+        .rho
+        .iter_mut()
+        .zip(f.Gam.iter_mut())
+        .zip(f.p.iter().zip(&f.T))
+    {
+        *rho = p / t;
+        *gam = t.sqrt();
+    }
+}
+
+/// Upload the lean form's geometry: metrics, wall records and one packed word per cell.
+fn upload_packed(rt: &mut Runtime, r: &Reference, alias: &Aliases) -> Result<(), String> {
+    let (g, geo) = (&r.grid, &r.geom);
+    let fast = super::paths::fast_mask(g, geo);
+    let packed = super::paths::pack_geometry(g, geo, &fast, alias)?;
+    let walls = |f: fn(&crate::methods::simple_ts::geometry::Wall) -> f64| {
+        geo.walls.iter().map(f).collect::<Vec<_>>()
+    };
+    let up = |e: DeviceError| e.to_string();
+    rt.real("hx", &g.hx).map_err(up)?;
+    rt.real("hy", &g.hy).map_err(up)?;
+    rt.real("wall_u", &walls(|w| w.u)).map_err(up)?;
+    rt.real("wall_v", &walls(|w| w.v)).map_err(up)?;
+    rt.real("wall_t", &walls(|w| w.t)).map_err(up)?;
+    rt.int(
+        "wall_bc",
+        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
+    )
+    .map_err(up)?;
+    rt.int("geo", &packed).map_err(up)
+}
+
+/// The fused OpenCL solver.
+pub struct Fused {
+    case: Case,
+    grid: Grid,
+    geom: Geometry,
+    rt: Runtime,
+    dec: Decomposition,
+    host: State,
+    dirty: bool,
+    explicit: bool,
+    n: usize,
+    /// Which set holds iterate k: false = A (`u`, …), true = B (`u2`, …).
+    in_b: bool,
+    ghosts: Ghosts,
+    /// Field buffers per set: 6 (u, v, p, T, ρ, Γ), or 4 with lean storage.
+    stored: usize,
+}
+
+impl Fused {
+    /// Set up `case` with the decomposition `dec` (`None`: the device default).
+    pub fn new(
+        case: &Case,
+        opts: &OpenClOptions,
+        dec: Option<(usize, usize)>,
+    ) -> Result<Fused, DeviceError> {
+        if let Some(what) = unsupported(case) {
+            return Err(DeviceError::FusedUnsupported { what });
+        }
+        let dev = select_device(opts.device.as_deref())?;
+        require_fp64(&dev)?;
+        let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let lean = opts.lean;
+        let (total, largest) = device_bytes(cells, explicit, lean);
+        check_capacity(&dev, total, largest, 0, 1)?;
+        let r = Reference::new(case);
+        let dec = match dec {
+            Some((w, rows)) => {
+                let d = Decomposition::new(&r.grid, w, rows).map_err(|m| {
+                    DeviceError::WorkGroupTooLarge {
+                        device: format!("{} ({m})", dev.name),
+                        needed: w,
+                        max: dev.max_work_group_size,
+                    }
+                })?;
+                d.check(&dev)?;
+                d
+            }
+            None => Decomposition::for_device(&r.grid, &dev)?,
+        };
+        if !dec.width.is_power_of_two() {
+            return Err(DeviceError::WorkGroupTooLarge {
+                device: format!("{} (work-group width must be a power of two)", dev.name),
+                needed: dec.width,
+                max: dev.max_work_group_size,
+            });
+        }
+        let ghosts = r.ghosts.clone();
+        let defs = fused_defines(&r, &dec, &dev, lean);
+        let built = build_cached(
+            &dev,
+            &source(),
+            &defs,
+            opts.log_dir.as_deref(),
+            opts.cache.as_ref(),
+        )?;
+        let n = r.grid.len();
+        let stored = if lean { 4 } else { 6 };
+        let mut rt = Runtime::new(built);
+        for set in [&K[..stored], &K2[..stored]] {
+            for (name, f) in set.iter().zip(fields_of(&r.state.k)) {
+                rt.real(name, f)?;
+            }
+        }
+        for (name, f) in N[..stored].iter().zip(fields_of(&r.state.n)) {
+            rt.real(name, f)?;
+        }
+        let zeros = vec![0.0; n];
+        // The implicit kernels never read the explicit terms: one value each.
+        for name in ["cu", "cv", "ct"] {
+            rt.real(name, if explicit { &zeros } else { &[] })?;
+        }
+        rt.real("part", &vec![0.0; 8 * dec.groups()])?;
+        let alias = Aliases::new(n, &ghosts);
+        if lean {
+            upload_packed(&mut rt, &r, &alias).map_err(|reason| DeviceError::Api {
+                device: dev.name.clone(),
+                call: "lean storage",
+                code: 0,
+                name: reason,
+            })?;
+        } else {
+            upload_geometry(&mut rt, &r, &CopyLists::new(&ghosts))?;
+            rt.int("c_alias", &alias.cells)?;
+            rt.int("u_alias", &alias.u)?;
+            rt.int("v_alias", &alias.v)?;
+        }
+        // Kernel instances for both directions of the ping-pong.
+        let (k, k2, w) = (&K[..stored], &K2[..stored], &W[..stored]);
+        let ab: Vec<(&str, &str)> = w.iter().zip(k2).map(|(w, b)| (*w, *b)).collect();
+        let mut ba: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
+        ba.extend(w.iter().zip(k).map(|(w, a)| (*w, *a)));
+        rt.bind_as("loop2_ab", "loop2", &ab)?;
+        rt.bind_as("loop2_ba", "loop2", &ba)?;
+        let to_b: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
+        rt.bind_as("convective_a", "convective", &[])?;
+        rt.bind_as("convective_b", "convective", &to_b)?;
+        log::info!(
+            "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
+             {} KiB local memory each, {} MiB of buffers ({} storage, {} B per cell)",
+            dev.name,
+            dec.groups(),
+            dec.width,
+            dec.cols,
+            dec.rows,
+            dec.local_bytes() / 1024,
+            rt.bytes() >> 20,
+            if lean { "lean" } else { "full" },
+            rt.bytes() / cells
+        );
+        Ok(Fused {
+            explicit,
+            case: case.clone(),
+            grid: r.grid.clone(),
+            geom: r.geom.clone(),
+            host: r.state.clone(),
+            rt,
+            dec,
+            dirty: false,
+            n,
+            in_b: false,
+            ghosts,
+            stored,
+        })
+    }
+
+    /// The device this solver runs on.
+    pub fn device(&self) -> &DeviceInfo {
+        self.rt.program().device()
+    }
+
+    /// The work-group decomposition in use.
+    pub fn decomposition(&self) -> &Decomposition {
+        &self.dec
+    }
+
+    fn cur(&self) -> &'static [&'static str] {
+        if self.in_b {
+            &K2[..self.stored]
+        } else {
+            &K[..self.stored]
+        }
+    }
+
+    /// One loop-2 iteration; the residuals with their stored indices.
+    pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
+        self.dirty = true;
+        let (global, local) = self.dec.ndrange();
+        self.rt.launch2(
+            if self.in_b { "loop2_ba" } else { "loop2_ab" },
+            global,
+            local,
+        )?;
+        self.in_b = !self.in_b;
+        let mut part = vec![0.0; 8 * self.dec.groups()];
+        self.rt.read("part", &mut part)?;
+        let mut res = [(0.0f64, 0usize); 4];
+        for g in part.chunks(8) {
+            for (m, r) in res.iter_mut().enumerate() {
+                super::loop2::merge(r, (g[2 * m], g[2 * m + 1] as usize));
+            }
+        }
+        Ok(res)
+    }
+
+    /// Start a time step: level n := iterate k; explicit convective terms.
+    pub fn begin_step(&mut self) -> Result<(), DeviceError> {
+        for (k, n) in self.cur().iter().zip(N) {
+            self.rt.copy(k, n)?;
+        }
+        self.host.time += self.case.time.dt;
+        if self.explicit {
+            let name = if self.in_b {
+                "convective_b"
+            } else {
+                "convective_a"
+            };
+            self.rt.launch(name, self.n, None)?;
+        }
+        Ok(())
+    }
+
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        for (k, n) in self.cur().iter().zip(N) {
+            self.rt.copy(n, k)?;
+        }
+        self.host.time -= self.case.time.dt;
+        Ok(())
+    }
+
+    fn download(&mut self) -> Result<(), DeviceError> {
+        super::loop2::read_fields(&self.rt, self.cur(), &mut self.host.k)?;
+        super::loop2::read_fields(&self.rt, &N[..self.stored], &mut self.host.n)?;
+        if self.stored < 6 {
+            derive_rho_gam(&mut self.host.k);
+            derive_rho_gam(&mut self.host.n);
+        }
+        // The device leaves copy ghosts and copy faces stale (they are read through aliases).
+        for f in [&mut self.host.k, &mut self.host.n] {
+            self.ghosts.apply_cells(f);
+            self.ghosts.apply_faces(f);
+        }
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+impl super::loop2::DeviceLoop for Fused {
+    fn begin_step(&mut self) -> Result<(), DeviceError> {
+        Fused::begin_step(self)
+    }
+    fn iterate(&mut self) -> Result<[super::loop2::MaxAt; 4], DeviceError> {
+        Fused::iterate(self)
+    }
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        Fused::rollback(self)
+    }
+    fn nxt(&self) -> usize {
+        self.grid.nxt
+    }
+    fn steps_mut(&mut self) -> &mut u64 {
+        &mut self.host.step
+    }
+}
+
+impl Solver for Fused {
+    fn name(&self) -> String {
+        format!("opencl-fused:{}", self.device().name)
+    }
+
+    super::loop2::shared_solver_methods!();
+
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+        if self.dirty {
+            let names = self.cur();
+            let nxt = self.grid.nxt;
+            if let Err(e) = super::loop2::read_rows(&self.rt, names, &mut self.host.k, rows, nxt) {
+                log::error!("reading rows back from the device failed: {e}");
+            }
+            if self.stored < 6 {
+                derive_rho_gam(&mut self.host.k);
+            }
+            // Copy ghosts and faces are stale on the device (read through aliases): fill them
+            // on the host; those whose source rows were read come out right.
+            self.ghosts.apply_cells(&mut self.host.k);
+            self.ghosts.apply_faces(&mut self.host.k);
+        }
+        &self.host
+    }
+
+    fn info(&self) -> crate::solver::SolverInfo {
+        super::loop2::info(self.rt.program(), "fused", Some(&self.dec))
+    }
+
+    fn details(&self) -> Vec<(String, String)> {
+        let d = &self.dec;
+        vec![(
+            "decomposition".into(),
+            format!(
+                "W = {} ({} columns + 2 × {HALO} halo), {} rows per subdomain, {} × {} = {} \
+                 work-groups",
+                d.width,
+                d.cols,
+                d.rows,
+                d.groups_x,
+                d.groups_y,
+                d.groups()
+            ),
+        )]
+    }
+
+    fn restore(&mut self, state: State) -> Result<(), RunError> {
+        for set in [&K[..self.stored], &K2[..self.stored]] {
+            super::loop2::write_fields(&mut self.rt, set, &state.k)?;
+        }
+        super::loop2::write_fields(&mut self.rt, &N[..self.stored], &state.n)?;
+        self.in_b = false;
+        self.host = state;
+        self.dirty = false;
+        Ok(())
+    }
+}

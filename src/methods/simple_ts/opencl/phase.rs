@@ -1,0 +1,529 @@
+//! The OpenCL backend, first form: loop 2 as a sequence of Jacobi phase kernels
+//! (`cl/simple_ts/kernels/jacobi.cl`), each the twin of a step of `methods/simple_ts/reference/iterate.rs` in the GPU order
+//! (one T/p evaluation per loop-2 iteration). All fields stay on the device; only the residual
+//! maxima of each work-group cross to the host per iteration, and fields are read back for
+//! output (`state`).
+
+use crate::case::{Case, Convection, Interpolation};
+use crate::device::{
+    build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
+    Runtime,
+};
+use crate::error::{DeviceError, RunError};
+use crate::grid::Grid;
+use crate::methods::simple_ts::fields::{Fields, State};
+use crate::methods::simple_ts::geometry::Geometry;
+use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};
+use crate::methods::simple_ts::reference::Reference;
+use crate::solver::Solver;
+
+/// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
+const RED_WG: usize = 256;
+/// Work-groups of each residual reduction per compute unit. Each item strides over the grid,
+/// so enough of them must be in flight to saturate the memory: with 64 groups in all, the
+/// four reductions ran at 7.7 % of their bandwidth bound on an H200 and took 24 % of a
+/// loop-2 iteration (docs/PERFORMANCE.md, tuning step 5).
+const RED_GROUPS_PER_CU: usize = 8;
+
+/// Work-groups of each residual reduction on `dev`.
+fn red_groups(dev: &crate::device::DeviceInfo) -> usize {
+    (RED_GROUPS_PER_CU * dev.compute_units as usize).clamp(16, 4096)
+}
+
+/// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
+/// Fy (4), û, d_u, v̂, d_v (4), p_new, T_new (2), the residual arrays of p and T (2),
+/// C_u, C_v, C_T for the explicit scheme only (3), and the previous sweep's p and T when loop
+/// 3 runs more than one sweep (2, the C++ order). The residual arrays of u and v are Fx and
+/// Fy: `correct` writes them after the last read of the fluxes in an iteration, the
+/// reductions read them before `fluxes` refills them ([`RES_ALIAS`]).
+pub fn f64_per_cell(explicit: bool, sweeps: u32) -> u64 {
+    24 + if explicit { 3 } else { 0 } + if sweeps > 1 { 2 } else { 0 }
+}
+/// int buffers per stored cell: cell, wall index, u- and v-face classes, fast-path mask.
+pub const I32_PER_CELL: u64 = 5;
+
+/// Kernel arguments bound to another buffer in every kernel: the residuals of u and v live
+/// in Fx and Fy (see [`f64_per_cell`]).
+pub const RES_ALIAS: [(&str, &str); 2] = [("res_u", "fx"), ("res_v", "fy")];
+
+/// Device memory the phase-kernel backend needs for `cells` stored cells with `sweeps` T/p
+/// sweeps per loop-2 iteration: (total, largest buffer) in bytes. Buffers not per cell
+/// (metrics, walls, copy lists, partial maxima) are left out; they are O(nx + ny).
+pub fn device_bytes(cells: u64, explicit: bool, sweeps: u32) -> (u64, u64) {
+    (
+        cells * (8 * f64_per_cell(explicit, sweeps) + 4 * I32_PER_CELL),
+        8 * cells,
+    )
+}
+
+/// Names of the k-iterate and level-n buffers, in [`Fields`] order.
+pub(crate) const K: [&str; 6] = ["u", "v", "p", "t", "rho", "gam"];
+pub(crate) const N: [&str; 6] = ["u_n", "v_n", "p_n", "t_n", "rho_n", "gam_n"];
+
+/// Options of the OpenCL backend.
+#[derive(Debug, Clone, Default)]
+pub struct OpenClOptions {
+    /// Device selector (index or name substring); `None`: the first fp64 GPU, else CPU.
+    pub device: Option<String>,
+    /// Kernel binary cache; `None` disables it.
+    pub cache: Option<KernelCache>,
+    /// Directory for the build log and assembled source.
+    pub log_dir: Option<std::path::PathBuf>,
+    /// Fused form only: lean storage (ρ and Γ computed where read, packed geometry; about
+    /// 100 B per cell for the implicit scheme, `gpu::fused::bytes_per_cell`).
+    pub lean: bool,
+}
+
+/// The OpenCL solver.
+pub struct OpenCl {
+    case: Case,
+    grid: Grid,
+    geom: Geometry,
+    rt: Runtime,
+    host: State,
+    dirty: bool,
+    explicit: bool,
+    n: usize,
+    /// T/p sweeps per loop-2 iteration (loop 3): one in the GPU order.
+    sweeps: u32,
+    /// Boundary-copy kernels and their list lengths.
+    counts: [(&'static str, usize); 12],
+    /// Work-groups of each residual reduction.
+    red_groups: usize,
+}
+
+/// Every kernel of `cl/simple_ts/kernels/jacobi.cl`.
+const KERNELS: [&str; 23] = [
+    "fluxes",
+    "convective",
+    "pseudo",
+    "copy_hat_u0",
+    "copy_hat_u1",
+    "copy_hat_v0",
+    "copy_hat_v1",
+    "tp",
+    "tp_sweep",
+    "ghost_pt0",
+    "ghost_pt1",
+    "correct",
+    "eos",
+    "ghosts0",
+    "ghosts1",
+    "faces_u0",
+    "faces_u1",
+    "faces_v0",
+    "faces_v1",
+    "reduce_u",
+    "reduce_v",
+    "reduce_p",
+    "reduce_t",
+];
+
+/// The assembled kernel source of the Jacobi backend.
+pub fn source() -> String {
+    super::source::phase().assemble()
+}
+
+/// The `-D` defines of a case (grid, constants, scheme, list lengths).
+pub fn defines(r: &Reference, ghosts: &Ghosts) -> Defines {
+    let c = &r.c;
+    let l = CopyLists::new(ghosts);
+    Defines::new()
+        .int("CFG_NXT", r.grid.nxt as i64)
+        .int("CFG_NYT", r.grid.nyt as i64)
+        .int(
+            "CFG_TVD",
+            i64::from(r.case.scheme.interpolation == Interpolation::Tvd),
+        )
+        .int(
+            "CFG_EXPLICIT",
+            i64::from(r.case.scheme.convection == Convection::Explicit),
+        )
+        .real("CFG_A", c.a)
+        .real("CFG_B", c.b)
+        .real("CFG_CT1", c.ct1)
+        .real("CFG_CT2", c.ct2)
+        .real("CFG_CT3", c.ct3)
+        .real("CFG_KN", c.kn)
+        .real("CFG_SIGMA_U", c.sigma_u)
+        .real("CFG_SIGMA_T", c.sigma_t)
+        .real("CFG_DT", r.dt)
+        .int("CFG_NU_COPY0", l.u.0.len() as i64)
+        .int("CFG_NU_COPY1", l.u.1.len() as i64)
+        .int("CFG_NV_COPY0", l.v.0.len() as i64)
+        .int("CFG_NV_COPY1", l.v.1.len() as i64)
+        .int("CFG_NGHOST_COPY0", l.cells.0.len() as i64)
+        .int("CFG_NGHOST_COPY1", l.cells.1.len() as i64)
+        .int("DEV_RED_WG", RED_WG as i64)
+}
+
+pub(crate) fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
+    v.iter().flat_map(|&(a, b)| [a as i32, b as i32]).collect()
+}
+
+/// A copy list: (destination, source) stored indices.
+pub type Pairs = Vec<(usize, usize)>;
+
+/// Split an ordered copy list into two levels that can each run in parallel: level 0 reads
+/// nothing the list writes; level 1 reads only level-0 results. Applying level 0 then level 1
+/// equals applying the list in order (ghost corners and chained copy faces are level 1).
+pub fn levels(list: &[(usize, usize)]) -> (Pairs, Pairs) {
+    let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _)| d).collect();
+    let (l0, l1): (Vec<_>, Vec<_>) = list.iter().partition(|&&(_, src)| !dsts.contains(&src));
+    let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _)| d).collect();
+    assert!(
+        l1.iter().all(|&(_, src)| !d1.contains(&src)),
+        "copy chains deeper than two levels (geometry invariant)"
+    );
+    (l0, l1)
+}
+
+/// The three copy lists of a case, each in two levels.
+pub(crate) struct CopyLists {
+    pub(crate) u: (Pairs, Pairs),
+    pub(crate) v: (Pairs, Pairs),
+    pub(crate) cells: (Pairs, Pairs),
+}
+
+impl CopyLists {
+    pub(crate) fn new(ghosts: &Ghosts) -> CopyLists {
+        let cells: Vec<(usize, usize)> = ghosts
+            .cells
+            .iter()
+            .filter_map(|&(dst, rule)| match rule {
+                CellRule::Copy(src) => Some((dst, src)),
+                CellRule::Fixed { .. } => None,
+            })
+            .collect();
+        CopyLists {
+            u: levels(&ghosts.u_copies),
+            v: levels(&ghosts.v_copies),
+            cells: levels(&cells),
+        }
+    }
+}
+
+pub(crate) fn fields_of(f: &Fields) -> [&Vec<f64>; 6] {
+    [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam]
+}
+
+/// Upload the metrics, class arrays, wall records and copy lists both forms read.
+pub(crate) fn upload_geometry(
+    rt: &mut Runtime,
+    r: &Reference,
+    l: &CopyLists,
+) -> Result<(), DeviceError> {
+    let g = &r.grid;
+    rt.real("hx", &g.hx)?;
+    rt.real("hy", &g.hy)?;
+    let geo = &r.geom;
+    let walls = |f: fn(&crate::methods::simple_ts::geometry::Wall) -> f64| {
+        geo.walls.iter().map(f).collect::<Vec<_>>()
+    };
+    rt.real("wall_u", &walls(|w| w.u))?;
+    rt.real("wall_v", &walls(|w| w.v))?;
+    rt.real("wall_t", &walls(|w| w.t))?;
+    let to_i32 = |v: &[u8]| v.iter().map(|&x| i32::from(x)).collect::<Vec<_>>();
+    rt.int("cell", &to_i32(&geo.cell))?;
+    rt.int("u_face", &to_i32(&geo.u_face))?;
+    rt.int("v_face", &to_i32(&geo.v_face))?;
+    rt.int(
+        "wall_of",
+        &geo.wall_of
+            .iter()
+            .map(|&x| i32::from(x))
+            .collect::<Vec<_>>(),
+    )?;
+    rt.int(
+        "wall_bc",
+        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
+    )?;
+    rt.int("u_copy0", &pairs(&l.u.0))?;
+    rt.int("u_copy1", &pairs(&l.u.1))?;
+    rt.int("v_copy0", &pairs(&l.v.0))?;
+    rt.int("v_copy1", &pairs(&l.v.1))?;
+    rt.int("ghost_copy0", &pairs(&l.cells.0))?;
+    rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+    rt.int("fast", &super::paths::fast_mask(g, geo))?;
+    Ok(())
+}
+
+impl OpenCl {
+    /// Set up `case` on a device: initial state as the reference's, buffers, kernels.
+    pub fn new(case: &Case, opts: &OpenClOptions) -> Result<OpenCl, DeviceError> {
+        let dev = select_device(opts.device.as_deref())?;
+        require_fp64(&dev)?;
+        // Refuse a grid the device cannot hold before building anything on the host.
+        let cells = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let sweeps = case.solver.sweeps();
+        let (total, largest) = device_bytes(cells, explicit, sweeps);
+        check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
+        let r = Reference::new(case);
+        let ghosts = r.ghosts.clone();
+        let src = source();
+        let built = build_cached(
+            &dev,
+            &src,
+            &defines(&r, &ghosts),
+            opts.log_dir.as_deref(),
+            opts.cache.as_ref(),
+        )?;
+        let n = r.grid.len();
+        let mut rt = Runtime::new(built);
+        let k = &r.state.k;
+        for (name, f) in K.iter().zip(fields_of(k)) {
+            rt.real(name, f)?;
+        }
+        for (name, f) in N.iter().zip(fields_of(&r.state.n)) {
+            rt.real(name, f)?;
+        }
+        let zeros = vec![0.0; n];
+        for name in [
+            "rho_u", "rho_v", "fx", "fy", "u_hat", "d_u", "v_hat", "d_v", "p_new", "t_new",
+            "res_p", "res_t",
+        ] {
+            rt.real(name, &zeros)?;
+        }
+        // Only later sweeps read the previous sweep's p and T.
+        for name in ["p_old", "t_old"] {
+            rt.real(name, if sweeps > 1 { &zeros } else { &[] })?;
+        }
+        // The implicit kernels never read the explicit terms: one value each.
+        for name in ["cu", "cv", "ct"] {
+            rt.real(name, if explicit { &zeros } else { &[] })?;
+        }
+        let red_groups = red_groups(&dev);
+        for name in ["part_u", "part_v", "part_p", "part_t"] {
+            rt.real(name, &vec![0.0; 2 * red_groups])?;
+        }
+        let l = CopyLists::new(&ghosts);
+        upload_geometry(&mut rt, &r, &l)?;
+        for kname in KERNELS {
+            rt.bind_as(kname, kname, &RES_ALIAS)?;
+        }
+        let counts = [
+            ("copy_hat_u0", l.u.0.len()),
+            ("copy_hat_u1", l.u.1.len()),
+            ("copy_hat_v0", l.v.0.len()),
+            ("copy_hat_v1", l.v.1.len()),
+            ("ghost_pt0", l.cells.0.len()),
+            ("ghost_pt1", l.cells.1.len()),
+            ("ghosts0", l.cells.0.len()),
+            ("ghosts1", l.cells.1.len()),
+            ("faces_u0", l.u.0.len()),
+            ("faces_u1", l.u.1.len()),
+            ("faces_v0", l.v.0.len()),
+            ("faces_v1", l.v.1.len()),
+        ];
+        log::info!(
+            "OpenCL backend on {} ({}): {} MiB of buffers",
+            dev.name,
+            dev.platform_name,
+            rt.bytes() >> 20
+        );
+        let s = OpenCl {
+            counts,
+            red_groups,
+            explicit,
+            case: case.clone(),
+            grid: r.grid.clone(),
+            geom: r.geom.clone(),
+            host: r.state.clone(),
+            rt,
+            dirty: false,
+            n,
+            sweeps,
+        };
+        s.run("fluxes")?;
+        Ok(s)
+    }
+
+    /// The device this solver runs on.
+    pub fn device(&self) -> &DeviceInfo {
+        self.rt.program().device()
+    }
+
+    fn run(&self, kernel: &str) -> Result<(), DeviceError> {
+        self.rt.launch(kernel, self.n, None)
+    }
+
+    /// Launch the boundary-copy kernels whose names start with `prefix`, in order, one
+    /// work-item per list entry (empty lists are skipped).
+    fn copies(&self, prefix: &str) -> Result<(), DeviceError> {
+        for &(name, n) in self.counts.iter().filter(|(k, _)| k.starts_with(prefix)) {
+            if n > 0 {
+                self.rt.launch(name, n, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The four residual reductions (u, v, p, T), each the largest value with its stored
+    /// index from the per-group partial results, with `fluxes` queued behind them. The four
+    /// partial buffers come back in one host round trip, and `fluxes` runs while the host
+    /// merges them (it overwrites Fx and Fy, which hold the u and v residuals, so it must come
+    /// after the reductions: the in-order queue sees to that).
+    fn residuals_then_fluxes(&self) -> Result<[(f64, usize); 4], DeviceError> {
+        const RED: [(&str, &str); 4] = [
+            ("reduce_u", "part_u"),
+            ("reduce_v", "part_v"),
+            ("reduce_p", "part_p"),
+            ("reduce_t", "part_t"),
+        ];
+        for (kernel, _) in RED {
+            self.rt
+                .launch(kernel, RED_WG * self.red_groups, Some(RED_WG))?;
+        }
+        let mut bufs = [(); 4].map(|()| vec![0.0; 2 * self.red_groups]);
+        let [b0, b1, b2, b3] = &mut bufs;
+        let mut reads = [
+            (RED[0].1, &mut b0[..]),
+            (RED[1].1, &mut b1[..]),
+            (RED[2].1, &mut b2[..]),
+            (RED[3].1, &mut b3[..]),
+        ];
+        self.rt.read_all_then(&mut reads, || self.run("fluxes"))?;
+        Ok(bufs.map(|buf| {
+            let mut best = (0.0, 0);
+            for g in buf.chunks(2) {
+                super::loop2::merge(&mut best, (g[0], g[1] as usize));
+            }
+            best
+        }))
+    }
+
+    /// One loop-2 iteration on the device; the residuals with their stored indices.
+    pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
+        self.dirty = true;
+        self.run("pseudo")?;
+        self.copies("copy_hat_")?;
+        self.rt.copy("p", "p_new")?;
+        self.rt.copy("t", "t_new")?;
+        self.run("tp")?;
+        self.copies("ghost_pt")?;
+        // Later sweeps of loop 3 (C++ order) start from the previous sweep with its ghosts.
+        for _ in 1..self.sweeps {
+            self.rt.copy("p_new", "p_old")?;
+            self.rt.copy("t_new", "t_old")?;
+            self.run("tp_sweep")?;
+            self.copies("ghost_pt")?;
+        }
+        self.run("correct")?;
+        self.run("eos")?;
+        self.copies("ghosts")?;
+        self.copies("faces_")?;
+        // The reductions before `fluxes`: the u and v residuals live in Fx and Fy.
+        self.residuals_then_fluxes()
+    }
+
+    /// Start a time step: level n := iterate k; explicit convective terms.
+    pub fn begin_step(&mut self) -> Result<(), DeviceError> {
+        for (k, n) in K.iter().zip(N) {
+            self.rt.copy(k, n)?;
+        }
+        self.host.time += self.case.time.dt;
+        if self.explicit {
+            self.run("convective")?;
+        }
+        Ok(())
+    }
+
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        for (k, n) in K.iter().zip(N) {
+            self.rt.copy(n, k)?;
+        }
+        self.host.time -= self.case.time.dt;
+        self.run("fluxes")
+    }
+
+    fn download(&mut self) -> Result<(), DeviceError> {
+        super::loop2::read_fields(&self.rt, &K, &mut self.host.k)?;
+        super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+impl super::loop2::DeviceLoop for OpenCl {
+    fn begin_step(&mut self) -> Result<(), DeviceError> {
+        OpenCl::begin_step(self)
+    }
+    fn iterate(&mut self) -> Result<[super::loop2::MaxAt; 4], DeviceError> {
+        OpenCl::iterate(self)
+    }
+    fn rollback(&mut self) -> Result<(), DeviceError> {
+        OpenCl::rollback(self)
+    }
+    fn nxt(&self) -> usize {
+        self.grid.nxt
+    }
+    fn steps_mut(&mut self) -> &mut u64 {
+        &mut self.host.step
+    }
+}
+
+impl Solver for OpenCl {
+    fn name(&self) -> String {
+        format!("opencl:{}", self.device().name)
+    }
+
+    super::loop2::shared_solver_methods!();
+
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+        if self.dirty {
+            let names = K;
+            let nxt = self.grid.nxt;
+            if let Err(e) = super::loop2::read_rows(&self.rt, &names, &mut self.host.k, rows, nxt) {
+                log::error!("reading rows back from the device failed: {e}");
+            }
+        }
+        &self.host
+    }
+
+    fn info(&self) -> crate::solver::SolverInfo {
+        super::loop2::info(self.rt.program(), "phase", None)
+    }
+
+    fn restore(&mut self, state: State) -> Result<(), RunError> {
+        super::loop2::write_fields(&mut self.rt, &K, &state.k)?;
+        super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
+        self.host = state;
+        self.run("fluxes")?;
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::levels;
+
+    /// Level 0 reads nothing the list writes; level 1 reads level-0 results; applying the
+    /// levels in turn equals applying the list in order.
+    #[test]
+    fn copy_levels_preserve_sequential_semantics() {
+        // 10 ← 1, 11 ← 2, 12 ← 10 (chained), 13 ← 3, 14 ← 11 (chained)
+        let list = [(10, 1), (11, 2), (12, 10), (13, 3), (14, 11)];
+        let (l0, l1) = levels(&list);
+        assert_eq!(l0, vec![(10, 1), (11, 2), (13, 3)]);
+        assert_eq!(l1, vec![(12, 10), (14, 11)]);
+        let apply = |v: &mut Vec<i32>, pairs: &[(usize, usize)]| {
+            for &(d, s) in pairs {
+                v[d] = v[s];
+            }
+        };
+        let mut a: Vec<i32> = (0..16).collect();
+        let mut b = a.clone();
+        apply(&mut a, &list);
+        apply(&mut b, &l0);
+        apply(&mut b, &l1);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    #[should_panic(expected = "deeper than two levels")]
+    fn three_level_chains_are_refused() {
+        levels(&[(10, 1), (11, 10), (12, 11)]);
+    }
+}

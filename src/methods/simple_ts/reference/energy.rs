@@ -1,0 +1,346 @@
+//! (24)–(30) energy equation in the temperature form, multiplied by Δt (spec §2.6).
+//!
+//! ```text
+//!              T(i,j+1)
+//!   T(i−1,j) | T(i,j) | T(i+1,j)     faces: u(i,j) west, u(i+1,j) east,
+//!              T(i,j−1)                     v(i,j) south, v(i,j+1) north
+//! ```
+//! A solid neighbour is a wall face: its T_nb is the jump temperature T_s (43), its conductance
+//! uses √T_s at half a cell, and its convective flux is zero.
+
+use super::density::{tvd_cf, tvd_fc};
+use super::ops::{hi, upwind};
+use super::rows::map_rows;
+use super::{Ctx, Work};
+use crate::case::WallBc;
+use crate::grid::Grid;
+use crate::methods::simple_ts::geometry::FLUID;
+
+/// Shear strain rate at the corner (x_f[i'], y_f[j']) (spec §2.6), with the wall gas velocity
+/// at half a cell where a wall runs through the corner's row or column pair.
+#[inline]
+pub fn corner_shear(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, geo, k) = (x.g, x.geo, x.k);
+    let nx = g.nxt;
+    let ne = g.idx(i, j);
+    let (nw, se, sw) = (ne - 1, ne - nx, ne - nx - 1);
+    let (ssw, sse, snw, sne) = (geo.solid(sw), geo.solid(se), geo.solid(nw), geo.solid(ne));
+    let du_dy = if ssw && sse {
+        let hh = 0.5 * g.hy[j];
+        (k.u[ne] - x.u_wall_gas(ne, se, hh)) / hh
+    } else if snw && sne {
+        let hh = 0.5 * g.hy[j - 1];
+        (x.u_wall_gas(se, ne, hh) - k.u[se]) / hh
+    } else {
+        (k.u[ne] - k.u[se]) / (0.5 * (g.hy[j - 1] + g.hy[j]))
+    };
+    let dv_dx = if ssw && snw {
+        let hh = 0.5 * g.hx[i];
+        (k.v[ne] - x.v_wall_gas(ne, nw, hh)) / hh
+    } else if sse && sne {
+        let hh = 0.5 * g.hx[i - 1];
+        (x.v_wall_gas(nw, ne, hh) - k.v[nw]) / hh
+    } else {
+        (k.v[ne] - k.v[nw]) / (0.5 * (g.hx[i - 1] + g.hx[i]))
+    };
+    du_dy + dv_dx
+}
+
+/// (28)-(29) dissipation Φ_h of cell (i,j): centre normal strains and the mean of the four
+/// corner shears squared.
+#[inline]
+pub fn phi_cc(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, k) = (x.g, x.k);
+    let ij = g.idx(i, j);
+    let du = (k.u[ij + 1] - k.u[ij]) / g.hx[i];
+    let dv = (k.v[ij + g.nxt] - k.v[ij]) / g.hy[j];
+    let s: f64 = [(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)]
+        .iter()
+        .map(|&(a, b)| {
+            let s = corner_shear(x, a, b);
+            s * s
+        })
+        .sum();
+    2.0 * (du * du + dv * dv) + 0.25 * s - 2.0 / 3.0 * (du + dv) * (du + dv)
+}
+
+// The coefficients of (24) are split into scalar pieces, one per `cl/simple_ts/energy.cl` macro of the
+// same name, so a kernel can keep the four conductances in registers and give the same doubles;
+// `energy_coeffs` puts them together for the serial sweep. Face `m` of the CV (i,j) is
+// 0 west, 1 east, 2 south, 3 north.
+
+/// Face `m` of cell (i,j): (neighbour's stored index, face length, h of (i,j), h of the
+/// neighbour) along the face normal.
+#[inline]
+fn face_geom(g: &Grid, i: usize, j: usize, m: usize) -> (usize, f64, f64, f64) {
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    match m {
+        0 => (p - 1, g.hy[j], g.hx[i], g.hx[i - 1]),
+        1 => (p + 1, g.hy[j], g.hx[i], g.hx[i + 1]),
+        2 => (p - nx, g.hx[i], g.hy[j], g.hy[j - 1]),
+        _ => (p + nx, g.hx[i], g.hy[j], g.hy[j + 1]),
+    }
+}
+
+/// (26)-(27) conductance D_T of face `m` of the energy CV (i,j): C_T1 len Hi(Γ)/distance
+/// between two fluid cells; across a wall √T_s at half a cell, 0 for an adiabatic wall.
+#[inline]
+pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
+    let (geo, ct1) = (x.geo, x.c.ct1);
+    let p = x.g.idx(i, j);
+    let (nb, len, h_p, h_nb) = face_geom(x.g, i, j, m);
+    if geo.solid(nb) {
+        if geo.wall(nb).bc == WallBc::Adiabatic {
+            return 0.0;
+        }
+        let hh = 0.5 * h_p;
+        let ts = x.T_wall_gas(p, nb, hh);
+        ct1 * len * ts.sqrt() / hh
+    } else {
+        // (26)-(27) harmonic mean of Γ_λ = √T between the two centres.
+        let gl = hi(x.k.Gam[nb], x.k.Gam[p], h_nb, h_p);
+        ct1 * len * gl / (0.5 * (h_nb + h_p))
+    }
+}
+
+/// (43) T_nb of face `m` where the neighbour is solid: the wall gas temperature T_s at half a
+/// cell, 0 for an adiabatic wall (whose conductance is 0).
+#[inline]
+pub fn Ts_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
+    let (nb, _, h_p, _) = face_geom(x.g, i, j, m);
+    if x.geo.wall(nb).bc == WallBc::Adiabatic {
+        0.0
+    } else {
+        x.T_wall_gas(x.g.idx(i, j), nb, 0.5 * h_p)
+    }
+}
+
+/// (25) a_nb of face `m` (before ×Δt) with conductance `d`: 0 across a wall, else `d` plus the
+/// upwind inflow when implicit.
+#[inline]
+pub fn aT_cc(x: &Ctx, i: usize, j: usize, m: usize, d: f64) -> f64 {
+    let (g, f) = (x.g, x.f);
+    let p = g.idx(i, j);
+    let nb = face_geom(g, i, j, m).0;
+    if x.geo.solid(nb) {
+        return 0.0;
+    }
+    // Fluxes out of the CV are positive for the east/north faces.
+    let conv = match m {
+        0 => f.Fx[p].max(0.0),
+        1 => (-f.Fx[p + 1]).max(0.0),
+        2 => f.Fy[p].max(0.0),
+        _ => (-f.Fy[p + g.nxt]).max(0.0),
+    };
+    d + if x.explicit { 0.0 } else { conv }
+}
+
+/// Δt a_W of the energy CV (i,j) with west conductance `dw`.
+#[inline]
+pub fn tW_cc(x: &Ctx, i: usize, j: usize, dw: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 0, dw)
+}
+
+/// Δt a_E with east conductance `de`.
+#[inline]
+pub fn tE_cc(x: &Ctx, i: usize, j: usize, de: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 1, de)
+}
+
+/// Δt a_S with south conductance `ds`.
+#[inline]
+pub fn tS_cc(x: &Ctx, i: usize, j: usize, ds: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 2, ds)
+}
+
+/// Δt a_N with north conductance `dn`.
+#[inline]
+pub fn tN_cc(x: &Ctx, i: usize, j: usize, dn: f64) -> f64 {
+    x.dt * aT_cc(x, i, j, 3, dn)
+}
+
+/// Left side of (24): ρ^k V + Δt diag, diag accumulated W, E, S, N (the conductance of a wall
+/// face, a_nb of a fluid one), plus the net outflow when implicit.
+#[inline]
+pub fn tP_cc(x: &Ctx, i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) -> f64 {
+    let (g, f) = (x.g, x.f);
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    let mut diag = 0.0;
+    for (m, d) in [dw, de, ds, dn].into_iter().enumerate() {
+        diag += if x.geo.solid(face_geom(g, i, j, m).0) {
+            d
+        } else {
+            aT_cc(x, i, j, m, d)
+        };
+    }
+    if !x.explicit {
+        let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
+        diag += fe - fw + fn_ - fs;
+    }
+    x.k.rho[p] * (g.hx[i] * g.hy[j]) + x.dt * diag
+}
+
+/// Right side of (24) with the conductances: Δt Σ_walls D_T T_s (W, E, S, N) + Δt C_T2 Γ V Φ
+/// + pⁿ V, minus Δt C_T (explicit, from `ct`) or the deferred TVD correction (implicit TVD).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn tB_cc(x: &Ctx, ct: &[f64], i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) -> f64 {
+    let (g, geo, k, f, dt) = (x.g, x.geo, x.k, x.f, x.dt);
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    let vol = g.hx[i] * g.hy[j];
+    let mut b = 0.0;
+    for (m, d) in [dw, de, ds, dn].into_iter().enumerate() {
+        b += if geo.solid(face_geom(g, i, j, m).0) {
+            d * Ts_cc(x, i, j, m)
+        } else {
+            0.0
+        };
+    }
+    let mut src = dt * x.c.ct2 * k.Gam[p] * vol * phi_cc(x, i, j) + x.n.p[p] * vol;
+    if x.explicit {
+        src -= dt * ct[p];
+    } else if x.tvd {
+        // [CHOICE G7] deferred TVD correction with iterate-k temperatures.
+        let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
+        let t = &k.T;
+        let c = fe * tvd_fc(g, geo, t, i + 1, j, fe) - fw * tvd_fc(g, geo, t, i, j, fw)
+            + fn_ * tvd_cf(g, geo, t, i, j + 1, fn_)
+            - fs * tvd_cf(g, geo, t, i, j, fs);
+        src -= dt * c;
+    }
+    dt * b + src
+}
+
+/// Δt C_T3 × the discrete divergence of cell (i,j): multiplies p(i,j) in the compression work.
+#[inline]
+pub fn tDiv_cc(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, k) = (x.g, x.k);
+    let p = g.idx(i, j);
+    let div = (k.u[p + 1] - k.u[p]) * g.hy[j] + (k.v[p + g.nxt] - k.v[p]) * g.hx[i];
+    x.dt * x.c.ct3 * div
+}
+
+/// The loop-3 coefficients of the energy equation at fluid cell (i,j):
+/// [tW, tE, tS, tN, tP, tB, tDiv].
+#[inline(always)]
+fn energy_cell(x: &Ctx, ct: &[f64], i: usize, j: usize) -> [f64; 7] {
+    let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
+    [
+        tW_cc(x, i, j, dw),
+        tE_cc(x, i, j, de),
+        tS_cc(x, i, j, ds),
+        tN_cc(x, i, j, dn),
+        tP_cc(x, i, j, dw, de, ds, dn),
+        tB_cc(x, ct, i, j, dw, de, ds, dn),
+        tDiv_cc(x, i, j),
+    ]
+}
+
+/// Build the loop-3 coefficients of the energy equation for every fluid cell.
+pub fn energy_coeffs(x: &Ctx, w: &mut Work) {
+    let (g, geo) = (x.g, x.geo);
+    if x.par {
+        let ct = &w.CT;
+        let outs = [
+            &mut w.tW[..],
+            &mut w.tE[..],
+            &mut w.tS[..],
+            &mut w.tN[..],
+            &mut w.tP[..],
+            &mut w.tB[..],
+            &mut w.tDiv[..],
+        ];
+        map_rows(true, g.nxt, outs, 1..g.ny + 1, |j, mut o| {
+            for i in 1..=g.nx {
+                if geo.cell[g.idx(i, j)] != FLUID {
+                    continue;
+                }
+                let c = energy_cell(x, ct, i, j);
+                for (a, v) in o.iter_mut().zip(c) {
+                    a[i] = v;
+                }
+            }
+        });
+        return;
+    }
+    for j in 1..=g.ny {
+        for i in 1..=g.nx {
+            let p = g.idx(i, j);
+            if geo.cell[p] != FLUID {
+                continue;
+            }
+            // The serial baseline assigns directly (measured faster than via energy_cell).
+            let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
+            w.tW[p] = tW_cc(x, i, j, dw);
+            w.tE[p] = tE_cc(x, i, j, de);
+            w.tS[p] = tS_cc(x, i, j, ds);
+            w.tN[p] = tN_cc(x, i, j, dn);
+            w.tP[p] = tP_cc(x, i, j, dw, de, ds, dn);
+            w.tB[p] = tB_cc(x, &w.CT, i, j, dw, de, ds, dn);
+            w.tDiv[p] = tDiv_cc(x, i, j);
+        }
+    }
+}
+
+/// One Jacobi evaluation of (24) at fluid cell `p` from loop-3 buffers.
+#[inline(always)]
+pub fn T_cc(w: &Work, nx: usize, p: usize) -> f64 {
+    let t = &w.T_old;
+    (w.tW[p] * t[p - 1]
+        + w.tE[p] * t[p + 1]
+        + w.tS[p] * t[p - nx]
+        + w.tN[p] * t[p + nx]
+        + w.tB[p]
+        + w.tDiv[p] * w.p_old[p])
+        / w.tP[p]
+}
+
+/// Explicit scheme (30): C_T of fluid cell (i,j) from iterate k (level n at the step start).
+#[inline]
+pub fn c_T_cc(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, geo, f, t) = (x.g, x.geo, x.f, &x.k.T);
+    let (p, nx) = (g.idx(i, j), g.nxt);
+    let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
+    let face = |a: f64, b: f64, fl: f64, corr: f64| fl * (upwind(a, b, fl) + corr);
+    let (tvd_e, tvd_w, tvd_n, tvd_s) = if x.tvd {
+        (
+            tvd_fc(g, geo, t, i + 1, j, fe),
+            tvd_fc(g, geo, t, i, j, fw),
+            tvd_cf(g, geo, t, i, j + 1, fn_),
+            tvd_cf(g, geo, t, i, j, fs),
+        )
+    } else {
+        (0.0, 0.0, 0.0, 0.0)
+    };
+    face(t[p], t[p + 1], fe, tvd_e) - face(t[p - 1], t[p], fw, tvd_w)
+        + face(t[p], t[p + nx], fn_, tvd_n)
+        - face(t[p - nx], t[p], fs, tvd_s)
+}
+
+/// Explicit scheme (30): C_Tⁿ of every fluid cell from level n (called when k equals n).
+pub fn convective_T(x: &Ctx, out: &mut [f64]) {
+    let g = x.g;
+    if x.par {
+        map_rows(true, g.nxt, [out], 1..g.ny + 1, |j, [o]| {
+            for (o, i) in o[1..=g.nx].iter_mut().zip(1..) {
+                *o = c_T_cell(x, i, j);
+            }
+        });
+        return;
+    }
+    for j in 1..=g.ny {
+        for i in 1..=g.nx {
+            out[g.idx(i, j)] = c_T_cell(x, i, j);
+        }
+    }
+}
+
+/// C_T of cell (i,j), 0 unless it is a fluid cell.
+#[inline(always)]
+fn c_T_cell(x: &Ctx, i: usize, j: usize) -> f64 {
+    if x.geo.cell[x.g.idx(i, j)] != FLUID {
+        0.0
+    } else {
+        c_T_cc(x, i, j)
+    }
+}

@@ -1,0 +1,263 @@
+//! Loop 2 (one iteration of the coupled equations) and loop 1 (one time step), spec §2.8.
+//!
+//! C++ order per loop-2 iteration: û,d_u (all u-CVs) → v̂,d_v (all v-CVs) → energy and
+//! pressure coefficients → loop 3 (`sweeps` Jacobi T/p evaluations: T from old neighbours and
+//! old p, then p from old neighbours and the new T of the same cell) → velocity correction →
+//! ρ = p/T, Γ = √T → boundary ghosts → ρu, ρv, Fx, Fy. With one sweep this is exactly the GPU
+//! kernel's order (spec §2.8, G14).
+
+use super::pressure::{correct, p_cc, MaxAt};
+use super::rows::map_rows;
+use super::{ctx, energy, momentum, pressure, Reference, Work};
+use crate::error::RunError;
+use crate::grid::Grid;
+use crate::methods::simple_ts::geometry::Geometry;
+use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
+use crate::solver::{Residuals, StepReport};
+
+/// Update norms of one iteration with the cells where they occur.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IterInfo {
+    /// u.
+    pub du: MaxAt,
+    /// v.
+    pub dv: MaxAt,
+    /// p (last inner sweep).
+    pub dp: MaxAt,
+    /// T (last inner sweep).
+    pub dt: MaxAt,
+}
+
+impl IterInfo {
+    /// The plain residuals.
+    pub fn residuals(&self) -> Residuals {
+        Residuals {
+            du: self.du.value,
+            dv: self.dv.value,
+            dp: self.dp.value,
+            dt: self.dt.value,
+        }
+    }
+}
+
+/// Pseudo-velocities of all solved faces; periodic seam faces take their partner's.
+fn pseudo_velocities(r: &mut Reference) {
+    let x = ctx!(r);
+    let (g, geo) = (x.g, x.geo);
+    let w = &mut r.work;
+    if r.parallel {
+        let cu = &w.Cu;
+        let outs = [&mut w.u_hat[..], &mut w.d_u[..]];
+        map_rows(true, g.nxt, outs, 1..g.ny + 1, |j, [uh, du]| {
+            for i in 1..g.nxt {
+                if geo.u_face[g.idx(i, j)] == F_SOLVED {
+                    (uh[i], du[i]) = momentum::u_hat_d_u(&x, cu, i, j);
+                }
+            }
+        });
+        let cv = &w.Cv;
+        let outs = [&mut w.v_hat[..], &mut w.d_v[..]];
+        map_rows(true, g.nxt, outs, 1..g.nyt, |j, [vh, dv]| {
+            for i in 1..=g.nx {
+                if geo.v_face[g.idx(i, j)] == F_SOLVED {
+                    (vh[i], dv[i]) = momentum::v_hat_d_v(&x, cv, i, j);
+                }
+            }
+        });
+    } else {
+        for j in 1..=g.ny {
+            for i in 1..g.nxt {
+                let ij = g.idx(i, j);
+                if geo.u_face[ij] == F_SOLVED {
+                    (w.u_hat[ij], w.d_u[ij]) = momentum::u_hat_d_u(&x, &w.Cu, i, j);
+                }
+            }
+        }
+        for j in 1..g.nyt {
+            for i in 1..=g.nx {
+                let ij = g.idx(i, j);
+                if geo.v_face[ij] == F_SOLVED {
+                    (w.v_hat[ij], w.d_v[ij]) = momentum::v_hat_d_v(&x, &w.Cv, i, j);
+                }
+            }
+        }
+    }
+    for &(ij, src) in &r.ghosts.u_copies {
+        w.u_hat[ij] = w.u_hat[src];
+        w.d_u[ij] = w.d_u[src];
+    }
+    for &(ij, src) in &r.ghosts.v_copies {
+        w.v_hat[ij] = w.v_hat[src];
+        w.d_v[ij] = w.d_v[src];
+    }
+}
+
+/// One loop-3 Jacobi sweep over the fluid cells, row-parallel: T_new, p_new from the old
+/// buffers; the largest T and p updates (per row, merged in row order) when `last`.
+fn sweep_par(g: &Grid, geo: &Geometry, w: &mut Work, last: bool) -> (MaxAt, MaxAt) {
+    let nx = g.nxt;
+    let (mut t_new, mut p_new) = (std::mem::take(&mut w.T_new), std::mem::take(&mut w.p_new));
+    let rows = {
+        let w: &Work = w;
+        map_rows(
+            true,
+            nx,
+            [&mut t_new[..], &mut p_new[..]],
+            1..g.ny + 1,
+            |j, [tn, pn]| {
+                let (mut dt, mut dp) = (MaxAt::default(), MaxAt::default());
+                for i in 1..=g.nx {
+                    let p = g.idx(i, j);
+                    if geo.cell[p] != FLUID {
+                        continue;
+                    }
+                    let t = energy::T_cc(w, nx, p);
+                    let q = p_cc(w, g.vol(i, j), nx, p, t);
+                    tn[i] = t;
+                    pn[i] = q;
+                    if last {
+                        dt.see(t - w.T_old[p], p);
+                        dp.see(q - w.p_old[p], p);
+                    }
+                }
+                (dt, dp)
+            },
+        )
+    };
+    (w.T_new, w.p_new) = (t_new, p_new);
+    let (dt, dp): (Vec<MaxAt>, Vec<MaxAt>) = rows.into_iter().unzip();
+    (MaxAt::merged(dt), MaxAt::merged(dp))
+}
+
+/// Equation of state and Γ of a fluid cell with the new p and T: [p, T, ρ = p/T, Γ = √T].
+#[inline(always)]
+fn eos_cell(q: f64, t: f64) -> [f64; 4] {
+    [q, t, q / t, t.sqrt()]
+}
+
+/// One loop-2 iteration.
+pub fn iterate_info(r: &mut Reference) -> IterInfo {
+    pseudo_velocities(r);
+    {
+        let x = ctx!(r);
+        energy::energy_coeffs(&x, &mut r.work);
+        pressure::pressure_coeffs(&x, &mut r.work);
+    }
+    // Loop 3.
+    let g = &r.grid;
+    let nx = g.nxt;
+    let w = &mut r.work;
+    let k = &mut r.state.k;
+    w.T_old.copy_from_slice(&k.T);
+    w.T_new.copy_from_slice(&k.T);
+    w.p_old.copy_from_slice(&k.p);
+    w.p_new.copy_from_slice(&k.p);
+    let (mut dp, mut dt) = (MaxAt::default(), MaxAt::default());
+    for sweep in 0..r.sweeps {
+        let last = sweep + 1 == r.sweeps;
+        if r.parallel {
+            (dt, dp) = sweep_par(g, &r.geom, w, last);
+        } else {
+            for j in 1..=g.ny {
+                for i in 1..=g.nx {
+                    let p = g.idx(i, j);
+                    if r.geom.cell[p] != FLUID {
+                        continue;
+                    }
+                    let t = energy::T_cc(w, nx, p);
+                    let q = p_cc(w, g.vol(i, j), nx, p, t);
+                    w.T_new[p] = t;
+                    w.p_new[p] = q;
+                    if last {
+                        dt.see(t - w.T_old[p], p);
+                        dp.see(q - w.p_old[p], p);
+                    }
+                }
+            }
+        }
+        r.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
+        std::mem::swap(&mut w.T_old, &mut w.T_new);
+        std::mem::swap(&mut w.p_old, &mut w.p_new);
+    }
+    // Correction with the new pressure (ghosts of periodic/outflow sides already refreshed).
+    let (du, dv) = correct(g, &r.geom, w, &w.p_old, k, r.parallel);
+    if r.parallel {
+        let outs = [&mut k.p[..], &mut k.T[..], &mut k.rho[..], &mut k.Gam[..]];
+        let (geo, w) = (&r.geom, &*w);
+        map_rows(true, nx, outs, 0..g.nyt, |j, [kp, kt, kr, kg]| {
+            for i in 0..nx {
+                let p = j * nx + i;
+                if geo.cell[p] == FLUID {
+                    [kp[i], kt[i], kr[i], kg[i]] = eos_cell(w.p_old[p], w.T_old[p]);
+                }
+            }
+        });
+    } else {
+        for p in 0..g.len() {
+            if r.geom.cell[p] == FLUID {
+                [k.p[p], k.T[p], k.rho[p], k.Gam[p]] = eos_cell(w.p_old[p], w.T_old[p]);
+            }
+        }
+    }
+    r.ghosts.apply_cells(k);
+    r.ghosts.apply_faces(k);
+    r.update_fluxes();
+    IterInfo { du, dv, dp, dt }
+}
+
+/// One loop-2 iteration; the residuals only.
+pub fn iterate(r: &mut Reference) -> Residuals {
+    iterate_info(r).residuals()
+}
+
+/// Check an iteration for NaN/Inf or blow-up; name the field and the computed cell.
+fn guard(r: &Reference, info: &IterInfo, iter: u32) -> Result<(), RunError> {
+    let limit = r.case.solver.divergence_limit;
+    let fields = [
+        ("u", info.du),
+        ("v", info.dv),
+        ("p", info.dp),
+        ("T", info.dt),
+    ];
+    for (name, m) in fields {
+        if !m.value.is_finite() || m.value > limit {
+            let g = &r.grid;
+            let (i, j) = (m.at % g.nxt, m.at / g.nxt);
+            return Err(RunError::Diverged {
+                step: r.state.step + 1,
+                iter,
+                field: name,
+                i: i as i64 - 1,
+                j: j as i64 - 1,
+                value: m.value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Loop 1 body: one time step, loop 2 until the tolerances of spec §4 hold or `max_iters`.
+/// On divergence the state is rolled back to the start of the step (the last good state).
+pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
+    r.begin_step();
+    let s = r.case.solver.clone();
+    let mut report = StepReport::default();
+    for iter in 1..=s.max_iters {
+        let info = iterate_info(r);
+        if let Err(e) = guard(r, &info, iter) {
+            r.state.k.clone_from(&r.state.n);
+            r.state.time -= r.dt;
+            r.update_fluxes();
+            return Err(e);
+        }
+        let res = info.residuals();
+        report.iters = iter;
+        report.res = res;
+        if res.du <= s.eps_v && res.dv <= s.eps_v && res.dp <= s.eps_p && res.dt <= s.eps_t {
+            report.converged = true;
+            break;
+        }
+    }
+    r.state.step += 1;
+    Ok(report)
+}

@@ -1,0 +1,404 @@
+//! The serial SIMPLE-TS reference solver (spec §2): plain, readable Rust in the C++ order, and
+//! the oracle every other backend must reproduce.
+//!
+//! File stems follow `cl/`: `ops` (scalar fragments), `density` (9)–(12), `momentum` (13)–(21),
+//! `energy` (24)–(30), `pressure` (22)–(23), `correct` (velocity correction, EoS), `bc` (ghost
+//! layers and wall gas values), `iterate` (loop 2 and loop 1).
+#![allow(non_snake_case)]
+
+pub mod bc;
+pub mod density;
+pub mod energy;
+pub mod iterate;
+pub mod momentum;
+pub mod ops;
+pub mod pressure;
+pub mod rows;
+
+use crate::case::{Case, Convection, Interpolation, Side};
+use crate::error::RunError;
+use crate::grid::Grid;
+use crate::methods::simple_ts::fields::{Fields, State};
+use crate::methods::simple_ts::geometry::{Geometry, F_FIXED, F_NONE, SOLID};
+use crate::methods::simple_ts::physics::Constants;
+use crate::solver::{Residuals, Solver, StepReport};
+
+/// Face densities and mass fluxes of the current iterate (spec §2.2–2.3).
+#[derive(Debug, Clone)]
+pub struct Fluxes {
+    /// ρu: density at u-faces.
+    pub rho_u: Vec<f64>,
+    /// ρv: density at v-faces.
+    pub rho_v: Vec<f64>,
+    /// Fx = hy ρu u, mass flux through the west face (7).
+    pub Fx: Vec<f64>,
+    /// Fy = hx ρv v, mass flux through the south face (8).
+    pub Fy: Vec<f64>,
+}
+
+/// Loop-2 temporaries.
+#[derive(Debug, Clone)]
+pub struct Work {
+    /// û, pseudo-velocity at u-faces (15).
+    pub u_hat: Vec<f64>,
+    /// d_u = A hy / a_P^u (15).
+    pub d_u: Vec<f64>,
+    /// v̂ (16).
+    pub v_hat: Vec<f64>,
+    /// d_v = A hx / a_P^v (16).
+    pub d_v: Vec<f64>,
+    /// Energy equation: neighbour coefficients ×Δt (W, E, S, N), 0 at walls.
+    pub tW: Vec<f64>,
+    /// East.
+    pub tE: Vec<f64>,
+    /// South.
+    pub tS: Vec<f64>,
+    /// North.
+    pub tN: Vec<f64>,
+    /// Energy diagonal (left side of (24)).
+    pub tP: Vec<f64>,
+    /// Energy constant right side (sources, wall terms, pⁿV, explicit/TVD terms).
+    pub tB: Vec<f64>,
+    /// Δt C_T3 × discrete divergence: multiplies p(i,j) in the compression work.
+    pub tDiv: Vec<f64>,
+    /// Pressure equation: Δt a^p neighbour coefficients (W, E, S, N).
+    pub pW: Vec<f64>,
+    /// East.
+    pub pE: Vec<f64>,
+    /// South.
+    pub pS: Vec<f64>,
+    /// North.
+    pub pN: Vec<f64>,
+    /// Δt Σ a^p.
+    pub pD: Vec<f64>,
+    /// Δt b^p + V pⁿ/Tⁿ.
+    pub pB: Vec<f64>,
+    /// Loop-3 buffers.
+    pub T_old: Vec<f64>,
+    /// Loop-3 buffers.
+    pub T_new: Vec<f64>,
+    /// Loop-3 buffers.
+    pub p_old: Vec<f64>,
+    /// Loop-3 buffers.
+    pub p_new: Vec<f64>,
+    /// Explicit scheme: convective term of the u-CV at level n.
+    pub Cu: Vec<f64>,
+    /// Explicit scheme: convective term of the v-CV at level n.
+    pub Cv: Vec<f64>,
+    /// Explicit scheme: convective term of the energy equation at level n.
+    pub CT: Vec<f64>,
+}
+
+impl Work {
+    fn new(n: usize) -> Work {
+        let z = || vec![0.0; n];
+        Work {
+            u_hat: z(),
+            d_u: z(),
+            v_hat: z(),
+            d_v: z(),
+            tW: z(),
+            tE: z(),
+            tS: z(),
+            tN: z(),
+            tP: z(),
+            tB: z(),
+            tDiv: z(),
+            pW: z(),
+            pE: z(),
+            pS: z(),
+            pN: z(),
+            pD: z(),
+            pB: z(),
+            T_old: z(),
+            T_new: z(),
+            p_old: z(),
+            p_new: z(),
+            Cu: z(),
+            Cv: z(),
+            CT: z(),
+        }
+    }
+}
+
+/// Read-only view of everything an equation needs at one loop-2 iteration.
+pub struct Ctx<'a> {
+    /// Grid.
+    pub g: &'a Grid,
+    /// Cell and face classes.
+    pub geo: &'a Geometry,
+    /// Constants.
+    pub c: &'a Constants,
+    /// Iterate k.
+    pub k: &'a Fields,
+    /// Level n.
+    pub n: &'a Fields,
+    /// Face densities and fluxes of iterate k.
+    pub f: &'a Fluxes,
+    /// Time step.
+    pub dt: f64,
+    /// TVD corrections on.
+    pub tvd: bool,
+    /// Explicit convection.
+    pub explicit: bool,
+    /// Run the cell/face loops on rayon's threads (the `parallel` backend; same bits).
+    pub par: bool,
+}
+
+/// Borrow a [`Ctx`] from a [`Reference`] field by field, so that `work` stays free to mutate.
+macro_rules! ctx {
+    ($r:expr) => {
+        $crate::methods::simple_ts::reference::Ctx {
+            g: &$r.grid,
+            geo: &$r.geom,
+            c: &$r.c,
+            k: &$r.state.k,
+            n: &$r.state.n,
+            f: &$r.flux,
+            dt: $r.dt,
+            tvd: $r.tvd,
+            explicit: $r.explicit,
+            par: $r.parallel,
+        }
+    };
+}
+pub(crate) use ctx;
+
+/// The serial reference solver.
+pub struct Reference {
+    /// The case.
+    pub case: Case,
+    /// Grid.
+    pub grid: Grid,
+    /// Cell and face classes.
+    pub geom: Geometry,
+    /// Constants of the equations.
+    pub c: Constants,
+    /// Time step.
+    pub dt: f64,
+    /// TVD on.
+    pub tvd: bool,
+    /// Explicit convection.
+    pub explicit: bool,
+    /// Loop-3 sweeps per loop-2 iteration.
+    pub sweeps: u32,
+    /// Fields at level n and iterate k.
+    pub state: State,
+    /// Face densities and fluxes of iterate k.
+    pub flux: Fluxes,
+    /// Temporaries.
+    pub work: Work,
+    /// Ghost-layer bookkeeping.
+    pub ghosts: bc::Ghosts,
+    /// Run the cell/face loops row-parallel on rayon's threads (the `parallel` backend); the
+    /// equations and the bits are those of the serial loops.
+    pub parallel: bool,
+}
+
+impl Reference {
+    /// Set up the grid, geometry and initial state of `case` (impulsive start, spec §3.5).
+    pub fn new(case: &Case) -> Reference {
+        Reference::with_parallel(case, false)
+    }
+
+    /// The `parallel` backend: the reference with row-parallel loops on rayon's global pool;
+    /// bit-identical to [`Reference::new`].
+    pub fn new_parallel(case: &Case) -> Reference {
+        Reference::with_parallel(case, true)
+    }
+
+    /// Serial (`false`) or row-parallel (`true`) reference.
+    pub fn with_parallel(case: &Case, parallel: bool) -> Reference {
+        let b = &case.boundaries;
+        let px = matches!(b.west, Side::Periodic);
+        let py = matches!(b.south, Side::Periodic);
+        let grid = Grid::new(&case.grid, px, py);
+        let geom = Geometry::new(case, &grid);
+        let n = grid.len();
+        let sweeps = case.solver.sweeps();
+        let mut k = Fields::zeros(n);
+        let init = &case.initial;
+        let (x0, x1) = (case.grid.x[0], case.grid.x[1]);
+        for j in 0..grid.nyt {
+            for i in 0..grid.nxt {
+                let ij = grid.idx(i, j);
+                if geom.cell[ij] == SOLID {
+                    let t = geom.wall(ij).t;
+                    k.T[ij] = t;
+                    k.Gam[ij] = t.sqrt();
+                } else {
+                    let p = match init.p_east {
+                        Some(pe) => {
+                            let s = ((grid.x_v[i] - x0) / (x1 - x0)).clamp(0.0, 1.0);
+                            init.p + (pe - init.p) * s
+                        }
+                        None => init.p,
+                    };
+                    k.p[ij] = p;
+                    k.T[ij] = init.t;
+                    k.rho[ij] = p / init.t;
+                    k.Gam[ij] = init.t.sqrt();
+                }
+                k.u[ij] = match geom.u_face[ij] {
+                    F_FIXED => geom.u_fixed[ij],
+                    F_NONE => 0.0,
+                    _ => init.u,
+                };
+                k.v[ij] = match geom.v_face[ij] {
+                    F_FIXED => geom.v_fixed[ij],
+                    F_NONE => 0.0,
+                    _ => init.v,
+                };
+            }
+        }
+        let ghosts = bc::Ghosts::new(&grid, &geom);
+        ghosts.apply_cells(&mut k);
+        ghosts.apply_faces(&mut k);
+        let flux = Fluxes {
+            rho_u: vec![0.0; n],
+            rho_v: vec![0.0; n],
+            Fx: vec![0.0; n],
+            Fy: vec![0.0; n],
+        };
+        let mut r = Reference {
+            case: case.clone(),
+            c: Constants::new(&case.gas),
+            dt: case.time.dt,
+            tvd: case.scheme.interpolation == Interpolation::Tvd,
+            explicit: case.scheme.convection == Convection::Explicit,
+            sweeps,
+            state: State {
+                n: k.clone(),
+                k,
+                step: 0,
+                time: 0.0,
+            },
+            flux,
+            work: Work::new(n),
+            ghosts,
+            grid,
+            geom,
+            parallel,
+        };
+        r.update_fluxes();
+        r
+    }
+
+    /// Rebuild ρu, ρv, Fx, Fy from the current iterate (loop 2 step 7/10).
+    pub fn update_fluxes(&mut self) {
+        density::face_densities(
+            &self.grid,
+            &self.geom,
+            &self.state.k,
+            self.tvd,
+            self.parallel,
+            &mut self.flux,
+        );
+    }
+
+    /// A read-only context over the current state.
+    pub fn ctx(&self) -> Ctx<'_> {
+        ctx!(self)
+    }
+
+    /// Start a time step: level n := current iterate, t += Δt, explicit convective terms.
+    pub fn begin_step(&mut self) {
+        self.state.n.clone_from(&self.state.k);
+        self.state.time += self.dt;
+        if self.explicit {
+            let mut cu = std::mem::take(&mut self.work.Cu);
+            let mut cv = std::mem::take(&mut self.work.Cv);
+            let mut ct = std::mem::take(&mut self.work.CT);
+            {
+                let x = ctx!(self);
+                momentum::convective_u(&x, &mut cu);
+                momentum::convective_v(&x, &mut cv);
+                energy::convective_T(&x, &mut ct);
+            }
+            self.work.Cu = cu;
+            self.work.Cv = cv;
+            self.work.CT = ct;
+        }
+    }
+
+    /// One loop-2 iteration (spec §2.8); returns the update norms.
+    pub fn iterate(&mut self) -> Residuals {
+        iterate::iterate(self)
+    }
+}
+
+/// Global mass budget of the last time step (spec §5.8 item 3).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MassBudget {
+    /// Mass in the fluid cells at level n+1, Σ ρ V.
+    pub mass: f64,
+    /// Σ (ρ − ρⁿ) V + Δt (net outflow through the domain boundary).
+    pub imbalance: f64,
+    /// Largest per-cell continuity residual |(ρ − ρⁿ)V + Δt Σ_out F| relative to ρV.
+    pub max_cell_rel: f64,
+}
+
+impl Reference {
+    /// Continuity residual of the current iterate against level n, with the face densities and
+    /// velocities of the current iterate (spec §5.8: C++ `SolveContinuityEquation`).
+    pub fn mass_budget(&self) -> MassBudget {
+        let (g, geo, k, n, f) = (
+            &self.grid,
+            &self.geom,
+            &self.state.k,
+            &self.state.n,
+            &self.flux,
+        );
+        let nx = g.nxt;
+        let (mut mass, mut imb, mut worst) = (0.0, 0.0, 0.0f64);
+        for j in 1..=g.ny {
+            for i in 1..=g.nx {
+                let p = g.idx(i, j);
+                if !geo.fluid(p) {
+                    continue;
+                }
+                let vol = g.vol(i, j);
+                let out = f.Fx[p + 1] - f.Fx[p] + f.Fy[p + nx] - f.Fy[p];
+                let r = (k.rho[p] - n.rho[p]) * vol + self.dt * out;
+                mass += k.rho[p] * vol;
+                imb += r;
+                worst = worst.max(r.abs() / (k.rho[p] * vol));
+            }
+        }
+        MassBudget {
+            mass,
+            imbalance: imb,
+            max_cell_rel: worst,
+        }
+    }
+}
+
+impl Solver for Reference {
+    fn name(&self) -> String {
+        if self.parallel {
+            format!("parallel:{}", rayon::current_num_threads())
+        } else {
+            "reference".into()
+        }
+    }
+    fn grid(&self) -> &Grid {
+        &self.grid
+    }
+    fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+    fn step(&mut self) -> Result<StepReport, RunError> {
+        iterate::step(self)
+    }
+    fn clock(&self) -> (u64, f64) {
+        (self.state.step, self.state.time)
+    }
+    fn state(&mut self) -> &State {
+        &self.state
+    }
+    fn restore(&mut self, state: State) -> Result<(), RunError> {
+        self.state = state;
+        self.update_fluxes();
+        Ok(())
+    }
+}

@@ -1,0 +1,327 @@
+//! NetCDF-4 snapshot writer (CF-1.8), compiled with the `netcdf` feature.
+//!
+//! Layout (all values non-dimensional, `units = "1"`; `long_name` names the scale):
+//!
+//! ```text
+//! dimensions: time (unlimited), x_c = nx, y_c = ny, x_f = nx + 1, y_f = ny + 1
+//! time(time)  step(time)  iterations(time)          x_c(x_c) y_c(y_c) x_f(x_f) y_f(y_f)
+//! p, T, rho(time, y_c, x_c)   u(time, y_c, x_f)   v(time, y_f, x_c)   fluid_mask(y_c, x_c)
+//! ```
+//!
+//! Per-step series on a second unlimited dimension (one entry per completed time step,
+//! written right after the step, before the divergence guard, so a diverged step is recorded):
+//!
+//! ```text
+//! dimensions: steps (unlimited)
+//! series_step(steps)  series_time(steps)  series_iterations(steps)
+//! res_u(steps)  res_v(steps)  res_p(steps)  res_T(steps)
+//! ```
+//!
+//! `u` and `v` are the stored staggered values (u on the x-faces, v on the y-faces), not
+//! interpolated to centres. The file is written as `<path>.tmp` and renamed by
+//! [`NcWriter::finish`]; dropping the writer without finishing removes the temporary file.
+
+use std::path::{Path, PathBuf};
+
+use ::netcdf::{FileMut, NcTypeDescriptor, VariableMut};
+
+use super::atomic::AtomicFile;
+use super::{cell_values, u_face_values, v_face_values};
+use crate::case::Case;
+use crate::error::OutputError;
+use crate::grid::Grid;
+use crate::methods::simple_ts::fields::{Fields, State};
+use crate::methods::simple_ts::geometry::Geometry;
+use crate::solver::StepReport;
+
+const LN_TIME: &str = "time / (L / V_th), V_th = sqrt(2 R T0)";
+const LN_P: &str = "pressure / p0 (inflow or reference pressure)";
+const LN_T: &str = "temperature / T0 (reference temperature)";
+const LN_RHO: &str = "density / rho0 = p0 / (R T0)";
+const LN_U: &str = "velocity x-component on x-faces (west face of cell i) / V_th = sqrt(2 R T0)";
+const LN_V: &str = "velocity y-component on y-faces (south face of cell j) / V_th = sqrt(2 R T0)";
+
+/// Writes snapshots of a run into one NetCDF-4 file.
+pub struct NcWriter {
+    // Field order matters: the file is closed before `atomic` removes an unfinished tmp file.
+    file: FileMut,
+    atomic: AtomicFile,
+    grid: Grid,
+    written: usize,
+    steps_written: usize,
+}
+
+impl std::fmt::Debug for NcWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NcWriter")
+            .field("atomic", &self.atomic)
+            .field("written", &self.written)
+            .finish()
+    }
+}
+
+fn nc_err(path: &Path) -> impl Fn(::netcdf::Error) -> OutputError + '_ {
+    move |e| OutputError::NetCdf {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Define a variable with `units = "1"` and its `long_name`.
+fn define<'f, T: NcTypeDescriptor>(
+    file: &'f mut FileMut,
+    name: &str,
+    dims: &[&str],
+    long_name: &str,
+) -> ::netcdf::Result<VariableMut<'f>> {
+    let mut v = file.add_variable::<T>(name, dims)?;
+    v.put_attribute("units", "1")?;
+    v.put_attribute("long_name", long_name)?;
+    Ok(v)
+}
+
+impl NcWriter {
+    /// Create `<path>.tmp` with dimensions, coordinates, attributes and the fluid mask.
+    /// Fails with [`OutputError::Exists`] if `path` exists and `force` is false.
+    pub fn create(
+        path: &Path,
+        force: bool,
+        case: &Case,
+        grid: &Grid,
+        geom: &Geometry,
+        backend: &str,
+    ) -> Result<Self, OutputError> {
+        let atomic = AtomicFile::prepare(path, force)?;
+        let err = nc_err(path);
+        let mut file = ::netcdf::create(atomic.tmp_path()).map_err(&err)?;
+        Self::define_all(&mut file, case, grid, geom, backend).map_err(&err)?;
+        Ok(NcWriter {
+            file,
+            atomic,
+            grid: grid.clone(),
+            written: 0,
+            steps_written: 0,
+        })
+    }
+
+    fn define_all(
+        file: &mut FileMut,
+        case: &Case,
+        grid: &Grid,
+        geom: &Geometry,
+        backend: &str,
+    ) -> ::netcdf::Result<()> {
+        let (nx, ny) = (grid.nx, grid.ny);
+        let version = env!("CARGO_PKG_VERSION");
+        let case_json = serde_json::to_string_pretty(case).unwrap_or_default();
+        file.add_attribute("Conventions", "CF-1.8")?;
+        file.add_attribute("title", format!("simplets case {}", case.name))?;
+        file.add_attribute("description", case.description.as_str())?;
+        file.add_attribute("case_json", case_json)?;
+        file.add_attribute("scheme", case.scheme.to_string())?;
+        file.add_attribute("backend", backend)?;
+        file.add_attribute("simplets_version", version)?;
+        let code = super::manifest::code_version();
+        file.add_attribute("code_version", code.as_str())?;
+        file.add_attribute(
+            "history",
+            format!(
+                "{}: created by simplets {code}",
+                crate::run::status::utc_now()
+            ),
+        )?;
+        file.add_attribute(
+            "comment",
+            "non-dimensional: lengths / L, velocities / V_th = sqrt(2 R T0), time / (L / V_th), \
+             p / p0, T / T0, rho / rho0; u and v are staggered (on x_f and y_f)",
+        )?;
+        file.add_unlimited_dimension("time")?;
+        file.add_unlimited_dimension("steps")?;
+        file.add_dimension("x_c", nx)?;
+        file.add_dimension("y_c", ny)?;
+        file.add_dimension("x_f", nx + 1)?;
+        file.add_dimension("y_f", ny + 1)?;
+
+        define::<f64>(file, "time", &["time"], LN_TIME)?;
+        define::<i64>(file, "step", &["time"], "completed time steps")?;
+        let ln_it = "loop-2 iterations of the last time step (0 for the initial state)";
+        define::<i32>(file, "iterations", &["time"], ln_it)?;
+        define::<i64>(
+            file,
+            "series_step",
+            &["steps"],
+            "time step number of the series entry",
+        )?;
+        define::<f64>(file, "series_time", &["steps"], LN_TIME)?;
+        let ln_sit = "loop-2 iterations of this time step";
+        define::<i32>(file, "series_iterations", &["steps"], ln_sit)?;
+        for (name, what) in [
+            ("res_u", "max |u^(k+1) - u^k|"),
+            ("res_v", "max |v^(k+1) - v^k|"),
+            ("res_p", "max |p^(k+1) - p^k|"),
+            ("res_T", "max |T^(k+1) - T^k|"),
+        ] {
+            let ln = format!("{what} of the last loop-2 iteration of this time step");
+            define::<f64>(file, name, &["steps"], &ln)?;
+        }
+        let coords = [
+            ("x_c", "x of cell centres / L", &grid.x_v[1..=nx]),
+            ("y_c", "y of cell centres / L", &grid.y_v[1..=ny]),
+            (
+                "x_f",
+                "x of cell faces (u locations) / L",
+                &grid.x_f[1..=nx + 1],
+            ),
+            (
+                "y_f",
+                "y of cell faces (v locations) / L",
+                &grid.y_f[1..=ny + 1],
+            ),
+        ];
+        for (name, long_name, values) in coords {
+            let mut v = define::<f64>(file, name, &[name], long_name)?;
+            v.put_values(values, ..)?;
+        }
+        for (name, dims, long_name) in [
+            ("p", ["time", "y_c", "x_c"], LN_P),
+            ("T", ["time", "y_c", "x_c"], LN_T),
+            ("rho", ["time", "y_c", "x_c"], LN_RHO),
+            ("u", ["time", "y_c", "x_f"], LN_U),
+            ("v", ["time", "y_f", "x_c"], LN_V),
+        ] {
+            define::<f64>(file, name, &dims, long_name)?;
+        }
+        let mut m = define::<i8>(
+            file,
+            "fluid_mask",
+            &["y_c", "x_c"],
+            "1 = fluid cell, 0 = solid",
+        )?;
+        m.put_attribute("flag_values", vec![0i8, 1])?;
+        m.put_attribute("flag_meanings", "solid fluid")?;
+        let mask: Vec<i8> = geom.fluid_mask(grid).into_iter().map(|b| b as i8).collect();
+        m.put_values(&mask, ..)?;
+        Ok(())
+    }
+
+    /// Mark the file as part `part` of a split series (global attribute `part`).
+    pub fn set_part(&mut self, part: u32) -> Result<(), OutputError> {
+        let path = self.atomic.path().to_path_buf();
+        let part = i32::try_from(part).unwrap_or(i32::MAX);
+        self.file
+            .add_attribute("part", part)
+            .map(|_| ())
+            .map_err(nc_err(&path))
+    }
+
+    /// Append one snapshot: `state.time`, `state.step`, `iterations` and the fields of the
+    /// current iterate `state.k`.
+    pub fn append(&mut self, state: &State, iterations: u32) -> Result<(), OutputError> {
+        self.append_fields(&state.k, state.step, state.time, iterations)
+    }
+
+    /// Append one snapshot of the fields `k` at `step` and `time`.
+    pub fn append_fields(
+        &mut self,
+        k: &Fields,
+        step: u64,
+        time: f64,
+        iterations: u32,
+    ) -> Result<(), OutputError> {
+        let path = self.atomic.path().to_path_buf();
+        self.put(k, step, time, iterations).map_err(nc_err(&path))?;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn put(&mut self, k: &Fields, step: u64, time: f64, iterations: u32) -> ::netcdf::Result<()> {
+        let (t, nx, ny, g) = (self.written, self.grid.nx, self.grid.ny, &self.grid);
+        let series: [(&str, Vec<f64>, [usize; 2]); 5] = [
+            ("p", cell_values(g, &k.p), [ny, nx]),
+            ("T", cell_values(g, &k.T), [ny, nx]),
+            ("rho", cell_values(g, &k.rho), [ny, nx]),
+            ("u", u_face_values(g, &k.u), [ny, nx + 1]),
+            ("v", v_face_values(g, &k.v), [ny + 1, nx]),
+        ];
+        let f = &mut self.file;
+        let missing = |name: &str| ::netcdf::Error::Str(format!("variable {name} not defined"));
+        f.variable_mut("time")
+            .ok_or_else(|| missing("time"))?
+            .put_values(&[time], ([t], [1]))?;
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
+        f.variable_mut("step")
+            .ok_or_else(|| missing("step"))?
+            .put_values(&[step], ([t], [1]))?;
+        let it = i32::try_from(iterations).unwrap_or(i32::MAX);
+        f.variable_mut("iterations")
+            .ok_or_else(|| missing("iterations"))?
+            .put_values(&[it], ([t], [1]))?;
+        for (name, values, [nj, ni]) in series {
+            f.variable_mut(name)
+                .ok_or_else(|| missing(name))?
+                .put_values(&values, ([t, 0, 0], [1, nj, ni]))?;
+        }
+        Ok(())
+    }
+
+    /// Append one entry of the per-step series: step, time, loop-2 iterations and the four
+    /// residuals of `rep`.
+    pub fn append_step(
+        &mut self,
+        step: u64,
+        time: f64,
+        rep: &StepReport,
+    ) -> Result<(), OutputError> {
+        let path = self.atomic.path().to_path_buf();
+        self.put_step(step, time, rep).map_err(nc_err(&path))?;
+        self.steps_written += 1;
+        Ok(())
+    }
+
+    fn put_step(&mut self, step: u64, time: f64, rep: &StepReport) -> ::netcdf::Result<()> {
+        let t = self.steps_written;
+        let f = &mut self.file;
+        let missing = |name: &str| ::netcdf::Error::Str(format!("variable {name} not defined"));
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
+        f.variable_mut("series_step")
+            .ok_or_else(|| missing("series_step"))?
+            .put_values(&[step], ([t], [1]))?;
+        let it = i32::try_from(rep.iters).unwrap_or(i32::MAX);
+        f.variable_mut("series_iterations")
+            .ok_or_else(|| missing("series_iterations"))?
+            .put_values(&[it], ([t], [1]))?;
+        let r = &rep.res;
+        for (name, x) in [
+            ("series_time", time),
+            ("res_u", r.du),
+            ("res_v", r.dv),
+            ("res_p", r.dp),
+            ("res_T", r.dt),
+        ] {
+            f.variable_mut(name)
+                .ok_or_else(|| missing(name))?
+                .put_values(&[x], ([t], [1]))?;
+        }
+        Ok(())
+    }
+
+    /// Number of snapshots written so far.
+    pub fn snapshots(&self) -> usize {
+        self.written
+    }
+
+    /// The final name of the file.
+    pub fn path(&self) -> &Path {
+        self.atomic.path()
+    }
+
+    /// Close the file and rename it to its final name; returns that name.
+    pub fn finish(self) -> Result<PathBuf, OutputError> {
+        let NcWriter { file, atomic, .. } = self;
+        file.close().map_err(nc_err(atomic.path()))?;
+        atomic.commit()
+    }
+}
+
+#[cfg(test)]
+mod tests;
