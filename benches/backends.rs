@@ -6,7 +6,7 @@
 //! `cargo bench` runs them; CI only compiles them (`cargo bench --no-run`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use simplets::case::{Case, Interpolation};
+use simplets::methods::simple_ts::case::{Case, Interpolation};
 use simplets::methods::simple_ts::reference::Reference;
 use simplets::solver::Solver;
 

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use clap::{Parser, Subcommand, ValueEnum};
-use simplets::case::Case;
 use simplets::error::{OutputError, RunError};
+use simplets::methods::simple_ts::case::Case;
 use simplets::methods::simple_ts::numbers::CaseNumbers;
 use simplets::output::checkpoint::{check_header, read_header};
 use simplets::output::series::NcLayout;
@@ -77,7 +77,7 @@ pub enum Command {
         ny: Option<u64>,
         /// Override the case's scheme, as `bench --scheme`.
         #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
-        scheme: Option<simplets::case::Scheme>,
+        scheme: Option<simplets::methods::simple_ts::case::Scheme>,
         /// Only this form (default: both).
         #[arg(long, value_enum)]
         kernel: Option<KernelForm>,
@@ -233,7 +233,7 @@ pub struct BenchArgs {
     /// Override the case's scheme: implicit-upwind, implicit-tvd, explicit-upwind or
     /// explicit-tvd.
     #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
-    pub scheme: Option<simplets::case::Scheme>,
+    pub scheme: Option<simplets::methods::simple_ts::case::Scheme>,
     /// OpenCL backends: measure the device's memory bandwidth first (STREAM triad over 3 ×
     /// MIB MiB arrays); the per-kernel roofline uses it. 0: skip.
     #[arg(long, value_name = "MIB", default_value_t = 128)]
@@ -496,7 +496,7 @@ fn resolve_auto(backend: Backend, device: Option<&str>) -> Backend {
 /// The OpenCL solver for a case: the phase kernels, or the fused one-kernel form where it
 /// applies (no periodic sides yet) and `--kernel fused` asks for it.
 fn opencl_solver(
-    case: &simplets::case::Case,
+    case: &simplets::methods::simple_ts::case::Case,
     cl: &simplets::methods::simple_ts::opencl::phase::OpenClOptions,
     phase: bool,
     dec: Option<(usize, usize)>,
@@ -529,7 +529,7 @@ fn opencl_solver(
 
 /// The `parallel` backend on rayon's global pool, with `threads` threads if given.
 fn parallel_solver(
-    case: &simplets::case::Case,
+    case: &simplets::methods::simple_ts::case::Case,
     threads: Option<u32>,
 ) -> Result<Box<dyn Solver>, Failure> {
     if let Some(n) = threads {
@@ -550,9 +550,9 @@ fn resized(case: &Case, nx: Option<u64>, ny: Option<u64>) -> Result<Case, Failur
     simplets::bench::tile_case(case, nx, ny).map_err(|e| Failure::Input(anyhow!(e)))
 }
 
-/// `implicit-upwind` etc. as a [`simplets::case::Scheme`].
-fn parse_scheme(s: &str) -> Result<simplets::case::Scheme, String> {
-    use simplets::case::{Convection, Interpolation, Scheme};
+/// `implicit-upwind` etc. as a [`simplets::methods::simple_ts::case::Scheme`].
+fn parse_scheme(s: &str) -> Result<simplets::methods::simple_ts::case::Scheme, String> {
+    use simplets::methods::simple_ts::case::{Convection, Interpolation, Scheme};
     let (c, i) = s
         .split_once('-')
         .ok_or_else(|| format!("{s:?}: expected CONVECTION-INTERPOLATION, e.g. implicit-upwind"))?;
@@ -600,7 +600,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
     case.solver.eps_p = 0.0;
     case.solver.eps_t = 0.0;
     if args.gpu_order {
-        case.solver.order = simplets::case::SweepOrder::Gpu;
+        case.solver.order = simplets::methods::simple_ts::case::SweepOrder::Gpu;
     }
     let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
     let mut spec = simplets::bench::Spec {
@@ -799,7 +799,7 @@ fn validate(args: ValidateArgs) -> Result<(), Failure> {
 }
 
 fn build_kernels(
-    case: &simplets::case::Case,
+    case: &simplets::methods::simple_ts::case::Case,
     device: Option<&str>,
     only: Option<KernelForm>,
 ) -> Result<(), Failure> {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use simplets::case::{Case, Convection, Interpolation, Scheme, Side};
+use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme, Side};
 use simplets::methods::simple_ts::reference::Reference;
 use simplets::solver::Solver;
 
@@ -224,10 +224,10 @@ fn supersonic_square_runs_in_all_four_schemes_with_a_bow_shock() {
 #[test]
 fn gpu_order_is_one_inner_sweep() {
     let mut a = load("confined_square_coarse.json");
-    a.solver.order = simplets::case::SweepOrder::Gpu;
+    a.solver.order = simplets::methods::simple_ts::case::SweepOrder::Gpu;
     a.solver.inner_sweeps = 7; // ignored in the GPU order
     let mut b = a.clone();
-    b.solver.order = simplets::case::SweepOrder::Cpp;
+    b.solver.order = simplets::methods::simple_ts::case::SweepOrder::Cpp;
     b.solver.inner_sweeps = 1;
     let mut c = b.clone();
     c.solver.inner_sweeps = 2;

@@ -7,7 +7,7 @@ use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 
 use simplets::bench::{self, counts};
-use simplets::case::{Case, Convection, Interpolation, Scheme};
+use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme};
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
 use simplets::solver::Solver;
 

@@ -12,8 +12,8 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use simplets::case::{Case, WallBc};
 use simplets::device::{build, select_device, BuiltProgram, Defines, DeviceInfo};
+use simplets::methods::simple_ts::case::{Case, WallBc};
 use simplets::methods::simple_ts::geometry::{
     FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID,
 };

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
-use simplets::case::{Case, SweepOrder};
 use simplets::device::KernelCache;
+use simplets::methods::simple_ts::case::{Case, SweepOrder};
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
 use simplets::methods::simple_ts::reference::Reference;
 use simplets::run::status::Progress;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use simplets::case::{Case, Convection, Interpolation, Scheme, SweepOrder};
+use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme, SweepOrder};
 use simplets::methods::simple_ts::reference::{iterate, Reference};
 use simplets::solver::Solver;
 

@@ -5,7 +5,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use simplets::case::{Case, Convection, Interpolation, Scheme, SweepOrder};
+use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme, SweepOrder};
 use simplets::methods::simple_ts::fields::Fields;
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
 use simplets::methods::simple_ts::reference::Reference;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use simplets::case::{Case, Convection, Interpolation, Scheme};
+use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme};
 use simplets::methods::simple_ts::fields::State;
 use simplets::methods::simple_ts::reference::Reference;
 use simplets::run::status::Progress;

@@ -33,7 +33,7 @@ fn unknown_case_is_an_error() {
 /// phase kernels), whose kernels are bit-identical twins of the reference (`tests/parity.rs`).
 #[test]
 fn opencl_validation_matches_the_reference() {
-    use simplets::case::Case;
+    use simplets::methods::simple_ts::case::Case;
     use simplets::methods::simple_ts::reference::Reference;
     use simplets::solver::Solver;
     use simplets::validate::{run_case_on, Backend};
@@ -108,7 +108,7 @@ fn validate_with_an_unknown_device_is_bad_input() {
 /// run warm-started from the final state on the grid refined by two.
 #[test]
 fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
-    use simplets::case::{Case, SweepOrder};
+    use simplets::methods::simple_ts::case::{Case, SweepOrder};
     use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
     use simplets::solver::Solver;
     use simplets::validate::square::{run_square, Averaging};
@@ -164,7 +164,7 @@ fn committed_gpu_studies_assemble_from_the_run_cache_and_pass() {
     use simplets::validate::{run_case_on, Backend, RunCache};
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bk = Backend::new(|case: &simplets::case::Case| {
+    let bk = Backend::new(|case: &simplets::methods::simple_ts::case::Case| {
         Err(format!(
             "{}: a run missing from the cache would run here",
             case.name

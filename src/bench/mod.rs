@@ -21,9 +21,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::case::Case;
 use crate::device::{DeviceInfo, Profile};
 use crate::error::{DeviceError, RunError};
+use crate::methods::simple_ts::case::Case;
 use crate::solver::Solver;
 
 /// Resize `case` to `nx` × `ny` computed cells at its own (uniform) spacing by tiling its

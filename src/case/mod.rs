@@ -1,70 +1,126 @@
-//! Case files: the JSON schema of a simplets run, its one set of defaults, and validation.
+//! The case file: what every method's case has (name, grid, time, output), reading a case file
+//! safely, the `method` selector, and the shared value rules ([`rules`]). A method's own
+//! sections (gas, bodies, boundaries, scheme, solver) live in `methods/<method>/case/`.
 //!
-//! Every quantity is non-dimensional (spec §1.2): lengths in units of the reference length L,
-//! velocities in units of the most probable molecular speed V_th = √(2RT0), time in L/V_th,
-//! pressure in p0, temperature in T0, density in ρ0 = p0/(R T0).
-//!
-//! Unknown fields are rejected (`deny_unknown_fields`); [`Case::validate`] checks every value
-//! and names the JSON path of the first bad one.
+//! Every quantity is non-dimensional, in the units of the method's case documentation.
+//! Unknown fields are rejected (`deny_unknown_fields`), and every error names the JSON path of
+//! the first bad value.
 
 pub mod rules;
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 
-/// A complete simulation case, as read from a JSON file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Case {
-    /// Case name; the output file is `<name>.nc`. Letters, digits, `-`, `_` and `.` only.
-    pub name: String,
-    /// Free text describing the case.
-    #[serde(default)]
-    pub description: String,
-    /// Gas and rarefaction parameters.
-    pub gas: Gas,
-    /// Domain and grid.
-    pub grid: GridSpec,
-    /// Rectangular solid bodies inside the domain.
-    #[serde(default)]
-    pub bodies: Vec<Body>,
-    /// Boundary condition on each side of the domain.
-    pub boundaries: Boundaries,
-    /// Initial condition (impulsive start, spec §3.5).
-    #[serde(default)]
-    pub initial: Initial,
-    /// Convection scheme.
-    #[serde(default)]
-    pub scheme: Scheme,
-    /// Time step and run length.
-    pub time: TimeSpec,
-    /// Loop-2 and loop-3 controls.
-    #[serde(default)]
-    pub solver: SolverSpec,
-    /// Output controls.
-    #[serde(default)]
-    pub output: OutputSpec,
+/// Largest case file read, in bytes: a case is a few kB; anything larger is not a case (and a
+/// device file such as /dev/zero would otherwise be read until memory runs out).
+pub const MAX_CASE_BYTES: u64 = 16 << 20;
+
+/// Largest number of output files of a split series: part names keep four digits
+/// (`<name>.0001.nc` … `<name>.9999.nc`), so they sort in time order.
+pub const MAX_PARTS: u64 = 9999;
+
+/// The numerical method of a case (`"method"` in the case file; SIMPLE-TS when absent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// SIMPLE-TS, the pressure-based solver of the compressible Navier–Stokes–Fourier
+    /// equations (`methods::simple_ts`).
+    #[default]
+    SimpleTs,
 }
 
-/// Gas parameters (hard-sphere monatomic gas by default).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Gas {
-    /// Knudsen number Kn = ℓ0/L at the reference state (spec §1.2).
-    pub kn: f64,
-    /// Ratio of specific heats γ (5/3 for a monatomic gas).
-    #[serde(default = "default_gamma")]
-    pub gamma: f64,
-    /// Prandtl number (2/3 for hard spheres, first Chapman–Enskog approximation).
-    #[serde(default = "default_pr")]
-    pub pr: f64,
-    /// Velocity-slip coefficient σ_u of eq. (42).
-    #[serde(default = "default_sigma_u")]
-    pub sigma_u: f64,
-    /// Temperature-jump coefficient σ_T of eq. (43).
-    #[serde(default = "default_sigma_t")]
-    pub sigma_t: f64,
+impl Method {
+    /// Every method, in the order the documentation lists them.
+    pub const ALL: [Method; 1] = [Method::SimpleTs];
+
+    /// The name used in case files and output (`simple_ts`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::SimpleTs => "simple_ts",
+        }
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the run driver and the output need of any case, whatever its method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Common {
+    /// Case name (output file stem).
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// The method.
+    pub method: Method,
+    /// The variant of the method, e.g. `implicit-upwind` (manifest, NetCDF attribute).
+    pub scheme: String,
+    /// Time step and run length.
+    pub time: TimeSpec,
+    /// Output controls.
+    pub output: OutputSpec,
+    /// A step whose residual exceeds this (or is not finite) has diverged.
+    pub divergence_limit: f64,
+    /// The whole case as JSON (manifest, NetCDF attribute, checkpoint hash).
+    pub json: serde_json::Value,
+}
+
+/// The text of the case file at `path`: refused unless it is a regular file of at most
+/// [`MAX_CASE_BYTES`] (a FIFO or a device would hang or exhaust memory).
+pub fn read_case_text(path: &Path) -> Result<String, ConfigError> {
+    let io = |message: String| ConfigError::Io {
+        path: path.display().to_string(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(io("not a regular file".into()));
+    }
+    if meta.len() > MAX_CASE_BYTES {
+        return Err(io(format!(
+            "{} bytes, more than a case file may have ({MAX_CASE_BYTES})",
+            meta.len()
+        )));
+    }
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CASE_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| io(e.to_string()))?;
+    if text.len() as u64 > MAX_CASE_BYTES {
+        return Err(io(format!("more than {MAX_CASE_BYTES} bytes")));
+    }
+    Ok(text)
+}
+
+/// Parse JSON text into `T`, turning serde's error into a one-line [`ConfigError::Parse`]
+/// that names the file, line, column and the offending field.
+pub fn parse_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    source: &str,
+) -> Result<T, ConfigError> {
+    serde_json::from_str(text).map_err(|e| ConfigError::Parse {
+        source_name: source.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+/// The method a case file asks for (`"method"`; SIMPLE-TS when absent).
+pub fn method_of(text: &str, source: &str) -> Result<Method, ConfigError> {
+    #[derive(Deserialize)]
+    struct Selector {
+        #[serde(default)]
+        method: Method,
+    }
+    Ok(parse_json::<Selector>(text, source)?.method)
 }
 
 /// Domain and grid. Cells are uniform unless face coordinates are given.
@@ -88,161 +144,6 @@ pub struct GridSpec {
     pub y_faces: Option<Vec<f64>>,
 }
 
-/// Kind of wall boundary condition, the same word everywhere (`"wall": "slip"` ↔ `WallBc::Slip`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum WallBc {
-    /// Velocity slip (42) and temperature jump (43) with local Knudsen number.
-    #[default]
-    Slip,
-    /// No slip, gas temperature equal to the wall temperature.
-    NoSlip,
-    /// No slip, zero normal heat flux (the wall temperature is not used).
-    Adiabatic,
-}
-
-/// A rectangular solid body. Cells whose centres lie inside `[x0,x1]×[y0,y1]` are solid.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Body {
-    /// Optional label used in output.
-    #[serde(default)]
-    pub name: String,
-    /// x extent `[x0, x1]`.
-    pub x: [f64; 2],
-    /// y extent `[y0, y1]`.
-    pub y: [f64; 2],
-    /// Wall velocity along x (tangential on the body's top and bottom faces).
-    #[serde(default)]
-    pub u_wall: f64,
-    /// Wall velocity along y (tangential on the body's left and right faces).
-    #[serde(default)]
-    pub v_wall: f64,
-    /// Wall temperature.
-    #[serde(default = "one", rename = "T_wall")]
-    pub t_wall: f64,
-    /// Wall boundary condition.
-    #[serde(default)]
-    pub wall: WallBc,
-}
-
-/// Boundary condition of one side of the domain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Side {
-    /// A solid wall along the side (a ghost layer of solid cells).
-    Wall {
-        /// Tangential wall velocity (u on south/north walls, v on west/east walls).
-        #[serde(default)]
-        velocity: f64,
-        /// Wall temperature.
-        #[serde(default = "one", rename = "T")]
-        t: f64,
-        /// Wall boundary condition.
-        #[serde(default)]
-        wall: WallBc,
-    },
-    /// Prescribed inflow: velocity, pressure and temperature fixed in the ghost layer.
-    Inflow {
-        /// Normal-to-x velocity u (give `u` or `mach`, not both).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        u: Option<f64>,
-        /// Flow Mach number of the inflow along the inward normal; u = M·√(γ/2) (spec §1.4).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mach: Option<f64>,
-        /// Velocity component v.
-        #[serde(default)]
-        v: f64,
-        /// Pressure.
-        #[serde(default = "one")]
-        p: f64,
-        /// Temperature.
-        #[serde(default = "one", rename = "T")]
-        t: f64,
-    },
-    /// Outflow: zero normal gradient of every quantity.
-    Outflow,
-    /// Fixed pressure and temperature in the ghost layer; the boundary velocity is solved.
-    Pressure {
-        /// Pressure.
-        p: f64,
-        /// Temperature.
-        #[serde(default = "one", rename = "T")]
-        t: f64,
-    },
-    /// Periodic: must be set on both opposite sides.
-    Periodic,
-}
-
-/// The four sides of the domain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Boundaries {
-    /// x = x_start.
-    pub west: Side,
-    /// x = x_end.
-    pub east: Side,
-    /// y = y_start.
-    pub south: Side,
-    /// y = y_end.
-    pub north: Side,
-}
-
-/// Initial condition in every fluid cell (spec §3.5).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Initial {
-    /// Velocity u.
-    #[serde(default)]
-    pub u: f64,
-    /// Velocity v.
-    #[serde(default)]
-    pub v: f64,
-    /// Pressure (at x_start when `p_east` is given).
-    #[serde(default = "one")]
-    pub p: f64,
-    /// If given, the initial pressure varies linearly in x from `p` to `p_east`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub p_east: Option<f64>,
-    /// Temperature.
-    #[serde(default = "one", rename = "T")]
-    pub t: f64,
-}
-
-/// Time treatment of convection (spec §2.4, [S] §3.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Convection {
-    /// Backward Euler: convection inside the loop-2 coefficients.
-    #[default]
-    Implicit,
-    /// Forward Euler: convective terms from level n, once per time step.
-    Explicit,
-}
-
-/// Face-value approximation of convected quantities (spec §2.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Interpolation {
-    /// First-order upwind.
-    #[default]
-    Upwind,
-    /// Second-order TVD (upwind + Van Leer limited correction).
-    Tvd,
-}
-
-/// One of the four SIMPLE-TS variants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct Scheme {
-    /// Implicit or explicit convection.
-    #[serde(default)]
-    pub convection: Convection,
-    /// Upwind or TVD face values.
-    #[serde(default)]
-    pub interpolation: Interpolation,
-}
-
 /// Time step and run length: give exactly one of `steps` and `end_time`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -258,45 +159,6 @@ pub struct TimeSpec {
     /// Stop early at steady state (one loop-2 iteration and all updates below 1e-12).
     #[serde(default)]
     pub stop_at_steady_state: bool,
-}
-
-/// Order in which the serial reference evaluates loop 3 (spec §2.8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum SweepOrder {
-    /// The C++ order: `inner_sweeps` Jacobi T/p sweeps per loop-2 iteration (every backend;
-    /// the OpenCL backend runs it with the phase kernels).
-    #[default]
-    Cpp,
-    /// The GPU order: one T/p evaluation per loop-2 iteration (inner_sweeps is ignored).
-    Gpu,
-}
-
-/// Loop-2 (outer iteration) and loop-3 (inner T/p sweeps) controls (spec §4).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SolverSpec {
-    /// Maximum loop-2 iterations per time step N_I.
-    #[serde(default = "default_max_iters")]
-    pub max_iters: u32,
-    /// Velocity tolerance ε_V on max|u^{k+1}−u^k|, max|v^{k+1}−v^k|.
-    #[serde(default = "default_eps_v")]
-    pub eps_v: f64,
-    /// Pressure tolerance ε_p on max|p^{k+1}−p^k|.
-    #[serde(default = "default_eps_pt")]
-    pub eps_p: f64,
-    /// Temperature tolerance ε_T on max|T^{k+1}−T^k|.
-    #[serde(default = "default_eps_pt", rename = "eps_T")]
-    pub eps_t: f64,
-    /// Loop-3 Jacobi sweeps of the T/p equations per loop-2 iteration (C++ order).
-    #[serde(default = "default_inner_sweeps")]
-    pub inner_sweeps: u32,
-    /// C++ or GPU evaluation order of the serial reference.
-    #[serde(default)]
-    pub order: SweepOrder,
-    /// Stop with an error when a residual exceeds this value or is not finite.
-    #[serde(default = "default_divergence_limit")]
-    pub divergence_limit: f64,
 }
 
 /// Output controls.
@@ -333,78 +195,12 @@ pub struct Probe {
     pub y: f64,
 }
 
-fn one() -> f64 {
-    1.0
-}
-fn default_gamma() -> f64 {
-    5.0 / 3.0
-}
-fn default_pr() -> f64 {
-    2.0 / 3.0
-}
-fn default_sigma_u() -> f64 {
-    1.1466
-}
-fn default_sigma_t() -> f64 {
-    2.1904
-}
-fn default_max_iters() -> u32 {
-    50
-}
-fn default_eps_v() -> f64 {
-    1e-8
-}
-fn default_eps_pt() -> f64 {
-    1e-9
-}
-fn default_inner_sweeps() -> u32 {
-    2
-}
-fn default_divergence_limit() -> f64 {
-    1e6
-}
 fn default_interval() -> u64 {
     100
 }
+
 fn every_step() -> u64 {
     1
-}
-
-impl Default for Initial {
-    fn default() -> Self {
-        Initial {
-            u: 0.0,
-            v: 0.0,
-            p: 1.0,
-            p_east: None,
-            t: 1.0,
-        }
-    }
-}
-
-impl SolverSpec {
-    /// Loop-3 T/p sweeps per loop-2 iteration that every backend runs: `inner_sweeps` (at
-    /// least one) in the C++ order, one in the GPU order.
-    pub fn sweeps(&self) -> u32 {
-        match self.order {
-            SweepOrder::Cpp => self.inner_sweeps.max(1),
-            SweepOrder::Gpu => 1,
-        }
-    }
-}
-
-impl Default for SolverSpec {
-    fn default() -> Self {
-        SolverSpec {
-            max_iters: default_max_iters(),
-            eps_v: default_eps_v(),
-            eps_p: default_eps_pt(),
-            eps_t: default_eps_pt(),
-            inner_sweeps: default_inner_sweeps(),
-            order: SweepOrder::Cpp,
-            divergence_limit: default_divergence_limit(),
-        }
-    }
 }
 
 impl Default for OutputSpec {
@@ -419,31 +215,6 @@ impl Default for OutputSpec {
     }
 }
 
-impl std::fmt::Display for Scheme {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let c = match self.convection {
-            Convection::Implicit => "implicit",
-            Convection::Explicit => "explicit",
-        };
-        let i = match self.interpolation {
-            Interpolation::Upwind => "upwind",
-            Interpolation::Tvd => "tvd",
-        };
-        write!(f, "{c}-{i}")
-    }
-}
-
-impl Side {
-    /// The inflow normal velocity u of an `Inflow` side (from `u` or `mach`), `None` otherwise.
-    pub fn inflow_u(&self, gamma: f64) -> Option<f64> {
-        match self {
-            Side::Inflow { u: Some(u), .. } => Some(*u),
-            Side::Inflow { mach: Some(m), .. } => Some(m * (gamma / 2.0).sqrt()),
-            _ => None,
-        }
-    }
-}
-
 impl TimeSpec {
     /// Number of time steps the case asks for.
     pub fn n_steps(&self) -> u64 {
@@ -452,33 +223,5 @@ impl TimeSpec {
             (None, Some(t)) => (t / self.dt - 1e-9).ceil().max(0.0) as u64,
             (None, None) => 0,
         }
-    }
-}
-
-impl Case {
-    /// Parse a case from JSON text; `source` names the file in error messages.
-    pub fn from_json(text: &str, source: &str) -> Result<Case, ConfigError> {
-        let case: Case = serde_json::from_str(text).map_err(|e| ConfigError::Parse {
-            source_name: source.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
-        case.validate()?;
-        Ok(case)
-    }
-
-    /// Read and parse a case file.
-    pub fn from_file(path: &std::path::Path) -> Result<Case, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        Case::from_json(&text, &path.display().to_string())
-    }
-
-    /// Check every value; the error names the JSON path, the value and the allowed range.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        crate::case::rules::validate(self)
     }
 }

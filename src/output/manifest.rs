@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::atomic::write_atomic;
-use crate::case::Case;
 use crate::error::OutputError;
+use crate::methods::simple_ts::case::Case;
 use crate::solver::SolverInfo;
 
 /// `git describe --tags --always --dirty` of the source tree at build time (set by

@@ -72,9 +72,9 @@ pub fn segment_output_path(
 mod stub {
     use std::path::{Path, PathBuf};
 
-    use crate::case::Case;
     use crate::error::OutputError;
     use crate::grid::Grid;
+    use crate::methods::simple_ts::case::Case;
     use crate::methods::simple_ts::fields::State;
     use crate::methods::simple_ts::geometry::Geometry;
 

@@ -21,16 +21,14 @@
 use std::path::{Path, PathBuf};
 
 use super::NcWriter;
-use crate::case::Case;
 use crate::error::OutputError;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::{Fields, State};
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::solver::StepReport;
 
-/// Most parts of a split series: part numbers keep four digits, so names sort in time order
-/// (`config_check` refuses a case that would need more).
-pub const MAX_PARTS: u64 = 9999;
+pub use crate::case::MAX_PARTS;
 
 /// `<out_dir>/<name>.<part:04>.nc`.
 pub fn part_path(out_dir: &Path, case_name: &str, part: u32) -> PathBuf {

@@ -12,9 +12,9 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::csv::CsvWriter;
-use crate::case::Case;
 use crate::error::OutputError;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::forces::Forces;
 use crate::methods::simple_ts::geometry::Geometry;

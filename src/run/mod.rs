@@ -43,8 +43,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::case::Case;
 use crate::error::RunError;
+use crate::methods::simple_ts::case::Case;
 use crate::output::checkpoint::{load_checkpoint, read_header};
 use crate::output::manifest::Timings;
 use crate::output::output_stem;

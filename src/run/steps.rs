@@ -7,9 +7,9 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::{check_divergence, RunOptions, RunSummary, STEADY_TOL};
-use crate::case::Case;
 use crate::error::{OutputError, RunError};
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::output::checkpoint::write_checkpoint;

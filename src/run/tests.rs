@@ -464,14 +464,14 @@ fn per_step_series_has_every_step_and_its_residuals() {
 fn forces_and_probes_csv_have_a_line_per_step() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = case(3, 0);
-    c.bodies.push(crate::case::Body {
+    c.bodies.push(crate::methods::simple_ts::case::Body {
         name: "b".into(),
         x: [1.2, 3.8],
         y: [1.2, 2.8],
         u_wall: 0.0,
         v_wall: 0.0,
         t_wall: 1.0,
-        wall: crate::case::WallBc::Slip,
+        wall: crate::methods::simple_ts::case::WallBc::Slip,
     });
     c.output.probes.push(crate::case::Probe {
         name: "p0".into(),

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use super::{host_copy, load_variant, Backend, CaseReport, Check, Plot, Row, Series};
-use crate::case::{Case, Interpolation, Side};
 use crate::error::ValidateError;
+use crate::methods::simple_ts::case::{Case, Interpolation, Side};
 use crate::methods::simple_ts::reference::ops::jump;
 use crate::methods::simple_ts::reference::Reference;
 

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use super::{host_copy, load_variant, Backend, CaseReport, Check, Plot, Row, Series};
-use crate::case::{Case, Side};
 use crate::error::ValidateError;
+use crate::methods::simple_ts::case::{Case, Side};
 use crate::methods::simple_ts::physics::{mach_of_speed, Constants};
 use crate::methods::simple_ts::reference::Reference;
 use crate::run::STEADY_TOL;

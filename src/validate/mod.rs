@@ -16,8 +16,8 @@ pub mod square;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::case::Case;
 use crate::error::ValidateError;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::reference::Reference;
 use crate::run::STEADY_TOL;
 use crate::solver::Solver;

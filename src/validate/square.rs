@@ -22,9 +22,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::{load_variant, Backend, CaseReport, Check, Plot, Row, Series};
-use crate::case::{Case, Convection, Interpolation};
 use crate::error::ValidateError;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::{Case, Convection, Interpolation};
 use crate::methods::simple_ts::forces::{BodyForce, Forces};
 use crate::methods::simple_ts::geometry::Geometry;
 
@@ -311,7 +311,7 @@ fn inflow(case: &Case) -> (f64, f64, f64, f64) {
     let g = case.gas.gamma;
     let u = case.boundaries.west.inflow_u(g).unwrap_or(0.0);
     let (p, t) = match case.boundaries.west {
-        crate::case::Side::Inflow { p, t, .. } => (p, t),
+        crate::methods::simple_ts::case::Side::Inflow { p, t, .. } => (p, t),
         _ => (1.0, 1.0),
     };
     (u, u / (g * t / 2.0).sqrt(), p, t)

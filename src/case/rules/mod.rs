@@ -1,12 +1,9 @@
-//! Validation of a parsed [`Case`]: every error names the JSON path, the value and the range.
-//!
-//! Checks run in file order (name, gas, grid, bodies, boundaries, initial, time, solver) and the
-//! first failure is returned. Body checks build the padded [`Grid`] to count covered cell centres
-//! with the same rule as [`crate::methods::simple_ts::geometry::Geometry`] (centre strictly inside the rectangle).
+//! The value rules every case shares: names, grid, time, output cadence and point probes,
+//! and the helpers the methods' own rules use. Every error names the JSON path, the value and
+//! the allowed range.
 
-use crate::case::{Body, Case, Side};
+use super::{GridSpec, OutputSpec, TimeSpec, MAX_PARTS};
 use crate::error::ConfigError;
-use crate::grid::Grid;
 
 /// Largest number of computed cells along one axis.
 pub const MAX_CELLS_AXIS: usize = 1_000_000;
@@ -15,7 +12,8 @@ pub const MAX_CELLS: u64 = 2_000_000_000;
 /// Relative tolerance for the first/last face coordinate against the domain extent.
 const FACE_END_TOL: f64 = 1e-12;
 
-fn invalid(
+/// A [`ConfigError::Invalid`] naming the JSON path, the value and what is allowed.
+pub fn invalid(
     path: impl Into<String>,
     value: impl ToString,
     allowed: impl Into<String>,
@@ -28,11 +26,12 @@ fn invalid(
 }
 
 /// `{:?}` prints f64 with an exponent when useful and always round-trips.
-fn num(v: f64) -> String {
+pub fn num(v: f64) -> String {
     format!("{v:?}")
 }
 
-fn finite(path: &str, v: f64) -> Result<(), ConfigError> {
+/// `v` must be finite.
+pub fn finite(path: &str, v: f64) -> Result<(), ConfigError> {
     if v.is_finite() {
         Ok(())
     } else {
@@ -40,7 +39,8 @@ fn finite(path: &str, v: f64) -> Result<(), ConfigError> {
     }
 }
 
-fn positive(path: &str, v: f64) -> Result<(), ConfigError> {
+/// `v` must be finite and > 0.
+pub fn positive(path: &str, v: f64) -> Result<(), ConfigError> {
     if v > 0.0 && v.is_finite() {
         Ok(())
     } else {
@@ -48,7 +48,8 @@ fn positive(path: &str, v: f64) -> Result<(), ConfigError> {
     }
 }
 
-fn non_negative(path: &str, v: f64) -> Result<(), ConfigError> {
+/// `v` must be finite and >= 0.
+pub fn non_negative(path: &str, v: f64) -> Result<(), ConfigError> {
     if v >= 0.0 && v.is_finite() {
         Ok(())
     } else {
@@ -56,7 +57,8 @@ fn non_negative(path: &str, v: f64) -> Result<(), ConfigError> {
     }
 }
 
-fn int_range(path: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
+/// `v` must lie in `[lo, hi]`.
+pub fn int_range(path: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
     if (lo..=hi).contains(&v) {
         Ok(())
     } else {
@@ -64,7 +66,8 @@ fn int_range(path: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
     }
 }
 
-fn extent(path: &str, e: [f64; 2]) -> Result<(), ConfigError> {
+/// An extent `[start, end]` must be finite with start < end.
+pub fn extent(path: &str, e: [f64; 2]) -> Result<(), ConfigError> {
     if e[0].is_finite() && e[1].is_finite() && e[0] < e[1] {
         Ok(())
     } else {
@@ -76,108 +79,8 @@ fn extent(path: &str, e: [f64; 2]) -> Result<(), ConfigError> {
     }
 }
 
-/// Stored indices `[a, b)` of the computed centres (`centres[1..=n]`) strictly inside `(lo, hi)`.
-pub(crate) fn centre_range(centres: &[f64], n: usize, lo: f64, hi: f64) -> (usize, usize) {
-    let c = &centres[1..=n];
-    let a = c.partition_point(|&x| x <= lo);
-    let b = c.partition_point(|&x| x < hi).max(a);
-    (a + 1, b + 1)
-}
-
-/// Check every value of `case`.
-pub fn validate(case: &Case) -> Result<(), ConfigError> {
-    check_name(&case.name)?;
-    check_gas(case)?;
-    check_grid(case)?;
-    let grid = Grid::new(&case.grid, false, false);
-    for (k, body) in case.bodies.iter().enumerate() {
-        check_body(k, body, &grid)?;
-    }
-    check_boundaries(case)?;
-    check_initial(case)?;
-    check_time(case)?;
-    check_solver(case)?;
-    check_probes(case, &grid)?;
-    check_output(case)
-}
-
-/// `output.snapshots_per_file`: the snapshots of the case's steps must fit in
-/// [`MAX_PARTS`](crate::output::series::MAX_PARTS) files, so that part names keep four digits
-/// and sort in time order.
-fn check_output(case: &Case) -> Result<(), ConfigError> {
-    let o = &case.output;
-    if o.snapshots_per_file == 0 {
-        return Ok(());
-    }
-    let max = crate::output::series::MAX_PARTS;
-    // The initial state, one per interval and the final state.
-    let regular = case.time.n_steps().checked_div(o.interval).unwrap_or(0);
-    let snapshots = regular.saturating_add(2);
-    let min = snapshots.div_ceil(max);
-    if o.snapshots_per_file < min {
-        return Err(invalid(
-            "output.snapshots_per_file",
-            o.snapshots_per_file,
-            format!(
-                "must be at least {min} (or 0 for one file): the case writes up to \
-                 {snapshots} snapshots and at most {max} files are numbered"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// `output.probes`: valid unique names, points inside the domain and in a fluid cell.
-fn check_probes(case: &Case, grid: &Grid) -> Result<(), ConfigError> {
-    let g = &case.grid;
-    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
-    for (k, pr) in case.output.probes.iter().enumerate() {
-        let p = format!("output.probes[{k}]");
-        if pr.name.is_empty() || !pr.name.chars().all(ok) {
-            return Err(invalid(
-                format!("{p}.name"),
-                format!("{:?}", pr.name),
-                "must be non-empty and use only letters, digits, '_', '.' and '-'",
-            ));
-        }
-        if case.output.probes[..k].iter().any(|q| q.name == pr.name) {
-            return Err(invalid(
-                format!("{p}.name"),
-                format!("{:?}", pr.name),
-                "must be unique among output.probes",
-            ));
-        }
-        for (axis, v, e) in [("x", pr.x, g.x), ("y", pr.y, g.y)] {
-            if !(v.is_finite() && v >= e[0] && v <= e[1]) {
-                return Err(invalid(
-                    format!("{p}.{axis}"),
-                    num(v),
-                    format!("must be inside the domain [{}, {}]", num(e[0]), num(e[1])),
-                ));
-            }
-        }
-        let i = crate::methods::simple_ts::probes::locate(&grid.x_f, grid.nx, pr.x);
-        let j = crate::methods::simple_ts::probes::locate(&grid.y_f, grid.ny, pr.y);
-        if let (Some(i), Some(j)) = (i, j) {
-            let (xc, yc) = (grid.x_v[i], grid.y_v[j]);
-            let inside = |b: &Body| xc > b.x[0] && xc < b.x[1] && yc > b.y[0] && yc < b.y[1];
-            if let Some(m) = case.bodies.iter().rposition(inside) {
-                return Err(invalid(
-                    p,
-                    format!("(x, y) = ({}, {})", num(pr.x), num(pr.y)),
-                    format!(
-                        "must lie in a fluid cell (cell ({}, {}) is solid: bodies[{m}])",
-                        i - 1,
-                        j - 1
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn check_name(name: &str) -> Result<(), ConfigError> {
+/// The case name: the output file stem.
+pub fn check_name(name: &str) -> Result<(), ConfigError> {
     let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
     if name.is_empty() || !name.chars().all(ok) || name == "." || name == ".." {
         return Err(invalid(
@@ -189,21 +92,8 @@ fn check_name(name: &str) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn check_gas(case: &Case) -> Result<(), ConfigError> {
-    let g = &case.gas;
-    if !(g.kn > 0.0 && g.kn <= 10.0) {
-        return Err(invalid("gas.kn", num(g.kn), "must be in (0, 10]"));
-    }
-    if !(g.gamma > 1.0 && g.gamma < 3.0) {
-        return Err(invalid("gas.gamma", num(g.gamma), "must be in (1, 3)"));
-    }
-    positive("gas.pr", g.pr)?;
-    non_negative("gas.sigma_u", g.sigma_u)?;
-    non_negative("gas.sigma_t", g.sigma_t)
-}
-
-fn check_grid(case: &Case) -> Result<(), ConfigError> {
-    let g = &case.grid;
+/// `grid`: cell counts within the limits, extents, optional face coordinates.
+pub fn check_grid(g: &GridSpec) -> Result<(), ConfigError> {
     int_range("grid.nx", g.nx as u64, 3, MAX_CELLS_AXIS as u64)?;
     int_range("grid.ny", g.ny as u64, 3, MAX_CELLS_AXIS as u64)?;
     let cells = g.nx as u64 * g.ny as u64;
@@ -225,7 +115,8 @@ fn check_grid(case: &Case) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn faces(path: &str, f: &[f64], n: usize, ext: [f64; 2]) -> Result<(), ConfigError> {
+/// Non-uniform face coordinates: n + 1 increasing values from one end of the extent to the other.
+pub fn faces(path: &str, f: &[f64], n: usize, ext: [f64; 2]) -> Result<(), ConfigError> {
     if f.len() != n + 1 {
         return Err(invalid(
             path,
@@ -262,184 +153,8 @@ fn faces(path: &str, f: &[f64], n: usize, ext: [f64; 2]) -> Result<(), ConfigErr
     Ok(())
 }
 
-fn check_body(k: usize, b: &Body, grid: &Grid) -> Result<(), ConfigError> {
-    let p = format!("bodies[{k}]");
-    for (axis, e) in [("x", b.x), ("y", b.y)] {
-        extent(&format!("{p}.{axis}"), e)?;
-    }
-    finite(&format!("{p}.u_wall"), b.u_wall)?;
-    finite(&format!("{p}.v_wall"), b.v_wall)?;
-    positive(&format!("{p}.T_wall"), b.t_wall)?;
-    let axes = [
-        ("x", b.x, &grid.x_v, grid.nx, "column"),
-        ("y", b.y, &grid.y_v, grid.ny, "row"),
-    ];
-    for (axis, e, centres, n, what) in axes {
-        let path = format!("{p}.{axis}");
-        let value = format!("[{}, {}]", num(e[0]), num(e[1]));
-        let (a, z) = centre_range(centres, n, e[0], e[1]);
-        if z - a < 2 {
-            return Err(invalid(
-                path,
-                value,
-                format!(
-                    "must contain at least 2 cell centres along {axis} (contains {})",
-                    z - a
-                ),
-            ));
-        }
-        if a == 1 || z == n + 1 {
-            let side = if a == 1 { 1 } else { n };
-            return Err(invalid(
-                path,
-                value,
-                format!(
-                    "must leave a fluid cell between the body and the domain side \
-                     (covers {what} {side} of 1..={n})"
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn kind(s: &Side) -> &'static str {
-    match s {
-        Side::Wall { .. } => "wall",
-        Side::Inflow { .. } => "inflow",
-        Side::Outflow => "outflow",
-        Side::Pressure { .. } => "pressure",
-        Side::Periodic => "periodic",
-    }
-}
-
-fn check_boundaries(case: &Case) -> Result<(), ConfigError> {
-    let b = &case.boundaries;
-    for (a, sa, z, sz) in [
-        ("west", &b.west, "east", &b.east),
-        ("south", &b.south, "north", &b.north),
-    ] {
-        let (pa, pz) = (matches!(sa, Side::Periodic), matches!(sz, Side::Periodic));
-        if pa != pz {
-            let (bad, other, s) = if pa { (z, a, sz) } else { (a, z, sa) };
-            return Err(invalid(
-                format!("boundaries.{bad}.kind"),
-                kind(s),
-                format!("must be periodic because boundaries.{other} is periodic"),
-            ));
-        }
-    }
-    for (name, side) in [
-        ("west", &b.west),
-        ("east", &b.east),
-        ("south", &b.south),
-        ("north", &b.north),
-    ] {
-        check_side(name, side)?;
-    }
-    Ok(())
-}
-
-fn check_side(name: &str, side: &Side) -> Result<(), ConfigError> {
-    let p = format!("boundaries.{name}");
-    match side {
-        Side::Wall { velocity, t, .. } => {
-            finite(&format!("{p}.velocity"), *velocity)?;
-            positive(&format!("{p}.T"), *t)
-        }
-        Side::Pressure { p: pr, t } => {
-            positive(&format!("{p}.p"), *pr)?;
-            positive(&format!("{p}.T"), *t)
-        }
-        Side::Inflow {
-            u,
-            mach,
-            v,
-            p: pr,
-            t,
-        } => {
-            check_inflow(name, &p, *u, *mach, *v)?;
-            positive(&format!("{p}.p"), *pr)?;
-            positive(&format!("{p}.T"), *t)
-        }
-        Side::Outflow | Side::Periodic => Ok(()),
-    }
-}
-
-/// Inflow velocity: on west/east `u` is the normal component and exactly one of `u` and `mach`
-/// is given; on south/north `v` is normal, `u` tangential, and `mach` replaces `v` (which must
-/// then be 0). Component inflow must point into the domain.
-fn check_inflow(
-    name: &str,
-    p: &str,
-    u: Option<f64>,
-    mach: Option<f64>,
-    v: f64,
-) -> Result<(), ConfigError> {
-    let x_normal = name == "west" || name == "east";
-    let inward = if name == "west" || name == "south" {
-        1.0
-    } else {
-        -1.0
-    };
-    if let Some(u) = u {
-        finite(&format!("{p}.u"), u)?;
-    }
-    finite(&format!("{p}.v"), v)?;
-    if let Some(m) = mach {
-        positive(&format!("{p}.mach"), m)?;
-    }
-    let sign = if inward > 0.0 { "> 0" } else { "< 0" };
-    if x_normal {
-        match (u, mach) {
-            (Some(_), Some(_)) | (None, None) => {
-                let value = if u.is_some() {
-                    "both u and mach"
-                } else {
-                    "neither u nor mach"
-                };
-                return Err(invalid(p, value, "give exactly one of u and mach"));
-            }
-            (Some(u), None) if u * inward <= 0.0 => {
-                return Err(invalid(
-                    format!("{p}.u"),
-                    num(u),
-                    format!("must be {sign} (inflow into the domain through the {name} side)"),
-                ));
-            }
-            _ => {}
-        }
-    } else if mach.is_some() && v != 0.0 {
-        return Err(invalid(
-            format!("{p}.v"),
-            num(v),
-            "must be 0 or omitted when mach is given",
-        ));
-    } else if mach.is_none() && v * inward <= 0.0 {
-        return Err(invalid(
-            format!("{p}.v"),
-            num(v),
-            format!(
-                "must be {sign} (inflow into the domain through the {name} side), or give mach"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn check_initial(case: &Case) -> Result<(), ConfigError> {
-    let i = &case.initial;
-    finite("initial.u", i.u)?;
-    finite("initial.v", i.v)?;
-    positive("initial.p", i.p)?;
-    if let Some(pe) = i.p_east {
-        positive("initial.p_east", pe)?;
-    }
-    positive("initial.T", i.t)
-}
-
-fn check_time(case: &Case) -> Result<(), ConfigError> {
-    let t = &case.time;
+/// `time`: Δt > 0 and exactly one of `steps` and `end_time`.
+pub fn check_time(t: &TimeSpec) -> Result<(), ConfigError> {
     positive("time.dt", t.dt)?;
     match (t.steps, t.end_time) {
         (Some(_), Some(_)) => Err(invalid(
@@ -458,23 +173,60 @@ fn check_time(case: &Case) -> Result<(), ConfigError> {
     }
 }
 
-fn check_solver(case: &Case) -> Result<(), ConfigError> {
-    let s = &case.solver;
-    int_range("solver.max_iters", s.max_iters.into(), 1, 100_000)?;
-    positive("solver.eps_v", s.eps_v)?;
-    positive("solver.eps_p", s.eps_p)?;
-    positive("solver.eps_T", s.eps_t)?;
-    int_range("solver.inner_sweeps", s.inner_sweeps.into(), 1, 100)?;
-    if s.divergence_limit > 0.0 {
-        Ok(())
-    } else {
-        Err(invalid(
-            "solver.divergence_limit",
-            num(s.divergence_limit),
-            "must be > 0",
-        ))
+/// `output.snapshots_per_file`: the snapshots of the case's steps must fit in
+/// [`MAX_PARTS`] files, so that part names keep four digits
+/// and sort in time order.
+pub fn check_output(time: &TimeSpec, o: &OutputSpec) -> Result<(), ConfigError> {
+    if o.snapshots_per_file == 0 {
+        return Ok(());
     }
+    let max = MAX_PARTS;
+    // The initial state, one per interval and the final state.
+    let regular = time.n_steps().checked_div(o.interval).unwrap_or(0);
+    let snapshots = regular.saturating_add(2);
+    let min = snapshots.div_ceil(max);
+    if o.snapshots_per_file < min {
+        return Err(invalid(
+            "output.snapshots_per_file",
+            o.snapshots_per_file,
+            format!(
+                "must be at least {min} (or 0 for one file): the case writes up to \
+                 {snapshots} snapshots and at most {max} files are numbered"
+            ),
+        ));
+    }
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests;
+/// `output.probes`: valid unique names and points inside the domain `grid`. Whether a point
+/// lies in a fluid cell is the method's rule.
+pub fn check_probes(probes: &[super::Probe], grid: &GridSpec) -> Result<(), ConfigError> {
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    for (k, pr) in probes.iter().enumerate() {
+        let p = format!("output.probes[{k}]");
+        if pr.name.is_empty() || !pr.name.chars().all(ok) {
+            return Err(invalid(
+                format!("{p}.name"),
+                format!("{:?}", pr.name),
+                "must be non-empty and use only letters, digits, '_', '.' and '-'",
+            ));
+        }
+        if probes[..k].iter().any(|q| q.name == pr.name) {
+            return Err(invalid(
+                format!("{p}.name"),
+                format!("{:?}", pr.name),
+                "must be unique among output.probes",
+            ));
+        }
+        for (axis, v, e) in [("x", pr.x, grid.x), ("y", pr.y, grid.y)] {
+            if !(v.is_finite() && v >= e[0] && v <= e[1]) {
+                return Err(invalid(
+                    format!("{p}.{axis}"),
+                    num(v),
+                    format!("must be inside the domain [{}, {}]", num(e[0]), num(e[1])),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

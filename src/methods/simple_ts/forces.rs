@@ -19,8 +19,8 @@
 //! south, north) and `L_b` the body's height `y1 − y0`; without an inflow side the denominator
 //! is 1 and the "coefficients" are the raw total forces.
 
-use crate::case::Case;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{Geometry, Ghost};
 use crate::methods::simple_ts::physics::Constants;
@@ -100,7 +100,7 @@ impl Forces {
             .collect();
         Forces {
             c: Constants::new(&case.gas),
-            tvd: case.scheme.interpolation == crate::case::Interpolation::Tvd,
+            tvd: case.scheme.interpolation == crate::methods::simple_ts::case::Interpolation::Tvd,
             dt: case.time.dt,
             flux: Fluxes {
                 rho_u: vec![0.0; n],

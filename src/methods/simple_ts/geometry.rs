@@ -11,8 +11,8 @@
 //! pressure equation with its partner's pseudo-velocity, value copied from the partner) or
 //! NONE (inside a solid; never read by a computed equation).
 
-use crate::case::{Case, Side, WallBc};
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::{Case, Side, WallBc};
 
 /// Cell class: computed fluid cell.
 pub const FLUID: u8 = 0;

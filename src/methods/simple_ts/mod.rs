@@ -9,6 +9,7 @@
 //! - [`forces`], [`probes`]: what a run writes besides the fields; [`prolong`]: a state
 //!   carried to a grid refined by two; [`numbers`]: what `simplets check` prints.
 
+pub mod case;
 pub mod fields;
 pub mod forces;
 pub mod geometry;

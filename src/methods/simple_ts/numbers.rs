@@ -2,9 +2,9 @@
 //! eq. (41), inflow Mach and Reynolds numbers, time-step numbers and a memory estimate.
 //! Everything is non-dimensional (lengths / L, speeds / V_th = √(2RT0), time / (L/V_th)).
 
-use crate::case::rules::centre_range;
-use crate::case::{Case, Side};
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::rules::centre_range;
+use crate::methods::simple_ts::case::{Case, Side};
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::methods::simple_ts::physics::{mach_of_speed, reynolds, speed_of_mach, Constants};
 
@@ -247,7 +247,8 @@ impl CaseNumbers {
             self.bytes_per_cell,
             crate::run::status::bytes(self.memory_bytes())
         );
-        let explicit = case.scheme.convection == crate::case::Convection::Explicit;
+        let explicit =
+            case.scheme.convection == crate::methods::simple_ts::case::Convection::Explicit;
         let sweeps = case.solver.sweeps();
         // The fused forms run one T/p sweep per iteration (the GPU order) only.
         let fused = if sweeps > 1 { " (order: gpu only)" } else { "" };
@@ -338,7 +339,7 @@ mod tests {
             "{text}"
         );
         let mut g = c.clone();
-        g.solver.order = crate::case::SweepOrder::Gpu;
+        g.solver.order = crate::methods::simple_ts::case::SweepOrder::Gpu;
         let text = CaseNumbers::new(&g).render(&g);
         assert!(
             text.contains("OpenCL phase form: 212 B per stored cell") && !text.contains("gpu only"),

@@ -4,7 +4,7 @@
 //! temperature T0, density ρ0 = p0/(RT0). μ and κ follow the hard-sphere law ∝ √T, so the
 //! diffusion coefficients Γ = Γ_λ = √T and only the constants below carry Kn, γ and Pr.
 
-use crate::case::Gas;
+use crate::methods::simple_ts::case::Gas;
 
 /// Constants of the discrete equations (code names of [CPP] in brackets).
 #[derive(Debug, Clone, Copy, PartialEq)]

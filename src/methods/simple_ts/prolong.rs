@@ -117,7 +117,7 @@ pub fn prolong(coarse: &State, (gc, geo_c): On, (gf, geo): On) -> Result<State, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Case;
+    use crate::methods::simple_ts::case::Case;
     use crate::methods::simple_ts::reference::Reference;
     use crate::solver::Solver;
 

@@ -31,9 +31,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::atomic::AtomicFile;
-use crate::case::Case;
 use crate::error::{CheckpointError, OutputError};
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::{Fields, State};
 
 /// Format version written and read.

@@ -27,9 +27,9 @@ use ::netcdf::{FileMut, NcTypeDescriptor, VariableMut};
 
 use super::atomic::AtomicFile;
 use super::{cell_values, u_face_values, v_face_values};
-use crate::case::Case;
 use crate::error::OutputError;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::{Fields, State};
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::solver::StepReport;

@@ -9,12 +9,12 @@
 use super::paths::Aliases;
 use super::phase::{defines, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N};
 use super::subdomains::{Decomposition, HALO};
-use crate::case::{Case, Convection, Side};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime,
 };
 use crate::error::{DeviceError, RunError};
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::{Case, Convection, Side};
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::methods::simple_ts::reference::bc::Ghosts;
@@ -126,7 +126,7 @@ pub fn build_ahead(
     };
     // The fused source does not depend on the sweep order: build it for a C++-order case too.
     let mut gpu_order = case.clone();
-    gpu_order.solver.order = crate::case::SweepOrder::Gpu;
+    gpu_order.solver.order = crate::methods::simple_ts::case::SweepOrder::Gpu;
     let fused = if forms.1 && supports(&gpu_order) {
         let dec = Decomposition::for_device(&r.grid, dev)?;
         let b = build_cached(

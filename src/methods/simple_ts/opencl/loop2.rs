@@ -2,8 +2,8 @@
 //! time step (loop 2 until the tolerances of spec §4 hold, with the divergence guard), and the
 //! [`Solver`](crate::solver::Solver) methods that do not depend on the form.
 
-use crate::case::SolverSpec;
 use crate::error::{DeviceError, RunError};
+use crate::methods::simple_ts::case::SolverSpec;
 use crate::solver::{Residuals, StepReport};
 
 /// A residual maximum and the stored index where it occurs.

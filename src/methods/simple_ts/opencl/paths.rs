@@ -154,7 +154,7 @@ pub fn pack_geometry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Case;
+    use crate::methods::simple_ts::case::Case;
     use crate::methods::simple_ts::geometry::{F_COPY, F_PERIODIC, OPEN, SOLID};
     use crate::methods::simple_ts::reference::Reference;
 

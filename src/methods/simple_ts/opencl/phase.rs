@@ -4,13 +4,13 @@
 //! maxima of each work-group cross to the host per iteration, and fields are read back for
 //! output (`state`).
 
-use crate::case::{Case, Convection, Interpolation};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
     Runtime,
 };
 use crate::error::{DeviceError, RunError};
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::{Case, Convection, Interpolation};
 use crate::methods::simple_ts::fields::{Fields, State};
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};

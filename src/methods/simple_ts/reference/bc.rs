@@ -4,8 +4,8 @@
 
 use super::ops::{jump, li, slip};
 use super::Ctx;
-use crate::case::WallBc;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::WallBc;
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{Geometry, Ghost, F_COPY, F_PERIODIC, OPEN};
 

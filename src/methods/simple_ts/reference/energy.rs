@@ -12,8 +12,8 @@ use super::density::{tvd_cf, tvd_fc};
 use super::ops::{hi, upwind};
 use super::rows::map_rows;
 use super::{Ctx, Work};
-use crate::case::WallBc;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::WallBc;
 use crate::methods::simple_ts::geometry::FLUID;
 
 /// Shear strain rate at the corner (x_f[i'], y_f[j']) (spec §2.6), with the wall gas velocity

@@ -15,9 +15,9 @@ pub mod ops;
 pub mod pressure;
 pub mod rows;
 
-use crate::case::{Case, Convection, Interpolation, Side};
 use crate::error::RunError;
 use crate::grid::Grid;
+use crate::methods::simple_ts::case::{Case, Convection, Interpolation, Side};
 use crate::methods::simple_ts::fields::{Fields, State};
 use crate::methods::simple_ts::geometry::{Geometry, F_FIXED, F_NONE, SOLID};
 use crate::methods::simple_ts::physics::Constants;

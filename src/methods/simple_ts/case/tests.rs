@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use crate::case::Case;
 use crate::error::ConfigError;
+use crate::methods::simple_ts::case::Case;
 
 /// A valid case: 20×10 cells of 0.1, one 3×3-cell square, supersonic inflow.
 fn base() -> Value {
