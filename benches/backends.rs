@@ -6,16 +6,16 @@
 //! `cargo bench` runs them; CI only compiles them (`cargo bench --no-run`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use simplets::methods::simple_ts::backend::Backend as Solver;
 use simplets::methods::simple_ts::case::{Case, Interpolation};
 use simplets::methods::simple_ts::reference::Reference;
-use simplets::solver::Solver;
 
 fn case(nx: usize, ny: usize, interpolation: Interpolation) -> Case {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/default.json");
     let mut c = Case::from_file(&path).expect("configs/default.json");
     c.scheme.interpolation = interpolation;
     if (nx, ny) != (c.grid.nx, c.grid.ny) {
-        c = simplets::bench::tile_case(&c, nx, ny).expect("crop");
+        c = simplets::methods::simple_ts::tile::tile_case(&c, nx, ny).expect("crop");
     }
     c
 }

@@ -151,6 +151,13 @@ pub enum OutputError {
         /// Existing file.
         path: String,
     },
+    /// The output path names something that is not a regular file (a directory, a device, a
+    /// FIFO): never replaced, even with `--force`.
+    #[error("{path} exists and is not a regular file: choose another output path")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
     /// I/O error.
     #[error("cannot write {path}: {message}")]
     Io {

@@ -15,4 +15,5 @@ pub mod methods;
 pub mod output;
 pub mod run;
 pub mod solver;
+pub mod text;
 pub mod validate;

@@ -1,49 +1,165 @@
-//! The one seam between the run driver and the backends: the serial reference and OpenCL
-//! both implement [`Solver`].
+//! The one seam between the methods and what runs them: the run driver, the output writers,
+//! `simplets bench` and the applications see every method and backend as a [`Solver`], and
+//! know it through its [`Layout`] (grid, output variables, residuals, side series). Nothing
+//! here knows a method.
 //!
 //! Reading fields back is the expensive part on a device backend, so the driver asks only for
-//! what is due: [`Solver::clock`] every step (host-side numbers), [`Solver::iterate_rows`]
-//! for a snapshot (all rows), forces or probes (a few rows), and [`Solver::state`] (both time
-//! levels) for a checkpoint or after a failure.
-
-use std::ops::Range;
+//! what is due: [`Solver::clock`] every step (host-side numbers), [`Solver::snapshot`] for a
+//! snapshot, [`Solver::side_lines`] for the per-step CSV series (a method reads back only the
+//! rows they need), and [`Solver::save`] (both time levels) for a checkpoint.
 
 use serde::Serialize;
 
+use crate::case::Method;
 use crate::error::RunError;
 use crate::grid::Grid;
-use crate::methods::simple_ts::fields::State;
-use crate::methods::simple_ts::geometry::Geometry;
 
-/// Maximum absolute updates of one loop-2 iteration (∞-norms over solved faces / fluid cells).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Residuals {
-    /// max |u^{k+1} − u^k|.
-    pub du: f64,
-    /// max |v^{k+1} − v^k|.
-    pub dv: f64,
-    /// max |p^{k+1} − p^k| over the last inner sweep.
-    pub dp: f64,
-    /// max |T^{k+1} − T^k| over the last inner sweep.
-    pub dt: f64,
+/// Residuals a step reports: at most this many (SIMPLE-TS: u, v, p, T).
+pub const MAX_RESIDUALS: usize = 4;
+
+/// Where the values of a stored array sit on the padded staggered grid (`grid.rs`): cell
+/// centres, the west (x-) faces or the south (y-) faces. Arrays are stored on the padded grid
+/// (`i + j·nxt`); output holds the computed part only (`output` module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Cell centres, `i = 1..=nx`, `j = 1..=ny`.
+    Cell,
+    /// West faces, `i = 1..=nx+1`, `j = 1..=ny`.
+    XFace,
+    /// South faces, `i = 1..=nx`, `j = 1..=ny+1`.
+    YFace,
 }
 
+/// One output variable of a method (a NetCDF variable of every snapshot).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variable {
+    /// Variable name, e.g. `p`.
+    pub name: &'static str,
+    /// CF `long_name`, naming the scale of the non-dimensional value.
+    pub long_name: &'static str,
+    /// Where its values sit.
+    pub place: Place,
+    /// Checked by the driver's divergence guard (a non-finite computed value stops the run).
+    pub guarded: bool,
+}
+
+/// One residual of a step: the per-step series variable and the field it measures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResidualSpec {
+    /// Series variable, e.g. `res_u`.
+    pub name: &'static str,
+    /// Status-line column, e.g. `du`.
+    pub short: &'static str,
+    /// Index of the [`Variable`] whose change it measures (the guard names that field's cell).
+    pub variable: usize,
+    /// CF `long_name`.
+    pub long_name: &'static str,
+}
+
+/// A per-step CSV file written beside the NetCDF output (`<stem>.<suffix>.csv`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideSpec {
+    /// File suffix, e.g. `forces`.
+    pub suffix: &'static str,
+    /// Header line (without newline).
+    pub header: &'static str,
+    /// Every this many steps (absolute step numbers; 0: no file).
+    pub every: u64,
+}
+
+/// What the output and the driver need to know of a method's discretisation of a case.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The method.
+    pub method: Method,
+    /// The padded grid with its coordinates.
+    pub grid: Grid,
+    /// The snapshot variables, in [`Snapshot::arrays`] order.
+    pub variables: Vec<Variable>,
+    /// The residuals of [`StepReport::res`], in order.
+    pub residuals: Vec<ResidualSpec>,
+    /// 1 for a computed (fluid) cell, 0 for a solid one, over the computed cells
+    /// (`[j][i]`, `nx × ny`): the NetCDF `fluid_mask`.
+    pub mask: Vec<i8>,
+    /// Cells counted in the cell-iterations per second of the status line and the manifest
+    /// (the fluid cells).
+    pub work_cells: u64,
+    /// The unit system in words (NetCDF global `comment`).
+    pub units: &'static str,
+    /// CF `long_name` of the time coordinate, naming its unit.
+    pub time_unit: &'static str,
+    /// The per-step CSV files, in [`Solver::side_lines`] order.
+    pub side: Vec<SideSpec>,
+    /// Names of the arrays of [`Solver::save`], in order (checkpoint header).
+    pub saved: Vec<String>,
+}
+
+impl Layout {
+    /// Index of the variable `name`.
+    pub fn variable(&self, name: &str) -> Option<usize> {
+        self.variables.iter().position(|v| v.name == name)
+    }
+}
+
+/// Maximum absolute updates of the last iteration of a step, in [`Layout::residuals`] order
+/// (unused entries 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Residuals(pub [f64; MAX_RESIDUALS]);
+
 impl Residuals {
-    /// Largest of the four.
+    /// Largest entry (NaN if any is NaN).
     pub fn max(&self) -> f64 {
-        self.du.max(self.dv).max(self.dp).max(self.dt)
+        self.0.iter().fold(0.0f64, |m, &r| {
+            if r.is_nan() || m.is_nan() {
+                f64::NAN
+            } else {
+                m.max(r)
+            }
+        })
     }
 }
 
 /// What one time step did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct StepReport {
-    /// Loop-2 iterations taken.
+    /// Iterations of the step's inner loop (SIMPLE-TS: loop 2; 1 for an explicit method).
     pub iters: u32,
     /// Residuals of the last iteration.
     pub res: Residuals,
-    /// True if the loop-2 tolerances were met (false: stopped at max_iters).
+    /// True if the tolerances were met (false: stopped at the iteration limit).
     pub converged: bool,
+}
+
+/// The current values of a method's output variables.
+#[derive(Debug, Clone)]
+pub struct Snapshot<'a> {
+    /// Completed time steps.
+    pub step: u64,
+    /// Simulated time.
+    pub time: f64,
+    /// One padded array per [`Layout::variables`] entry.
+    pub arrays: Vec<&'a [f64]>,
+}
+
+/// Which time level a [`Solver::snapshot`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// The current state (the newest iterate).
+    Current,
+    /// The state at the start of the current step (the last good state when the driver's
+    /// guard rejects a step).
+    Previous,
+}
+
+/// The whole state of a run, for a checkpoint: the arrays of [`Layout::saved`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saved {
+    /// Completed time steps.
+    pub step: u64,
+    /// Simulated time.
+    pub time: f64,
+    /// One array per name of [`Layout::saved`], in that order.
+    pub arrays: Vec<Vec<f64>>,
 }
 
 /// The OpenCL device a backend runs on, as its driver reports it (run manifest).
@@ -65,7 +181,7 @@ pub struct DeviceRecord {
     pub driver_version: String,
 }
 
-/// The work-group decomposition of the fused kernel (run manifest).
+/// The work-group decomposition of a fused kernel (run manifest).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct DecompositionRecord {
     /// Work-items per group along x, halo included (W).
@@ -81,7 +197,7 @@ pub struct DecompositionRecord {
 /// How the OpenCL program of a run was built (run manifest).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct KernelRecord {
-    /// Loop-2 form: `phase` (Jacobi phase kernels) or `fused` (one y-sweep kernel).
+    /// Kernel form, e.g. `phase` (Jacobi phase kernels) or `fused` (one y-sweep kernel).
     pub form: String,
     /// The fused kernel's decomposition (`None` for the phase kernels).
     pub decomposition: Option<DecompositionRecord>,
@@ -104,50 +220,41 @@ pub struct SolverInfo {
     pub kernels: Option<KernelRecord>,
 }
 
-/// A SIMPLE-TS backend.
+/// A method on a backend, as the run driver and the applications see it.
 pub trait Solver {
-    /// Backend name for logs and output attributes (`reference`, `opencl:<device>`).
+    /// Backend name for logs and output attributes (`reference`, `parallel:4`,
+    /// `opencl:<device>`).
     fn name(&self) -> String;
-    /// The grid.
-    fn grid(&self) -> &Grid;
-    /// Cell and face classes.
-    fn geometry(&self) -> &Geometry;
-    /// Advance one time step (loop 1 body: loop 2 until converged or max_iters). On
-    /// [`RunError::Diverged`] the backend has rolled the iterate back to the state before the
-    /// step (the last good state), so [`Solver::state`] returns it.
+    /// The grid, variables, residuals and side series of the run.
+    fn layout(&self) -> &Layout;
+    /// Advance one time step. On [`RunError::Diverged`] the backend has rolled the state back
+    /// to the one before the step (the last good state), so [`Solver::snapshot`] returns it.
     fn step(&mut self) -> Result<StepReport, RunError>;
     /// Completed time steps and the time of the current state, without reading fields back.
     fn clock(&self) -> (u64, f64);
-    /// The current state, both time levels; backends that keep fields elsewhere copy all of
-    /// them here first.
-    fn state(&mut self) -> &State;
-    /// The current state with the stored rows `rows` (j ranges of the padded grid, ghosts
-    /// included) of the iterate `k` up to date: all six fields of those rows. Other rows of
-    /// `k`, and level `n`, may be stale; `step` and `time` are current. Device backends read
-    /// back only those rows; the default returns [`Solver::state`].
-    fn iterate_rows(&mut self, rows: &[Range<usize>]) -> &State {
-        let _ = rows;
-        self.state()
-    }
+    /// The output variables at `level`, read back from the device if need be (step and time
+    /// are the current clock's). A failed read-back is an error, never stale values.
+    fn snapshot(&mut self, level: Level) -> Result<Snapshot<'_>, RunError>;
+    /// The lines of the side series `due[k]` asks for (one `Vec` per [`Layout::side`] entry,
+    /// empty where not due), from the current state; a device backend reads back only the
+    /// rows they need.
+    fn side_lines(&mut self, due: &[bool]) -> Result<Vec<Vec<String>>, RunError>;
+    /// The whole state, for a checkpoint.
+    fn save(&mut self) -> Result<Saved, RunError>;
+    /// Replace the whole state (both time levels, step and time), e.g. from a checkpoint; the
+    /// backend rebuilds everything derived from it, so that the next [`Solver::step`] gives
+    /// the same bits as the run that wrote it.
+    fn restore(&mut self, saved: Saved) -> Result<(), RunError>;
     /// The device and kernel build of the backend, for the run manifest.
     fn info(&self) -> SolverInfo {
         SolverInfo::default()
-    }
-    /// Replace the whole state (both time levels, step and time), e.g. from a checkpoint; the
-    /// backend rebuilds everything derived from it (face fluxes, device buffers), so that the
-    /// next [`Solver::step`] gives the same bits as the run that wrote the state.
-    fn restore(&mut self, state: State) -> Result<(), RunError>;
-    /// The OpenCL runtime of a device backend (buffers, kernels, profiling; `simplets bench`);
-    /// `None` for the CPU backends.
-    fn runtime(&self) -> Option<&crate::device::Runtime> {
-        None
     }
     /// Backend details worth reporting (the fused kernel's decomposition, …).
     fn details(&self) -> Vec<(String, String)> {
         Vec::new()
     }
-    /// Mutable [`Solver::runtime`].
-    fn runtime_mut(&mut self) -> Option<&mut crate::device::Runtime> {
+    /// Per-kernel profiling of a device backend (`simplets bench`); `None` on the CPU.
+    fn profiling(&mut self) -> Option<&mut dyn crate::device::Profiling> {
         None
     }
 }

@@ -7,9 +7,9 @@ use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 
 use simplets::bench::{self, counts};
+use simplets::methods::simple_ts::backend::Backend as Solver;
 use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme};
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
-use simplets::solver::Solver;
 
 fn cl_lock() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
@@ -39,7 +39,7 @@ fn root() -> std::path::PathBuf {
 /// The kernel-count case, shrunk, with `scheme`.
 fn case(convection: Convection, interpolation: Interpolation) -> Case {
     let c = Case::from_file(&root().join("scripts/kernel_count/case.json")).unwrap();
-    let mut c = bench::tile_case(&c, 140, 70).unwrap();
+    let mut c = simplets::methods::simple_ts::tile::tile_case(&c, 140, 70).unwrap();
     assert_eq!(c.bodies.len(), 1);
     c.scheme = Scheme {
         convection,
@@ -161,7 +161,7 @@ fn embedded_counts_are_current_and_complete() {
     let counts = counts::embedded();
     for form in ["phase", "fused"] {
         assert!(
-            counts.is_current(form, &bench::form_source(form)),
+            counts.is_current(form, &bench::trace::form_source(form)),
             "src/bench/counts.json was counted from another {form} kernel source: run \
              scripts/count-kernels.sh"
         );

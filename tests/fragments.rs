@@ -76,10 +76,10 @@ fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
 
 /// The fragment probe program for the case of `r` with its constants and scheme switches.
 fn case_program(r: &Reference) -> BuiltProgram {
-    let c = &r.c;
+    let c = &r.p.c;
     let d = Defines::new()
-        .int("CFG_NXT", r.grid.nxt as i64)
-        .int("CFG_NYT", r.grid.nyt as i64)
+        .int("CFG_NXT", r.p.grid.nxt as i64)
+        .int("CFG_NYT", r.p.grid.nyt as i64)
         .int("CFG_TVD", r.tvd as i64)
         .int("CFG_EXPLICIT", r.explicit as i64)
         .real("CFG_A", c.a)
@@ -281,7 +281,7 @@ const SMALL_CASE: &str = r#"{
 fn density_matches_reference() {
     let case = Case::from_json(SMALL_CASE, "SMALL_CASE").unwrap();
     let mut r = Reference::new(&case);
-    let (grid, geom) = (&r.grid, &r.geom);
+    let (grid, geom) = (&r.p.grid, &r.p.geo);
     let n = grid.len();
     assert!(
         geom.cell.iter().filter(|&&c| c == SOLID).count() >= 9,
@@ -309,14 +309,14 @@ fn density_matches_reference() {
         k.v[ij] = vel(&mut g);
     }
     let (r, k) = (&r, &r.state.k);
-    let cell: Vec<i32> = r.geom.cell.iter().map(|&c| c as i32).collect();
+    let cell: Vec<i32> = r.p.geo.cell.iter().map(|&c| c as i32).collect();
     for tvd in [false, true] {
         let out = {
             let _g = cl_lock();
-            let p = fragments_program(r.grid.nxt, r.grid.nyt, tvd);
+            let p = fragments_program(r.p.grid.nxt, r.p.grid.nyt, tvd);
             p.run_kernel(
                 "probe_density",
-                &[&k.rho, &k.u, &k.v, &r.grid.hx, &r.grid.hy],
+                &[&k.rho, &k.u, &k.v, &r.p.grid.hx, &r.p.grid.hy],
                 &[&cell],
                 2 * n,
                 n,
@@ -324,12 +324,12 @@ fn density_matches_reference() {
             .unwrap()
         };
         let mut corrected = 0;
-        for j in 0..r.grid.nyt {
-            for i in 0..r.grid.nxt {
-                let ij = r.grid.idx(i, j);
+        for j in 0..r.p.grid.nyt {
+            for i in 0..r.p.grid.nxt {
+                let ij = r.p.grid.idx(i, j);
                 let want = [
-                    density::rho_fc(&r.grid, &r.geom, k, tvd, i, j),
-                    density::rho_cf(&r.grid, &r.geom, k, tvd, i, j),
+                    density::rho_fc(&r.p.grid, &r.p.geo, k, tvd, i, j),
+                    density::rho_cf(&r.p.grid, &r.p.geo, k, tvd, i, j),
                 ];
                 for (c, name) in ["rho_fc", "rho_cf"].iter().enumerate() {
                     let got = out[2 * ij + c];
@@ -341,8 +341,8 @@ fn density_matches_reference() {
                     );
                 }
                 if tvd {
-                    let up = density::rho_fc(&r.grid, &r.geom, k, false, i, j);
-                    let vp = density::rho_cf(&r.grid, &r.geom, k, false, i, j);
+                    let up = density::rho_fc(&r.p.grid, &r.p.geo, k, false, i, j);
+                    let vp = density::rho_cf(&r.p.grid, &r.p.geo, k, false, i, j);
                     corrected += (up != want[0]) as usize + (vp != want[1]) as usize;
                 }
             }
@@ -367,7 +367,7 @@ fn perturbed_case(seed: u64) -> Reference {
     let case = Case::from_json(SMALL_CASE, "SMALL_CASE").unwrap();
     let mut r = Reference::new(&case);
     let mut g = Lcg(seed);
-    let (nxt, n) = (r.grid.nxt, r.grid.len());
+    let (nxt, n) = (r.p.grid.nxt, r.p.grid.len());
     let scalar = |g: &mut Lcg, base: f64, ij: usize, prev: f64| {
         let (i, j) = ((ij % nxt) as f64, (ij / nxt) as f64);
         match g.below(8) {
@@ -383,7 +383,7 @@ fn perturbed_case(seed: u64) -> Reference {
     };
     for f in [&mut r.state.k, &mut r.state.n] {
         for ij in 0..n {
-            if r.geom.cell[ij] != SOLID {
+            if r.p.geo.cell[ij] != SOLID {
                 let prev = |a: &[f64]| if ij > 0 { a[ij - 1] } else { a[ij] };
                 f.rho[ij] = scalar(&mut g, 1.0, ij, prev(&f.rho));
                 f.p[ij] = scalar(&mut g, 1.0, ij, prev(&f.p));
@@ -395,7 +395,7 @@ fn perturbed_case(seed: u64) -> Reference {
             f.v[ij] = vel(&mut g);
         }
     }
-    for w in &mut r.geom.walls {
+    for w in &mut std::sync::Arc::make_mut(&mut r.p).geo.walls {
         w.u = g.range(-1.0, 1.0);
         w.v = g.range(-1.0, 1.0);
         w.t = g.range(0.5, 1.5);
@@ -407,7 +407,12 @@ fn perturbed_case(seed: u64) -> Reference {
 /// Give wall m the condition `[Slip, NoSlip, Adiabatic][(m + rot) % 3]`.
 fn rotate_wall_bcs(r: &mut Reference, rot: usize) {
     let bcs = [WallBc::Slip, WallBc::NoSlip, WallBc::Adiabatic];
-    for (m, w) in r.geom.walls.iter_mut().enumerate() {
+    for (m, w) in std::sync::Arc::make_mut(&mut r.p)
+        .geo
+        .walls
+        .iter_mut()
+        .enumerate()
+    {
         w.bc = bcs[(m + rot) % 3];
     }
 }
@@ -421,7 +426,7 @@ struct CaseArrays {
 impl CaseArrays {
     /// `cu`, `cv`, `ct`: the explicit convective terms (zeros when unused).
     fn new(r: &Reference, cu: &[f64], cv: &[f64], ct: &[f64]) -> CaseArrays {
-        let (k, n, f, geo) = (&r.state.k, &r.state.n, &r.flux, &r.geom);
+        let (k, n, f, geo) = (&r.state.k, &r.state.n, &r.flux, &r.p.geo);
         let walls = |get: fn(&simplets::methods::simple_ts::geometry::Wall) -> f64| {
             geo.walls.iter().map(get).collect()
         };
@@ -443,8 +448,8 @@ impl CaseArrays {
                 f.rho_v.clone(),
                 f.Fx.clone(),
                 f.Fy.clone(),
-                r.grid.hx.clone(),
-                r.grid.hy.clone(),
+                r.p.grid.hx.clone(),
+                r.p.grid.hy.clone(),
                 walls(|w| w.u),
                 walls(|w| w.v),
                 walls(|w| w.t),
@@ -507,7 +512,7 @@ fn bc_matches_reference() {
             let _g = cl_lock();
             a.run(&case_program(&r), "probe_bc", &[], BC_OUT)
         };
-        let (x, g) = (r.ctx(), &r.grid);
+        let (x, g) = (r.ctx(), &r.p.grid);
         for j in 1..g.nyt {
             for i in 1..g.nxt {
                 let ij = g.idx(i, j);
@@ -538,7 +543,7 @@ fn momentum_matches_reference() {
     const MOM_OUT: usize = 6;
     let names = ["u_hat", "d_u", "c_u_fc", "v_hat", "d_v", "c_v_cf"];
     let mut r = perturbed_case(0x30_3e);
-    let n = r.grid.len();
+    let n = r.p.grid.len();
     let mut worst = [0u64; MOM_OUT];
     let mut compared = [0usize; MOM_OUT];
     let mut tvd_faces = 0;
@@ -554,7 +559,7 @@ fn momentum_matches_reference() {
             let _g = cl_lock();
             a.run(&case_program(&r), "probe_momentum", &[], MOM_OUT)
         };
-        let (x, g, geo) = (r.ctx(), &r.grid, &r.geom);
+        let (x, g, geo) = (r.ctx(), &r.p.grid, &r.p.geo);
         for j in 1..g.nyt {
             for i in 1..g.nxt {
                 let ij = g.idx(i, j);
@@ -627,7 +632,7 @@ fn loop3_work(r: &Reference, g: &mut Lcg) -> Work {
 /// Fluid cells of `r` with a solid neighbour (wall faces of the energy CV), and of those with
 /// an adiabatic one.
 fn wall_cells(r: &Reference) -> (usize, usize) {
-    let (g, geo) = (&r.grid, &r.geom);
+    let (g, geo) = (&r.p.grid, &r.p.geo);
     let (mut walls, mut adiabatic) = (0, 0);
     for j in 1..=g.ny {
         for i in 1..=g.nx {
@@ -669,11 +674,11 @@ fn energy_matches_reference() {
             let _g = cl_lock();
             a.run(&case_program(&r), "probe_energy", &[], EN_OUT)
         };
-        let (x, gr) = (r.ctx(), &r.grid);
+        let (x, gr) = (r.ctx(), &r.p.grid);
         for j in 1..=gr.ny {
             for i in 1..=gr.nx {
                 let p = gr.idx(i, j);
-                if r.geom.cell[p] != FLUID {
+                if r.p.geo.cell[p] != FLUID {
                     continue;
                 }
                 let want = [
@@ -717,7 +722,7 @@ fn pressure_matches_reference() {
     ];
     let mut r = perturbed_case(0x9e_55);
     let mut g = Lcg(0x9e);
-    let n = r.grid.len();
+    let n = r.p.grid.len();
     let mut worst = [0u64; PR_OUT];
     let mut compared = [0usize; PR_OUT];
     let mut unsolved = 0;
@@ -728,13 +733,13 @@ fn pressure_matches_reference() {
         rotate_wall_bcs(&mut r, rot);
         r.update_fluxes();
         let w = loop3_work(&r, &mut g);
-        let gr = &r.grid;
+        let gr = &r.p.grid;
         // T of the first sweep, as loop 3 hands it to p_cc.
         let mut t_new = vec![0.0; n];
         for j in 1..=gr.ny {
             for i in 1..=gr.nx {
                 let p = gr.idx(i, j);
-                if r.geom.cell[p] == FLUID {
+                if r.p.geo.cell[p] == FLUID {
                     t_new[p] = energy::T_cc(&w, gr.nxt, p);
                 }
             }
@@ -750,7 +755,8 @@ fn pressure_matches_reference() {
             for i in 0..gr.nxt {
                 let p = gr.idx(i, j);
                 let mut want = [None; PR_OUT];
-                if (1..=gr.nx).contains(&i) && (1..=gr.ny).contains(&j) && r.geom.cell[p] == FLUID {
+                if (1..=gr.nx).contains(&i) && (1..=gr.ny).contains(&j) && r.p.geo.cell[p] == FLUID
+                {
                     let vol = gr.vol(i, j);
                     want[0..7].copy_from_slice(&[
                         Some(w.pW[p]),
@@ -762,10 +768,10 @@ fn pressure_matches_reference() {
                         Some(pressure::p_cc(&w, vol, gr.nxt, p, t_new[p])),
                     ]);
                     let faces = [
-                        r.geom.u_face[p],
-                        r.geom.u_face[p + 1],
-                        r.geom.v_face[p],
-                        r.geom.v_face[p + gr.nxt],
+                        r.p.geo.u_face[p],
+                        r.p.geo.u_face[p + 1],
+                        r.p.geo.v_face[p],
+                        r.p.geo.v_face[p + gr.nxt],
                     ];
                     unsolved += faces.iter().any(|&f| f != F_SOLVED) as usize;
                 }

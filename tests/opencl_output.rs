@@ -11,8 +11,18 @@ use simplets::methods::simple_ts::case::{Case, SweepOrder};
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
 use simplets::methods::simple_ts::reference::Reference;
 use simplets::run::status::Progress;
-use simplets::run::{run_case, RunOptions};
-use simplets::solver::Solver;
+use simplets::run::RunOptions;
+
+/// Run a SIMPLE-TS `case` on backend `b` through the solver seam.
+fn run_case(
+    case: &simplets::methods::simple_ts::case::Case,
+    b: impl simplets::methods::simple_ts::backend::Backend,
+    o: &RunOptions,
+) -> Result<simplets::run::RunSummary, simplets::error::RunError> {
+    let mut s = simplets::methods::simple_ts::solver::SimpleTs::new(Box::new(b));
+    simplets::run::run_case(&case.common(), &mut s, o)
+}
+use simplets::methods::simple_ts::backend::Backend as Solver;
 
 /// One OpenCL test at a time (PoCL races on concurrent builds).
 fn cl_lock() -> MutexGuard<'static, ()> {

@@ -8,7 +8,17 @@ use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme
 use simplets::methods::simple_ts::fields::State;
 use simplets::methods::simple_ts::reference::Reference;
 use simplets::run::status::Progress;
-use simplets::run::{run_case, RunOptions};
+use simplets::run::RunOptions;
+
+/// Run a SIMPLE-TS `case` on backend `b` through the solver seam.
+fn run_case(
+    case: &simplets::methods::simple_ts::case::Case,
+    b: impl simplets::methods::simple_ts::backend::Backend,
+    o: &RunOptions,
+) -> Result<simplets::run::RunSummary, simplets::error::RunError> {
+    let mut s = simplets::methods::simple_ts::solver::SimpleTs::new(Box::new(b));
+    simplets::run::run_case(&case.common(), &mut s, o)
+}
 
 /// The coarse confined square, shortened to 30 steps of at most 5 loop-2 iterations.
 fn case(scheme: Scheme) -> Case {

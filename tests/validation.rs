@@ -33,9 +33,9 @@ fn unknown_case_is_an_error() {
 /// phase kernels), whose kernels are bit-identical twins of the reference (`tests/parity.rs`).
 #[test]
 fn opencl_validation_matches_the_reference() {
+    use simplets::methods::simple_ts::backend::Backend as Solver;
     use simplets::methods::simple_ts::case::Case;
     use simplets::methods::simple_ts::reference::Reference;
-    use simplets::solver::Solver;
     use simplets::validate::{run_case_on, Backend};
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -108,9 +108,9 @@ fn validate_with_an_unknown_device_is_bad_input() {
 /// run warm-started from the final state on the grid refined by two.
 #[test]
 fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
+    use simplets::methods::simple_ts::backend::Backend as Solver;
     use simplets::methods::simple_ts::case::{Case, SweepOrder};
     use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
-    use simplets::solver::Solver;
     use simplets::validate::square::{run_square, Averaging};
     use simplets::validate::Backend;
 

@@ -161,3 +161,62 @@ pub fn write_trace(
     }
     Ok(trace)
 }
+
+/// The assembled kernel source of a SIMPLE-TS OpenCL form (`phase`, `fused`, `fused-lean`).
+pub fn form_source(form: &str) -> String {
+    if form.starts_with("fused") {
+        crate::methods::simple_ts::opencl::fused::source()
+    } else {
+        crate::methods::simple_ts::opencl::phase::source()
+    }
+}
+
+/// A kernel-count trace of one more step of the SIMPLE-TS OpenCL `backend` of `case`, in
+/// `form`, into `dir`: the buffers before and after the step and the step's commands
+/// (the input of `scripts/count_kernels.py`).
+pub fn trace_step(
+    backend: &mut dyn crate::methods::simple_ts::backend::Backend,
+    case: &crate::methods::simple_ts::case::Case,
+    form: &str,
+    dir: &Path,
+) -> Result<(), crate::error::RunError> {
+    let name = backend.name();
+    let (stored, fluid) = (
+        backend.grid().len() as u64,
+        backend.geometry().n_fluid as u64,
+    );
+    let not_device = || DeviceError::Api {
+        device: name.clone(),
+        call: "kernel-count trace",
+        code: 0,
+        name: "needs an OpenCL backend".into(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| DeviceError::Api {
+        device: name.clone(),
+        call: "creating the trace directory",
+        code: 0,
+        name: format!("{}: {e}", dir.display()),
+    })?;
+    {
+        let rt = backend.runtime_mut().ok_or_else(not_device)?;
+        rt.finish()?;
+        write_buffers(rt, dir, "buf")?;
+        rt.set_recording(true);
+    }
+    backend.step()?;
+    let rt = backend.runtime_mut().ok_or_else(not_device)?;
+    let ops = rt.recorded();
+    rt.set_recording(false);
+    write_buffers(rt, dir, "after")?;
+    write_trace(
+        rt,
+        dir,
+        form,
+        &case.scheme.to_string(),
+        &case.name,
+        (stored, fluid),
+        &form_source(form),
+        ops,
+    )?;
+    Ok(())
+}

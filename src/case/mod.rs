@@ -61,6 +61,8 @@ pub struct Common {
     pub method: Method,
     /// The variant of the method, e.g. `implicit-upwind` (manifest, NetCDF attribute).
     pub scheme: String,
+    /// Domain and grid.
+    pub grid: GridSpec,
     /// Time step and run length.
     pub time: TimeSpec,
     /// Output controls.

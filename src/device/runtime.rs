@@ -302,6 +302,48 @@ impl Runtime {
         Ok(())
     }
 
+    /// Create (or replace) a real buffer of `n` zeros (at least one value), filled on the
+    /// device: no host array of that size is needed.
+    pub fn real_zeros(&mut self, name: &str, n: usize) -> Result<(), DeviceError> {
+        let n = n.max(1);
+        // SAFETY: a plain allocation of n doubles, filled by the blocking fill below.
+        let mut b = unsafe {
+            Buffer::<cl_double>::create(self.built.context(), CL_MEM_READ_WRITE, n, ptr::null_mut())
+        }
+        .map_err(self.err("clCreateBuffer"))?;
+        // SAFETY: fills exactly the n doubles of the buffer; waited for before returning.
+        let ev = unsafe {
+            self.built
+                .queue()
+                .enqueue_fill_buffer(&mut b, &[0.0f64], 0, 8 * n, &[])
+        }
+        .map_err(self.err("clEnqueueFillBuffer"))?;
+        ev.wait().map_err(self.err("clWaitForEvents"))?;
+        self.bytes += 8 * n as u64;
+        self.bufs.insert(name.to_string(), Buf::Real(b, n));
+        Ok(())
+    }
+
+    /// Overwrite `data.len()` values of a real buffer from element `offset` on (blocking).
+    pub fn write_at(&mut self, name: &str, offset: usize, data: &[f64]) -> Result<(), DeviceError> {
+        let q = self.built.queue();
+        match self.bufs.get_mut(name) {
+            Some(Buf::Real(b, n)) if offset + data.len() <= *n => {
+                if data.is_empty() {
+                    return Ok(());
+                }
+                // SAFETY: blocking write of elements offset..offset+data.len() ≤ n.
+                unsafe { q.enqueue_write_buffer(b, CL_BLOCKING, 8 * offset, data, &[]) }
+                    .map(|_| ())
+                    .map_err(|ClError(c)| self.api_err("clEnqueueWriteBuffer", c))
+            }
+            _ => Err(self.missing(&format!(
+                "{name} (a real buffer of {} values)",
+                offset + data.len()
+            ))),
+        }
+    }
+
     /// Create (or replace) an int buffer holding `data`.
     pub fn int(&mut self, name: &str, data: &[i32]) -> Result<(), DeviceError> {
         let n = data.len().max(1);
@@ -602,5 +644,28 @@ impl Runtime {
     pub fn finish(&self) -> Result<(), DeviceError> {
         self.built.queue().finish().map_err(self.err("clFinish"))?;
         self.drain()
+    }
+}
+
+/// Per-kernel profiling of a device backend, as `simplets bench` uses it: the narrow view of a
+/// [`Runtime`] that the solver seam exposes.
+pub trait Profiling {
+    /// Recreate the queue with (or without) profiling; buffers and kernels stay valid.
+    fn set_profiling(&mut self, on: bool) -> Result<(), DeviceError>;
+    /// Device time per kernel (and per copy and read) since profiling was turned on.
+    fn profile(&self) -> Result<Profile, DeviceError>;
+    /// Device memory held by the backend's buffers, bytes.
+    fn device_bytes(&self) -> u64;
+}
+
+impl Profiling for Runtime {
+    fn set_profiling(&mut self, on: bool) -> Result<(), DeviceError> {
+        Runtime::set_profiling(self, on)
+    }
+    fn profile(&self) -> Result<Profile, DeviceError> {
+        Runtime::profile(self)
+    }
+    fn device_bytes(&self) -> u64 {
+        self.bytes()
     }
 }

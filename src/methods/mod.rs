@@ -1,4 +1,112 @@
-//! The numerical methods. Each is a folder with its serial reference, its OpenCL host code and
-//! what only it needs; the layers below (case, grid, device, output, run) know no method.
+//! The numerical methods. Each is a folder with its case schema, its serial reference, its
+//! OpenCL host code and what only it needs; the layers below (case, grid, device, solver seam,
+//! output, run) know no method. This module is the registry: it reads a case file of any
+//! method ([`AnyCase`]) and builds its solver on the backend a user chose ([`build`]).
 
 pub mod simple_ts;
+
+use std::path::{Path, PathBuf};
+
+use crate::case::{Common, Method};
+use crate::device::KernelCache;
+use crate::error::{ConfigError, DeviceError};
+use crate::solver::Solver;
+
+/// A case of any method.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyCase {
+    /// A SIMPLE-TS case.
+    SimpleTs(simple_ts::case::Case),
+}
+
+impl AnyCase {
+    /// Read and validate the case file at `path`, with the schema of the method it names.
+    pub fn load(path: &Path) -> Result<AnyCase, ConfigError> {
+        let text = crate::case::read_case_text(path)?;
+        AnyCase::from_json(&text, &path.display().to_string())
+    }
+
+    /// Parse and validate a case from JSON text; `source` names it in error messages.
+    pub fn from_json(text: &str, source: &str) -> Result<AnyCase, ConfigError> {
+        match crate::case::method_of(text, source)? {
+            Method::SimpleTs => {
+                simple_ts::case::Case::from_json(text, source).map(AnyCase::SimpleTs)
+            }
+        }
+    }
+
+    /// The method.
+    pub fn method(&self) -> Method {
+        match self {
+            AnyCase::SimpleTs(_) => Method::SimpleTs,
+        }
+    }
+
+    /// What the run driver and the output need of the case.
+    pub fn common(&self) -> Common {
+        match self {
+            AnyCase::SimpleTs(c) => c.common(),
+        }
+    }
+
+    /// The SIMPLE-TS case, if it is one.
+    pub fn simple_ts(&self) -> Option<&simple_ts::case::Case> {
+        match self {
+            AnyCase::SimpleTs(c) => Some(c),
+        }
+    }
+}
+
+/// Where a solver runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BackendKind {
+    /// The serial reference, the oracle of every backend.
+    #[default]
+    Reference,
+    /// The reference with its loops on rayon's threads (bit-identical).
+    Parallel,
+    /// An OpenCL device.
+    OpenCl,
+}
+
+/// The OpenCL kernel form of a method that has several (SIMPLE-TS: the Jacobi phase kernels or
+/// the paper's fused y-sweep).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KernelForm {
+    /// Separate kernels per phase.
+    #[default]
+    Phase,
+    /// One fused kernel per iteration.
+    Fused,
+}
+
+/// A user's choice of backend and its options.
+#[derive(Debug, Clone, Default)]
+pub struct BackendChoice {
+    /// Reference, parallel or OpenCL.
+    pub kind: BackendKind,
+    /// OpenCL device selector (index or name substring); `None`: the first fp64 GPU, else a
+    /// CPU device.
+    pub device: Option<String>,
+    /// OpenCL kernel binary cache; `None` disables it.
+    pub cache: Option<KernelCache>,
+    /// Directory for the OpenCL build log and assembled source.
+    pub log_dir: Option<PathBuf>,
+    /// OpenCL kernel form.
+    pub kernel: KernelForm,
+    /// SIMPLE-TS fused form: lean storage.
+    pub lean: bool,
+    /// SIMPLE-TS fused form: work-group width and rows per subdomain (`None`: the device's
+    /// default).
+    pub decomposition: Option<(usize, usize)>,
+}
+
+/// Build the solver of `case` on the backend `choice` asks for.
+pub fn build(case: &AnyCase, choice: &BackendChoice) -> Result<Box<dyn Solver>, DeviceError> {
+    match case {
+        AnyCase::SimpleTs(c) => {
+            let backend = simple_ts::solver::build_backend(c, choice)?;
+            Ok(Box::new(simple_ts::solver::SimpleTs::new(backend)))
+        }
+    }
+}

@@ -15,8 +15,16 @@ pub fn tmp_path_of(path: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Fail with [`OutputError::Exists`] if `path` exists and `force` is false.
+/// Fail with [`OutputError::NotAFile`] if `path` names anything but a regular file (or a
+/// symbolic link), and with [`OutputError::Exists`] if it exists and `force` is false.
 pub fn check_writable(path: &Path, force: bool) -> Result<(), OutputError> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.is_file() {
+            return Err(OutputError::NotAFile {
+                path: path.display().to_string(),
+            });
+        }
+    }
     if !force && path.exists() {
         return Err(OutputError::Exists {
             path: path.display().to_string(),

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::atomic::write_atomic;
 use crate::error::OutputError;
-use crate::methods::simple_ts::case::Case;
 use crate::solver::SolverInfo;
 
 /// `git describe --tags --always --dirty` of the source tree at build time (set by
@@ -63,7 +62,9 @@ pub struct Manifest<'a> {
     /// Device, driver and kernel build of an OpenCL backend (`null` fields otherwise).
     #[serde(flatten)]
     pub solver: SolverInfo,
-    /// Scheme, e.g. `implicit-upwind`.
+    /// The method, e.g. `simple_ts`.
+    pub method: &'static str,
+    /// Scheme (the method's variant), e.g. `implicit-upwind`.
     pub scheme: String,
     /// Unix time the run started, seconds.
     pub started_unix_s: u64,
@@ -86,7 +87,7 @@ pub struct Manifest<'a> {
     /// The last checkpoint this run wrote, if any.
     pub checkpoint: Option<PathBuf>,
     /// The complete case.
-    pub case: &'a Case,
+    pub case: &'a serde_json::Value,
 }
 
 /// Path of the manifest next to the output of stem `stem` (`<name>`, or `<name>.s<step>` for a

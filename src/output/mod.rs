@@ -18,30 +18,36 @@ pub mod side;
 pub use self::netcdf::NcWriter;
 
 use crate::grid::Grid;
+use crate::solver::Place;
 
-/// Cell-centred values of the computed cells, `ny × nx`, x fastest.
-pub fn cell_values(grid: &Grid, f: &[f64]) -> Vec<f64> {
-    block(grid, f, grid.nx, grid.ny)
-}
-
-/// u on the x-faces of the computed rows, `ny × (nx + 1)`, x fastest.
-pub fn u_face_values(grid: &Grid, u: &[f64]) -> Vec<f64> {
-    block(grid, u, grid.nx + 1, grid.ny)
-}
-
-/// v on the y-faces of the computed columns, `(ny + 1) × nx`, x fastest.
-pub fn v_face_values(grid: &Grid, v: &[f64]) -> Vec<f64> {
-    block(grid, v, grid.nx, grid.ny + 1)
-}
-
-/// Stored entries `i = 1..=ni`, `j = 1..=nj`, row by row.
-fn block(grid: &Grid, f: &[f64], ni: usize, nj: usize) -> Vec<f64> {
+/// The computed values of an array stored on the padded grid at `place`, row by row, x
+/// fastest: cells `ny × nx`, x-faces `ny × (nx + 1)`, y-faces `(ny + 1) × nx`.
+pub fn values(grid: &Grid, place: Place, f: &[f64]) -> Vec<f64> {
+    let (ni, nj) = shape(grid, place);
     let mut out = Vec::with_capacity(ni * nj);
     for j in 1..=nj {
         let row = grid.idx(1, j);
         out.extend_from_slice(&f[row..row + ni]);
     }
     out
+}
+
+/// Columns and rows of the computed part of an array at `place`.
+pub fn shape(grid: &Grid, place: Place) -> (usize, usize) {
+    match place {
+        Place::Cell => (grid.nx, grid.ny),
+        Place::XFace => (grid.nx + 1, grid.ny),
+        Place::YFace => (grid.nx, grid.ny + 1),
+    }
+}
+
+/// The NetCDF dimensions `(y, x)` of an array at `place`.
+pub fn dims(place: Place) -> [&'static str; 2] {
+    match place {
+        Place::Cell => ["y_c", "x_c"],
+        Place::XFace => ["y_c", "x_f"],
+        Place::YFace => ["y_f", "x_c"],
+    }
 }
 
 /// The output file of a case: `<out_dir>/<name>.nc`.
@@ -72,11 +78,9 @@ pub fn segment_output_path(
 mod stub {
     use std::path::{Path, PathBuf};
 
+    use crate::case::Common;
     use crate::error::OutputError;
-    use crate::grid::Grid;
-    use crate::methods::simple_ts::case::Case;
-    use crate::methods::simple_ts::fields::State;
-    use crate::methods::simple_ts::geometry::Geometry;
+    use crate::solver::{Layout, Snapshot, StepReport};
 
     /// Stand-in for the NetCDF writer in builds without the `netcdf` feature.
     #[derive(Debug)]
@@ -89,9 +93,8 @@ mod stub {
         pub fn create(
             path: &Path,
             force: bool,
-            _case: &Case,
-            _grid: &Grid,
-            _geom: &Geometry,
+            _case: &Common,
+            _layout: &Layout,
             _backend: &str,
         ) -> Result<Self, OutputError> {
             super::atomic::check_writable(path, force)?;
@@ -106,18 +109,7 @@ mod stub {
         }
 
         /// Never called: [`NcWriter::create`] always fails.
-        pub fn append(&mut self, _state: &State, _iterations: u32) -> Result<(), OutputError> {
-            Ok(())
-        }
-
-        /// Never called: [`NcWriter::create`] always fails.
-        pub fn append_fields(
-            &mut self,
-            _k: &crate::methods::simple_ts::fields::Fields,
-            _step: u64,
-            _time: f64,
-            _iterations: u32,
-        ) -> Result<(), OutputError> {
+        pub fn append(&mut self, _s: &Snapshot, _iterations: u32) -> Result<(), OutputError> {
             Ok(())
         }
 
@@ -131,7 +123,7 @@ mod stub {
             &mut self,
             _step: u64,
             _time: f64,
-            _rep: &crate::solver::StepReport,
+            _rep: &StepReport,
         ) -> Result<(), OutputError> {
             Ok(())
         }
@@ -169,13 +161,16 @@ mod tests {
         let g = Grid::new(&spec, false, false);
         let f: Vec<f64> = (0..g.len()).map(|k| k as f64).collect();
         // nxt = 5: stored (i, j) holds i + 5 j.
-        assert_eq!(cell_values(&g, &f), vec![6.0, 7.0, 8.0, 11.0, 12.0, 13.0]);
         assert_eq!(
-            u_face_values(&g, &f),
+            values(&g, Place::Cell, &f),
+            vec![6.0, 7.0, 8.0, 11.0, 12.0, 13.0]
+        );
+        assert_eq!(
+            values(&g, Place::XFace, &f),
             vec![6.0, 7.0, 8.0, 9.0, 11.0, 12.0, 13.0, 14.0]
         );
         assert_eq!(
-            v_face_values(&g, &f),
+            values(&g, Place::YFace, &f),
             vec![6.0, 7.0, 8.0, 11.0, 12.0, 13.0, 16.0, 17.0, 18.0]
         );
     }

@@ -21,12 +21,9 @@
 use std::path::{Path, PathBuf};
 
 use super::NcWriter;
+use crate::case::Common;
 use crate::error::OutputError;
-use crate::grid::Grid;
-use crate::methods::simple_ts::case::Case;
-use crate::methods::simple_ts::fields::{Fields, State};
-use crate::methods::simple_ts::geometry::Geometry;
-use crate::solver::StepReport;
+use crate::solver::{Layout, Snapshot, StepReport};
 
 pub use crate::case::MAX_PARTS;
 
@@ -133,11 +130,10 @@ impl NcLayout {
 
 /// Writes the snapshots and per-step series of a run into its [`NcLayout`].
 pub struct NcSeries<'a> {
-    layout: NcLayout,
+    files: NcLayout,
     force: bool,
-    case: &'a Case,
-    grid: &'a Grid,
-    geom: &'a Geometry,
+    case: &'a Common,
+    layout: &'a Layout,
     backend: String,
     /// The open part (or the single file).
     open: Option<NcWriter>,
@@ -153,24 +149,22 @@ pub struct NcSeries<'a> {
 impl<'a> NcSeries<'a> {
     /// Check the overwrite rules and open the first file.
     pub fn create(
-        layout: NcLayout,
+        files: NcLayout,
         force: bool,
-        case: &'a Case,
-        grid: &'a Grid,
-        geom: &'a Geometry,
+        case: &'a Common,
+        layout: &'a Layout,
         backend: &str,
     ) -> Result<NcSeries<'a>, OutputError> {
-        layout.check_writable(force)?;
-        let next = match &layout {
+        files.check_writable(force)?;
+        let next = match &files {
             NcLayout::Single(_) => 0,
             NcLayout::Split { first, .. } => *first,
         };
         let mut s = NcSeries {
-            layout,
+            files,
             force,
             case,
-            grid,
-            geom,
+            layout,
             backend: backend.to_string(),
             open: None,
             next,
@@ -186,14 +180,13 @@ impl<'a> NcSeries<'a> {
     /// The open file, opening the next part if none is open.
     fn writer(&mut self) -> Result<&mut NcWriter, OutputError> {
         if self.open.is_none() {
-            let (path, part) = match &self.layout {
+            let (path, part) = match &self.files {
                 NcLayout::Single(p) => (p.clone(), None),
                 NcLayout::Split { dir, name, .. } => {
                     (part_path(dir, name, self.next), Some(self.next))
                 }
             };
-            let (c, g, geo) = (self.case, self.grid, self.geom);
-            let mut w = NcWriter::create(&path, self.force, c, g, geo, &self.backend)?;
+            let mut w = NcWriter::create(&path, self.force, self.case, self.layout, &self.backend)?;
             if let Some(p) = part {
                 w.set_part(p)?;
                 log::debug!("writing part {}", path.display());
@@ -206,25 +199,14 @@ impl<'a> NcSeries<'a> {
             .expect("invariant: a file was just opened"))
     }
 
-    /// Append the snapshot `state.k` at `state.step`, `state.time`.
-    pub fn append(&mut self, state: &State, iterations: u32) -> Result<(), OutputError> {
-        self.append_fields(&state.k, state.step, state.time, iterations)
-    }
-
-    /// Append a snapshot of the fields `k`; a part that is full afterwards is finished.
-    pub fn append_fields(
-        &mut self,
-        k: &Fields,
-        step: u64,
-        time: f64,
-        iterations: u32,
-    ) -> Result<(), OutputError> {
+    /// Append a snapshot; a part that is full afterwards is finished.
+    pub fn append(&mut self, s: &Snapshot, iterations: u32) -> Result<(), OutputError> {
         let w = self.writer()?;
-        w.append_fields(k, step, time, iterations)?;
+        w.append(s, iterations)?;
         let in_file = w.snapshots() as u64;
         self.snapshots += 1;
-        self.last_step = Some(step);
-        if let NcLayout::Split { per_file, .. } = self.layout {
+        self.last_step = Some(s.step);
+        if let NcLayout::Split { per_file, .. } = self.files {
             self.last_part = Some(self.next);
             if in_file >= per_file {
                 self.close()?;
@@ -273,7 +255,7 @@ impl<'a> NcSeries<'a> {
     /// name numbered after the last one written are removed (left by an earlier run).
     pub fn finish(mut self) -> Result<Vec<PathBuf>, OutputError> {
         self.close()?;
-        if let (true, NcLayout::Split { dir, name, .. }) = (self.force, &self.layout) {
+        if let (true, NcLayout::Split { dir, name, .. }) = (self.force, &self.files) {
             for (num, path) in list_parts(dir, name) {
                 if num >= self.next {
                     std::fs::remove_file(&path).map_err(|e| OutputError::Io {

@@ -1,34 +1,31 @@
 //! The run driver's divergence guard on the fields of a state (the backends guard the
-//! residuals of every loop-2 iteration themselves and roll back; see [`crate::solver::Solver::step`]).
+//! residuals of every iteration themselves and roll back; see
+//! [`crate::solver::Solver::step`]).
 
 use crate::error::RunError;
 use crate::grid::Grid;
-use crate::methods::simple_ts::fields::State;
-use crate::solver::{Residuals, StepReport};
+use crate::output::shape;
+use crate::solver::{Layout, Level, Place, Residuals, Snapshot, Solver, StepReport};
 
 /// True if every residual is finite and at most `limit`.
 pub fn residuals_ok(res: &Residuals, limit: f64) -> bool {
-    [res.du, res.dv, res.dp, res.dt]
+    res.0.iter().all(|r| r.is_finite() && *r <= limit)
+}
+
+/// True if every guarded variable of `s` is finite in every computed cell and face.
+pub fn fields_finite(layout: &Layout, s: &Snapshot) -> bool {
+    layout
+        .variables
         .iter()
-        .all(|r| r.is_finite() && *r <= limit)
+        .zip(&s.arrays)
+        .filter(|(v, _)| v.guarded)
+        .all(|(v, a)| first_non_finite(&layout.grid, a, v.place).is_none())
 }
 
-/// True if p, T, u and v of `f` are finite in every computed cell and face.
-pub fn fields_finite(grid: &Grid, f: &crate::methods::simple_ts::fields::Fields) -> bool {
-    let (nx, ny) = (grid.nx, grid.ny);
-    [
-        (&f.p, nx, ny),
-        (&f.T, nx, ny),
-        (&f.u, nx + 1, ny),
-        (&f.v, nx, ny + 1),
-    ]
-    .iter()
-    .all(|(x, ni, nj)| first_non_finite(grid, x, *ni, *nj).is_none())
-}
-
-/// The first non-finite value among `(i, j)` in `1..=ni × 1..=nj` of `f`, as computed-cell
-/// coordinates (ghost offset removed).
-fn first_non_finite(grid: &Grid, f: &[f64], ni: usize, nj: usize) -> Option<(i64, i64, f64)> {
+/// The first non-finite value of `f` at `place`, as computed-cell coordinates (ghost offset
+/// removed).
+fn first_non_finite(grid: &Grid, f: &[f64], place: Place) -> Option<(i64, i64, f64)> {
+    let (ni, nj) = shape(grid, place);
     for j in 1..=nj {
         for i in 1..=ni {
             let x = f[grid.idx(i, j)];
@@ -40,9 +37,10 @@ fn first_non_finite(grid: &Grid, f: &[f64], ni: usize, nj: usize) -> Option<(i64
     None
 }
 
-/// Where `|a - b|` is largest in `1..=ni × 1..=nj` (computed-cell coordinates); where `|a|` is
-/// largest if `a` and `b` agree everywhere (a solver that already copied level n).
-fn largest_change(grid: &Grid, a: &[f64], b: &[f64], ni: usize, nj: usize) -> (i64, i64) {
+/// Where `|a - b|` is largest at `place` (computed-cell coordinates); where `|a|` is largest if
+/// `a` and `b` agree everywhere (a solver that already copied level n).
+fn largest_change(grid: &Grid, a: &[f64], b: &[f64], place: Place) -> (i64, i64) {
+    let (ni, nj) = shape(grid, place);
     let argmax = |d: &dyn Fn(usize) -> f64| {
         let mut best = (0, 0, -1.0);
         for j in 1..=nj {
@@ -65,52 +63,75 @@ fn largest_change(grid: &Grid, a: &[f64], b: &[f64], ni: usize, nj: usize) -> (i
     }
 }
 
-/// The divergence guard after step `step`: a non-finite p, T, u or v of the current iterate
-/// names its cell; a residual above `limit` (or non-finite) is named `du`, `dv`, `dp` or `dT`
-/// with the cell where that field changed most during the step.
-pub fn check_divergence(
-    step: u64,
-    rep: &StepReport,
-    state: &State,
-    grid: &Grid,
-    limit: f64,
-) -> Option<RunError> {
-    let (nx, ny) = (grid.nx, grid.ny);
-    let (k, n) = (&state.k, &state.n);
-    // (field, residual name, level k, level n, residual, columns, rows)
-    type Guarded<'a> = (
-        &'static str,
-        &'static str,
-        &'a [f64],
-        &'a [f64],
-        f64,
-        usize,
-        usize,
-    );
-    let fields: [Guarded; 4] = [
-        ("p", "dp", &k.p, &n.p, rep.res.dp, nx, ny),
-        ("T", "dT", &k.T, &n.T, rep.res.dt, nx, ny),
-        ("u", "du", &k.u, &n.u, rep.res.du, nx + 1, ny),
-        ("v", "dv", &k.v, &n.v, rep.res.dv, nx, ny + 1),
-    ];
-    let diverged = |field, i, j, value| RunError::Diverged {
-        step,
-        iter: rep.iters,
-        field,
-        i,
-        j,
-        value,
-    };
-    for &(name, _, f, _, _, ni, nj) in &fields {
-        if let Some((i, j, x)) = first_non_finite(grid, f, ni, nj) {
-            return Some(diverged(name, i, j, x));
-        }
-    }
-    for &(_, res_name, f, f_n, r, ni, nj) in &fields {
-        if !r.is_finite() || r > limit {
-            let (i, j) = largest_change(grid, f, f_n, ni, nj);
-            return Some(diverged(res_name, i, j, r));
+/// The first non-finite guarded variable of the snapshot `s` after step `step`, as the
+/// divergence that names its cell (variables in layout order).
+pub fn non_finite(step: u64, rep: &StepReport, layout: &Layout, s: &Snapshot) -> Option<RunError> {
+    for (v, a) in layout.variables.iter().zip(&s.arrays) {
+        if let (true, Some((i, j, x))) = (v.guarded, first_non_finite(&layout.grid, a, v.place)) {
+            return Some(RunError::Diverged {
+                step,
+                iter: rep.iters,
+                field: v.name,
+                i,
+                j,
+                value: x,
+            });
         }
     }
     None
+}
+
+/// A residual of `rep` above `limit` (or non-finite) after step `step`, named by its status
+/// column (`dp`, `dT`, `du`, `dv` for SIMPLE-TS) with the cell where its field changed most
+/// during the step (read from both levels of `solver`). Residuals are checked in the order of
+/// the variables they measure.
+pub fn residual(
+    step: u64,
+    rep: &StepReport,
+    solver: &mut dyn Solver,
+    limit: f64,
+) -> Result<Option<RunError>, RunError> {
+    let layout = solver.layout().clone();
+    let mut order: Vec<(usize, usize)> = layout
+        .residuals
+        .iter()
+        .enumerate()
+        .map(|(k, r)| (r.variable, k))
+        .collect();
+    order.sort();
+    let bad = order.into_iter().find(|&(_, k)| {
+        let r = rep.res.0[k];
+        !r.is_finite() || r > limit
+    });
+    let Some((var, k)) = bad else {
+        return Ok(None);
+    };
+    let place = layout.variables[var].place;
+    let now = solver.snapshot(Level::Current)?.arrays[var].to_vec();
+    let before = solver.snapshot(Level::Previous)?;
+    let (i, j) = largest_change(&layout.grid, &now, before.arrays[var], place);
+    Ok(Some(RunError::Diverged {
+        step,
+        iter: rep.iters,
+        field: layout.residuals[k].short,
+        i,
+        j,
+        value: rep.res.0[k],
+    }))
+}
+
+/// The whole guard on the current state of `solver` after step `step`: [`non_finite`], then
+/// [`residual`].
+pub fn check_divergence(
+    step: u64,
+    rep: &StepReport,
+    solver: &mut dyn Solver,
+    limit: f64,
+) -> Result<Option<RunError>, RunError> {
+    let layout = solver.layout().clone();
+    let s = solver.snapshot(Level::Current)?;
+    if let Some(e) = non_finite(step, rep, &layout, &s) {
+        return Ok(Some(e));
+    }
+    residual(step, rep, solver, limit)
 }

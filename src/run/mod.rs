@@ -6,16 +6,17 @@
 //! `output.probes_every` (default: every step). The series entry of each step (iterations,
 //! residuals) is written right after it, before the guard.
 //!
-//! **Reading back.** Fields are read from the solver only when a step needs them: all rows of
-//! the iterate for a snapshot, the rows of the bodies and probes for forces and probes
-//! ([`Solver::iterate_rows`]), both levels for a checkpoint or a failed guard
-//! ([`Solver::state`]). Step numbers and times come from [`Solver::clock`]. On the OpenCL
-//! backends a step with no output therefore transfers only the residual maxima.
+//! **Reading back.** Fields are read from the solver only when a step needs them: the output
+//! variables for a snapshot ([`Solver::snapshot`]), the rows the side series need for their
+//! lines ([`Solver::side_lines`]: SIMPLE-TS reads the rows of the bodies and probes), the
+//! whole state for a checkpoint ([`Solver::save`]) and the state before the step for a failed
+//! guard. Step numbers and times come from [`Solver::clock`]. On the OpenCL backends a step
+//! with no output therefore transfers only the residual maxima.
 //!
 //! **Divergence.** The backends check every loop-2 iteration (NaN/Inf or a residual above
 //! `solver.divergence_limit`), roll back to the state before the step and return
 //! [`RunError::Diverged`]; the driver checks the reported residuals after every step, and the
-//! fields (a non-finite p, T, u or v in a computed cell) whenever it has read them back. On
+//! fields (a non-finite guarded variable in a computed cell) whenever it has read them back. On
 //! divergence or another error the run stops: the last good state is appended if it was not
 //! written yet and can be had (the rolled-back state, or level n of the step that failed the
 //! driver's guard when it is finite), the files are finished under their final names, and the
@@ -43,19 +44,18 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::case::Common;
 use crate::error::RunError;
-use crate::methods::simple_ts::case::Case;
 use crate::output::checkpoint::{load_checkpoint, read_header};
 use crate::output::manifest::Timings;
 use crate::output::output_stem;
 use crate::output::series::{NcLayout, NcSeries};
 use crate::output::side::SideFiles;
-pub use crate::output::side::{FORCES_HEADER, PROBES_HEADER};
 pub use crate::run::guard::check_divergence;
 use crate::run::status::{Progress, Reporter};
-use crate::solver::Solver;
+use crate::solver::{Level, Solver};
 
-/// Steady state: one loop-2 iteration and every update norm below this (spec §4).
+/// Steady state: one iteration and every update norm below this (SIMPLE-TS: spec §4).
 pub const STEADY_TOL: f64 = 1e-12;
 
 /// Options of [`run_case`] that do not belong to the case file.
@@ -125,7 +125,7 @@ pub struct RunSummary {
     pub iterations: u64,
     /// Wall-clock seconds of the step loop.
     pub wall_s: f64,
-    /// Fluid cells × loop-2 iterations per wall second.
+    /// Work (fluid) cells × iterations per wall second.
     pub cell_iters_per_s: f64,
     /// Snapshots written (all files).
     pub snapshots: usize,
@@ -145,21 +145,22 @@ pub struct RunSummary {
 /// unusable. See the module docs for what is read back, what is kept on divergence, and for
 /// checkpoints, restarts and interruption.
 pub fn run_case(
-    case: &Case,
+    case: &Common,
     solver: &mut dyn Solver,
     opts: &RunOptions,
 ) -> Result<RunSummary, RunError> {
+    let layout = solver.layout().clone();
     let restart = match &opts.restart {
         Some(ckpt) => {
             let part = read_header(ckpt)?.nc_part;
-            let st = load_checkpoint(ckpt, case)?;
-            let step = st.step;
+            let saved = load_checkpoint(ckpt, case, &layout.grid, &layout.saved)?;
+            let step = saved.step;
             log::info!(
                 "restarting from {} at step {step}, t = {:?}",
                 ckpt.display(),
-                st.time
+                saved.time
             );
-            solver.restore(st)?;
+            solver.restore(saved)?;
             Some((step, part))
         }
         None => None,
@@ -168,26 +169,26 @@ pub fn run_case(
     let per_file = opts
         .snapshots_per_file
         .unwrap_or(case.output.snapshots_per_file);
-    let layout = NcLayout::new(&opts.out_dir, &case.name, restart, per_file);
-    let first_path = layout.first_path();
-    let grid = solver.grid().clone();
-    let geo = solver.geometry().clone();
+    let files = NcLayout::new(&opts.out_dir, &case.name, restart, per_file);
+    let first_path = files.first_path();
     let backend = solver.name();
-    let nc = NcSeries::create(layout, opts.force, case, &grid, &geo, &backend)?;
-    let side = SideFiles::create(case, &grid, &geo, &opts.out_dir, opts.force, &stem)?;
+    let nc = NcSeries::create(files, opts.force, case, &layout, &backend)?;
+    let side = SideFiles::create(&layout.side, &opts.out_dir, opts.force, &stem)?;
     let total = opts.steps_override.unwrap_or_else(|| case.time.n_steps());
     let (step0, time0) = solver.clock();
     let n_steps = total.saturating_sub(step0);
     if restart.is_some() && n_steps == 0 {
         log::warn!("the checkpoint is at step {step0}, the run has {total} steps: nothing to do");
     }
+    let grid = &layout.grid;
     log::info!(
-        "case {}: {}x{} cells ({} fluid), {n_steps} steps of dt = {:?}, scheme {}, \
+        "case {} ({}): {}x{} cells ({} computed), {n_steps} steps of dt = {:?}, scheme {}, \
          backend {backend}, output {}{}",
         case.name,
+        case.method,
         grid.nx,
         grid.ny,
-        geo.n_fluid,
+        layout.work_cells,
         case.time.dt,
         case.scheme,
         first_path.display(),
@@ -196,8 +197,7 @@ pub fn run_case(
     let m = Meta {
         case,
         opts,
-        grid: &grid,
-        geo: &geo,
+        layout: &layout,
         stem,
         first_path,
         info: solver.info(),
@@ -219,14 +219,19 @@ pub fn run_case(
     let mut run = Run { nc, side, m };
     let initial = Instant::now();
     run.m.t.readbacks += 1;
-    if let Err(e) = run.nc.append(solver.state(), 0) {
-        return Err(run.fail(solver, e.into(), Keep::Nothing, None));
+    let first = solver
+        .snapshot(Level::Current)
+        .and_then(|s| run.nc.append(&s, 0).map_err(RunError::from));
+    if let Err(e) = first {
+        return Err(run.fail(solver, e, Keep::Nothing, None));
     }
     run.m.t.output_s += initial.elapsed().as_secs_f64();
+    let names: Vec<&str> = layout.residuals.iter().map(|r| r.name).collect();
     let mut ui = Reporter::new(
         opts.progress,
         n_steps,
-        geo.n_fluid,
+        layout.work_cells,
+        &names,
         opts.status_every,
         opts.status_every_steps,
     );
@@ -259,6 +264,3 @@ pub fn run_case(
 
 mod steps;
 use steps::{Clock, Keep, Meta, Run};
-
-#[cfg(all(test, feature = "netcdf"))]
-mod tests;

@@ -1,61 +1,35 @@
-//! Human-readable numbers: the fixed-column status line of a run, its progress display, the
-//! derived quantities `simplets check` prints (see [`crate::methods::simple_ts::numbers`]), and UTC timestamps.
+//! Human-readable numbers: the fixed-column status line of a run, its progress display, byte
+//! counts and UTC timestamps.
 
 use std::time::{Duration, Instant};
 
 use crate::solver::Residuals;
+use crate::text::hms;
 
-/// Column header of [`status_line`].
-pub fn status_header() -> String {
-    format!(
-        "{:>9} {:>12} {:>6} {:>9} {:>9} {:>9} {:>9} {:>11} {:>9}",
-        "step", "t", "iters", "res_u", "res_v", "res_p", "res_T", "Mcell-it/s", "ETA"
-    )
+/// Column header of [`status_line`] for the residuals `names` (the method's series names).
+pub fn status_header(names: &[&str]) -> String {
+    let mut h = format!("{:>9} {:>12} {:>6}", "step", "t", "iters");
+    for n in names {
+        h.push_str(&format!(" {n:>9}"));
+    }
+    h + &format!(" {:>11} {:>9}", "Mcell-it/s", "ETA")
 }
 
-/// One status line: step, time, loop-2 iterations of the step, residuals, throughput
-/// (Mcell·it/s = fluid cells × loop-2 iterations / wall seconds / 1e6) and remaining time.
+/// One status line: step, time, iterations of the step, the first `n` residuals, throughput
+/// (Mcell·it/s = work cells × iterations / wall seconds / 1e6) and remaining time.
 pub fn status_line(
     step: u64,
     t: f64,
     iters: u32,
-    r: &Residuals,
+    (r, n): (&Residuals, usize),
     mcell_its: f64,
     eta_s: f64,
 ) -> String {
-    format!(
-        "{step:>9} {t:>12.5e} {iters:>6} {:>9.2e} {:>9.2e} {:>9.2e} {:>9.2e} {mcell_its:>11.3} {:>9}",
-        r.du,
-        r.dv,
-        r.dp,
-        r.dt,
-        hms(eta_s)
-    )
-}
-
-/// Seconds as `h:mm:ss` (`-` when unknown).
-pub fn hms(secs: f64) -> String {
-    if !secs.is_finite() || secs < 0.0 {
-        return "-".into();
+    let mut l = format!("{step:>9} {t:>12.5e} {iters:>6}");
+    for x in &r.0[..n.min(r.0.len())] {
+        l.push_str(&format!(" {x:>9.2e}"));
     }
-    let s = secs.round() as u64;
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// Bytes with a binary prefix, e.g. `1.50 GiB`.
-pub fn bytes(n: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n;
-    let mut k = 0;
-    while v >= 1024.0 && k + 1 < UNITS.len() {
-        v /= 1024.0;
-        k += 1;
-    }
-    if k == 0 {
-        format!("{v:.0} B")
-    } else {
-        format!("{v:.2} {}", UNITS[k])
-    }
+    l + &format!(" {mcell_its:>11.3} {:>9}", hms(eta_s))
 }
 
 /// How a run shows its progress.
@@ -78,6 +52,7 @@ pub struct Reporter {
     bar: Option<indicatif::ProgressBar>,
     n_steps: u64,
     n_fluid: f64,
+    residuals: usize,
     start: Instant,
     last_line: Option<Instant>,
     every: Duration,
@@ -85,12 +60,14 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// Start the display for `n_steps` steps over `n_fluid` fluid cells. Status lines come
-    /// every `every` of wall time or every `every_steps` steps (0: time only), and at the end.
+    /// Start the display for `n_steps` steps over `n_fluid` work (fluid) cells, with the
+    /// residuals `names`. Status lines come every `every` of wall time or every `every_steps`
+    /// steps (0: time only), and at the end.
     pub fn new(
         mode: Progress,
         n_steps: u64,
-        n_fluid: usize,
+        n_fluid: u64,
+        names: &[&str],
         every: Duration,
         every_steps: u64,
     ) -> Self {
@@ -108,13 +85,14 @@ impl Reporter {
             indicatif::ProgressBar::new(n_steps).with_style(style)
         });
         if mode == Progress::Lines {
-            log::info!("{}", status_header());
+            log::info!("{}", status_header(names));
         }
         Reporter {
             mode,
             bar,
             n_steps,
             n_fluid: n_fluid as f64,
+            residuals: names.len(),
             start: Instant::now(),
             last_line: None,
             every,
@@ -146,7 +124,8 @@ impl Reporter {
                 let due_step = self.every_steps > 0 && s % self.every_steps == 0;
                 if due_time || due_step || s == self.n_steps {
                     self.last_line = Some(now);
-                    log::info!("{}", status_line(s, t, iters, res, rate, eta));
+                    let r = (res, self.residuals);
+                    log::info!("{}", status_line(s, t, iters, r, rate, eta));
                 }
             }
             Progress::Auto | Progress::Off => {}
@@ -161,90 +140,17 @@ impl Reporter {
     }
 }
 
-/// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    iso_date(secs)
-}
-
-/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
-pub fn iso_date(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil from days (H. Hinnant).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn iso_dates() {
-        assert_eq!(iso_date(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso_date(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(iso_date(1_763_700_000), "2025-11-21T04:40:00Z");
-    }
-
-    #[test]
     fn status_columns_line_up() {
-        let r = Residuals {
-            du: 1e-3,
-            dv: 2e-9,
-            dp: 3.5e-10,
-            dt: 0.0,
-        };
-        let h = status_header();
-        let l = status_line(12, 0.125, 7, &r, 12.5, 3725.0);
+        let r = Residuals([1e-3, 2e-9, 3.5e-10, 0.0]);
+        let h = status_header(&["res_u", "res_v", "res_p", "res_T"]);
+        let l = status_line(12, 0.125, 7, (&r, 4), 12.5, 3725.0);
         assert_eq!(h.len(), l.len(), "\n{h}\n{l}");
         assert!(l.ends_with("1:02:05"), "{l}");
         assert!(l.contains("1.00e-3"), "{l}");
-    }
-
-    #[test]
-    fn durations_and_bytes() {
-        assert_eq!(hms(59.6), "0:01:00");
-        assert_eq!(hms(f64::INFINITY), "-");
-        assert_eq!(bytes(512.0), "512 B");
-        assert_eq!(bytes(1.5 * 1024.0 * 1024.0 * 1024.0), "1.50 GiB");
-    }
-}
-
-/// Compulsory device traffic of one loop-2 iteration per cell, in bytes: every array read or
-/// written once — iterate k (u, v, p, T, ρ, Γ) read and written (2 × 6 × 8), level n
-/// (u, v, p, T, ρ) read (5 × 8), the cell, wall and two face classes read (4 × 4), and for the
-/// explicit scheme C_u, C_v, C_T read (3 × 8). A lower bound: stencil re-reads that miss the
-/// caches and the phase kernels' temporaries come on top.
-pub fn compulsory_bytes_per_cell(explicit: bool) -> u64 {
-    let base = 2 * 6 * 8 + 5 * 8 + 4 * 4;
-    if explicit {
-        base + 3 * 8
-    } else {
-        base
-    }
-}
-
-#[cfg(test)]
-mod traffic_tests {
-    #[test]
-    fn compulsory_traffic_counts() {
-        assert_eq!(super::compulsory_bytes_per_cell(false), 152);
-        assert_eq!(super::compulsory_bytes_per_cell(true), 176);
     }
 }

@@ -7,20 +7,17 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::{check_divergence, RunOptions, RunSummary, STEADY_TOL};
-use crate::error::{OutputError, RunError};
-use crate::grid::Grid;
-use crate::methods::simple_ts::case::Case;
-use crate::methods::simple_ts::fields::State;
-use crate::methods::simple_ts::geometry::Geometry;
+use crate::case::Common;
+use crate::error::RunError;
 use crate::output::checkpoint::write_checkpoint;
 use crate::output::manifest::{
     code_version, write_manifest, Manifest, Timings, GIT_DESCRIBE, RUSTC_VERSION,
 };
 use crate::output::series::NcSeries;
 use crate::output::side::SideFiles;
-use crate::run::guard::{fields_finite, residuals_ok};
+use crate::run::guard::{fields_finite, non_finite, residuals_ok};
 use crate::run::status::Reporter;
-use crate::solver::{Solver, SolverInfo, StepReport};
+use crate::solver::{Layout, Level, Snapshot, Solver, SolverInfo, StepReport};
 
 /// Step, time and loop-2 iterations of a state that passed the guard.
 #[derive(Debug, Clone, Copy, Default)]
@@ -52,10 +49,9 @@ pub(super) struct Run<'a> {
 
 /// Everything of a run but its writers: case, counters, timings, manifest data.
 pub(super) struct Meta<'a> {
-    pub(super) case: &'a Case,
+    pub(super) case: &'a Common,
     pub(super) opts: &'a RunOptions,
-    pub(super) grid: &'a Grid,
-    pub(super) geo: &'a Geometry,
+    pub(super) layout: &'a Layout,
     pub(super) stem: String,
     pub(super) first_path: PathBuf,
     pub(super) backend: String,
@@ -87,11 +83,11 @@ impl Run<'_> {
         last: bool,
     ) -> Result<Stepped, Stop> {
         let m = &mut self.m;
-        let (case, opts, grid) = (m.case, m.opts, m.grid);
+        let (case, opts) = (m.case, m.opts);
         let prev = m.good;
         let t0 = Instant::now();
         let rep = solver.step().map_err(|e| {
-            // The backends roll a diverged step back: their iterate is the last good state.
+            // The backends roll a diverged step back: their state is the last good one.
             let keep = match e {
                 RunError::Diverged { .. } => Keep::Iterate(prev),
                 _ => Keep::Nothing,
@@ -105,7 +101,7 @@ impl Run<'_> {
         self.nc
             .append_step(step, time, &rep)
             .map_err(|e| Box::new((e.into(), Keep::LevelN(prev))))?;
-        let limit = case.solver.divergence_limit;
+        let limit = case.divergence_limit;
         let bad = !residuals_ok(&rep.res, limit);
         let steady = case.time.stop_at_steady_state && rep.iters == 1 && rep.res.max() < STEADY_TOL;
         let interrupted = opts
@@ -119,24 +115,12 @@ impl Run<'_> {
         let ckpt = interrupted || every.is_some_and(|n| end || (n > 0 && abs % n == 0));
         let due = self.side.due(abs);
         m.t.output_s += t1.elapsed().as_secs_f64();
-        // Read back only what this step needs (a bad residual always reads the whole state).
-        let t2 = Instant::now();
-        let st: Option<&State> = if bad || ckpt {
-            Some(solver.state())
-        } else if snap {
-            Some(solver.iterate_rows(std::slice::from_ref(&(0..grid.nyt))))
-        } else if due.0 || due.1 {
-            Some(solver.iterate_rows(&self.side.rows(due)))
-        } else {
-            None
-        };
-        m.t.readback_s += t2.elapsed().as_secs_f64();
         let current = Clock {
             step,
             time,
             iters: rep.iters,
         };
-        let Some(st) = st else {
+        if !(bad || snap || ckpt || due.iter().any(|&d| d)) {
             m.good = current;
             m.steps += 1;
             return Ok(Stepped {
@@ -145,25 +129,49 @@ impl Run<'_> {
                 steady,
                 interrupted,
             });
-        };
+        }
+        // Read back only what this step needs, each once; a read-back error keeps the state
+        // before it. The whole state first for a checkpoint: the rest then reads nothing more.
+        let read_err = |e: RunError| Box::new((e, Keep::LevelN(prev)));
+        let diverged = |e: RunError| Box::new((e, Keep::LevelN(prev)));
+        let t2 = Instant::now();
         m.t.readbacks += 1;
-        if bad || snap || ckpt {
-            // Level n is read only for a bad residual, when the whole state was read.
-            if let Some(e) = check_divergence(abs, &rep, st, grid, limit) {
-                return Err(Box::new((e, Keep::LevelN(prev))));
+        let saved = if ckpt {
+            Some(solver.save().map_err(read_err)?)
+        } else {
+            None
+        };
+        let lines = solver.side_lines(&due).map_err(read_err)?;
+        if bad {
+            if let Some(e) = check_divergence(abs, &rep, solver, limit).map_err(read_err)? {
+                return Err(diverged(e));
             }
         }
+        let layout = m.layout;
+        let snapshot = if snap || ckpt {
+            let s = solver.snapshot(Level::Current).map_err(read_err)?;
+            if let Some(e) = non_finite(abs, &rep, layout, &s) {
+                return Err(diverged(e));
+            }
+            Some(s)
+        } else {
+            None
+        };
+        m.t.readback_s += t2.elapsed().as_secs_f64();
         m.good = current;
         m.steps += 1;
         let t3 = Instant::now();
-        let keep = |e: OutputError| Box::new((RunError::from(e), Keep::Iterate(current)));
-        self.side.record(grid, m.geo, st, due).map_err(keep)?;
-        if snap {
-            self.nc.append(st, rep.iters).map_err(keep)?;
+        let keep = |e: RunError| Box::new((e, Keep::Iterate(current)));
+        self.side.record(&lines).map_err(|e| keep(e.into()))?;
+        if let (true, Some(s)) = (snap, &snapshot) {
+            self.nc.append(s, rep.iters).map_err(|e| keep(e.into()))?;
         }
-        if ckpt {
+        drop(snapshot);
+        if let Some(saved) = saved {
             let part = self.nc.last_part();
-            let p = write_checkpoint(&opts.out_dir, case, grid, st, part).map_err(keep)?;
+            let grid = &layout.grid;
+            let p = write_checkpoint(&opts.out_dir, case, grid, &saved, &layout.saved, part)
+                .map_err(|e| keep(e.into()))?;
             log::debug!("checkpoint {}", p.display());
             m.checkpoint = Some(p);
         }
@@ -197,25 +205,30 @@ impl Run<'_> {
             log::error!("could not keep the per-step CSV files: {e}");
         }
         let written = nc.last_step();
+        let layout = m.layout;
+        let mut append = |level: Level, c: Clock, check: bool| -> Option<Result<(), RunError>> {
+            m.t.readbacks += 1;
+            let s = match solver.snapshot(level) {
+                Ok(s) => s,
+                Err(e) => return Some(Err(e)),
+            };
+            if check && !fields_finite(layout, &s) {
+                log::warn!(
+                    "the state before the failed step is not finite either: the output ends \
+                     with its last snapshot"
+                );
+                return None;
+            }
+            let s = Snapshot {
+                step: c.step,
+                time: c.time,
+                ..s
+            };
+            Some(nc.append(&s, c.iters).map_err(RunError::from))
+        };
         let appended = match keep {
-            Keep::Iterate(c) if Some(c.step) != written => {
-                m.t.readbacks += 1;
-                let st = solver.state();
-                Some(nc.append_fields(&st.k, c.step, c.time, c.iters))
-            }
-            Keep::LevelN(c) if Some(c.step) != written => {
-                m.t.readbacks += 1;
-                let st = solver.state();
-                if fields_finite(m.grid, &st.n) {
-                    Some(nc.append_fields(&st.n, c.step, c.time, c.iters))
-                } else {
-                    log::warn!(
-                        "the state before the failed step is not finite either: the output \
-                         ends with its last snapshot"
-                    );
-                    None
-                }
-            }
+            Keep::Iterate(c) if Some(c.step) != written => append(Level::Current, c, false),
+            Keep::LevelN(c) if Some(c.step) != written => append(Level::Previous, c, true),
             _ => None,
         };
         if let Some(Err(e)) = appended {
@@ -300,7 +313,8 @@ impl Meta<'_> {
             status,
             backend: self.backend.clone(),
             solver: self.info.clone(),
-            scheme: self.case.scheme.to_string(),
+            method: self.case.method.name(),
+            scheme: self.case.scheme.clone(),
             started_unix_s: self.started_unix_s,
             wall_s,
             steps: self.steps,
@@ -311,15 +325,15 @@ impl Meta<'_> {
             outputs,
             restarted_from: self.opts.restart.clone(),
             checkpoint: self.checkpoint.clone(),
-            case: self.case,
+            case: &self.case.json,
         };
         if let Err(e) = write_manifest(&self.opts.out_dir, &self.stem, &m) {
             log::error!("could not write the run manifest: {e}");
         }
     }
 
-    /// Fluid cells × loop-2 iterations per second over `wall_s`.
+    /// Work (fluid) cells × iterations per second over `wall_s`.
     fn rate(&self, wall_s: f64) -> f64 {
-        self.geo.n_fluid as f64 * self.iterations as f64 / wall_s.max(1e-9)
+        self.layout.work_cells as f64 * self.iterations as f64 / wall_s.max(1e-9)
     }
 }

@@ -51,7 +51,7 @@ struct CouetteExact {
 impl CouetteExact {
     fn new(case: &Case, r: &Reference) -> CouetteExact {
         let (us, un, tw) = walls(case);
-        let c = &r.c;
+        let c = &r.p.c;
         let h = case.grid.y[1] - case.grid.y[0];
         // u' = G = ΔU / (H + 2 σ_u Kn), ρ = √T = 1 to O(ΔT).
         let g = (un - us) / (h + 2.0 * c.sigma_u * c.kn);
@@ -80,11 +80,11 @@ impl CouetteExact {
 /// Gas values at the south and north walls of column 2: (u_s, T_s) from the discrete slip and
 /// jump conditions (42), (43), as the solver applies them.
 fn wall_gas(r: &Reference, j: usize) -> (f64, f64, f64) {
-    let g = &r.grid;
-    let (c, k) = (&r.c, &r.state.k);
+    let g = &r.p.grid;
+    let (c, k) = (&r.p.c, &r.state.k);
     let p = g.idx(2, j);
     let half = 0.5 * g.hy[j];
-    let (us, un, tw) = walls(&r.case);
+    let (us, un, tw) = walls(&r.p.case);
     let uw = if j == 1 { us } else { un };
     let u_s = crate::methods::simple_ts::reference::ops::slip(
         k.u[p],
@@ -107,7 +107,7 @@ pub(super) fn couette_heat(
     let case = load_variant(dir, "case", quick)?;
     let r = bk.steady(&case)?;
     let ex = CouetteExact::new(&case, &r);
-    let g = &r.grid;
+    let g = &r.p.grid;
     let k = &r.state.k;
     let (us, un, _) = walls(&case);
     let du = un - us;
@@ -146,7 +146,7 @@ pub(super) fn couette_heat(
             name,
             "slip velocity u_gas - u_wall",
             u_s - us,
-            ex.g * r.c.sigma_u * r.c.kn,
+            ex.g * r.p.c.sigma_u * r.p.c.kn,
             COUETTE_REL_TOL,
             Check::Relative,
         ),
@@ -214,9 +214,9 @@ pub(super) fn couette_heat(
 /// C_T1 √T_s (T_1 − T_s)/(h/2) over the dissipated work (C_T2/B) τ (u_gas,N − u_gas,S).
 pub(super) fn couette_energy_ratio(case: &Case, bk: &Backend) -> Result<f64, ValidateError> {
     let r = bk.steady(case)?;
-    let g = &r.grid;
+    let g = &r.p.grid;
     let k = &r.state.k;
-    let c = &r.c;
+    let c = &r.p.c;
     let (u_s, t_s, half) = wall_gas(&r, 1);
     let (u_n, t_n, half_n) = wall_gas(&r, g.ny);
     let (ps, pn) = (g.idx(2, 1), g.idx(2, g.ny));
@@ -257,10 +257,10 @@ pub(super) fn channel_kn(
                         .sqrt())
         };
         let r = bk.steady(&case)?;
-        let c = r.c;
+        let c = r.p.c;
         let mdot = c.a * h.powi(3) * p_out * p_out / (24.0 * c.b * len)
             * ((pr * pr - 1.0) + 12.0 * s * kn_o * (pr - 1.0));
-        let g = &r.grid;
+        let g = &r.p.grid;
         let jc = g.row_at(0.5 * (case.grid.y[0] + case.grid.y[1]));
         let lin = |xt: f64| p_in + (p_out - p_in) * xt;
         let (mut p_err, mut ours, mut exact) = (0.0f64, vec![], vec![]);
@@ -401,14 +401,14 @@ fn wave_error(
     let len = case.grid.x[1] - case.grid.x[0];
     let kw = 2.0 * std::f64::consts::PI / len;
     {
-        let g = &r.grid;
+        let g = &r.p.grid;
         for j in 0..g.nyt {
             for i in 0..g.nxt {
                 r.state.k.v[g.idx(i, j)] = WAVE_EPS * (kw * (g.x_v[i] - case.grid.x[0])).sin();
             }
         }
     }
-    r.ghosts.apply_faces(&mut r.state.k);
+    r.p.ghosts.apply_faces(&mut r.state.k);
     r.state.n.clone_from(&r.state.k);
     let run_err = |source| ValidateError::Run {
         case: case.name.clone(),
@@ -421,7 +421,7 @@ fn wave_error(
         s.step().map_err(run_err)?;
     }
     let r = host_copy(&case, s.as_mut())?;
-    let g = &r.grid;
+    let g = &r.p.grid;
     let (mut re, mut im) = (0.0, 0.0);
     for j in 1..=g.ny {
         for i in 1..=g.nx {
@@ -434,7 +434,7 @@ fn wave_error(
     let norm = 2.0 / (g.nx * g.ny) as f64;
     let a = (re * norm, im * norm);
     // da/dt = −(i k U + ν k²) a, a₀ = −i ε; backward Euler: a_n = a₀ / (1 + (ν k² + i k U) Δt)ⁿ.
-    let nu = r.c.b * case.initial.t.sqrt() / (case.initial.p / case.initial.t);
+    let nu = r.p.c.b * case.initial.t.sqrt() / (case.initial.p / case.initial.t);
     let z = (
         1.0 + nu * kw * kw * case.time.dt,
         kw * case.initial.u * case.time.dt,

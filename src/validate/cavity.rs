@@ -6,11 +6,11 @@ use std::path::Path;
 
 use super::{host_copy, load_variant, Backend, CaseReport, Check, Plot, Row, Series};
 use crate::error::ValidateError;
+use crate::methods::simple_ts::backend::Backend as Solver;
 use crate::methods::simple_ts::case::{Case, Side};
 use crate::methods::simple_ts::physics::{mach_of_speed, Constants};
 use crate::methods::simple_ts::reference::Reference;
 use crate::run::STEADY_TOL;
-use crate::solver::Solver;
 
 /// Largest deviation from Ghia's centreline velocities, in units of the lid speed: full
 /// variant (the 2 %).
@@ -107,8 +107,8 @@ fn wall_velocity(side: &Side) -> f64 {
 /// u along the vertical line x = xc: linear in x between the two u-face columns around xc,
 /// at every cell-centre row, closed by the wall velocities at y_start and y_end.
 fn u_profile(r: &Reference, xc: f64) -> (Vec<f64>, Vec<f64>) {
-    let g = &r.grid;
-    let b = &r.case.boundaries;
+    let g = &r.p.grid;
+    let b = &r.p.case.boundaries;
     let xf = &g.x_f[1..=g.nx + 1];
     let i = xf.partition_point(|&a| a <= xc).clamp(1, g.nx); // xf[i-1] <= xc < xf[i]
     let w = (xc - xf[i - 1]) / (xf[i] - xf[i - 1]);
@@ -125,8 +125,8 @@ fn u_profile(r: &Reference, xc: f64) -> (Vec<f64>, Vec<f64>) {
 
 /// v along the horizontal line y = yc, as [`u_profile`] with the axes swapped.
 fn v_profile(r: &Reference, yc: f64) -> (Vec<f64>, Vec<f64>) {
-    let g = &r.grid;
-    let b = &r.case.boundaries;
+    let g = &r.p.grid;
+    let b = &r.p.case.boundaries;
     let yf = &g.y_f[1..=g.ny + 1];
     let j = yf.partition_point(|&a| a <= yc).clamp(1, g.ny);
     let w = (yc - yf[j - 1]) / (yf[j] - yf[j - 1]);
@@ -179,7 +179,7 @@ fn march_steady(
         case: case.name.clone(),
         source,
     };
-    let mut last = s.state().k.clone();
+    let mut last = s.state().map_err(run_err)?.k.clone();
     let (mut rate, mut iters) = (f64::INFINITY, 0u64);
     let start = std::time::Instant::now();
     for n in 1..=case.time.n_steps() {
@@ -193,7 +193,7 @@ fn march_steady(
             });
         }
         if n % every == 0 {
-            let k = &s.state().k;
+            let k = &s.state().map_err(run_err)?.k;
             rate = max_change(k, &last) / u_lid / (every as f64 * dt * u_lid / len);
             log::debug!(
                 "{}: step {n}, t U/L = {:.1}, max|du/dt| L/U^2 = {rate:.3e}, loop-2 iterations {}, {:.1} s",
@@ -281,7 +281,7 @@ pub(super) fn cavity(
         let st = march_steady(s.as_mut(), &case, u_lid, len)?;
         let r = host_copy(&case, s.as_mut())?;
         let secs = start.elapsed().as_secs_f64();
-        let g = &r.grid;
+        let g = &r.p.grid;
         let xc = 0.5 * (case.grid.x[0] + case.grid.x[1]);
         let yc = 0.5 * (case.grid.y[0] + case.grid.y[1]);
         let (u_dev, u_ex, u_ours, u_ghia) =

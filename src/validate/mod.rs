@@ -17,10 +17,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::error::ValidateError;
+use crate::methods::simple_ts::backend::Backend as Solver;
 use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::reference::Reference;
 use crate::run::STEADY_TOL;
-use crate::solver::Solver;
 
 pub use plot::{Plot, Series};
 
@@ -207,7 +207,7 @@ impl<'a> Backend<'a> {
         let path = c.dir.join(case).join(format!("{key:016x}-{}.json", c.kind));
         let entry = CacheEntry {
             simplets: crate::output::manifest::GIT_DESCRIBE.to_string(),
-            written: crate::run::status::utc_now(),
+            written: crate::text::utc_now(),
             solver: solver.to_string(),
             run,
         };
@@ -319,11 +319,14 @@ impl<'a> Backend<'a> {
 /// exactly as the reference has them after a loop-2 iteration).
 pub fn host_copy(case: &Case, s: &mut dyn Solver) -> Result<Reference, ValidateError> {
     let mut r = Reference::new(case);
-    r.restore(s.state().clone())
-        .map_err(|source| ValidateError::Run {
-            case: case.name.clone(),
-            source,
-        })?;
+    let st = s.state().map_err(|source| ValidateError::Run {
+        case: case.name.clone(),
+        source,
+    })?;
+    r.restore(st.clone()).map_err(|source| ValidateError::Run {
+        case: case.name.clone(),
+        source,
+    })?;
     Ok(r)
 }
 
@@ -489,7 +492,7 @@ pub fn load_variant(dir: &Path, stem: &str, quick: bool) -> Result<Case, Validat
 /// Step `r` to the case's end, or to steady state (one loop-2 iteration, updates below
 /// [`STEADY_TOL`]) where the case asks for it; returns the steps taken.
 pub fn march(r: &mut Reference) -> Result<u64, ValidateError> {
-    let case = r.case.clone();
+    let case = r.p.case.clone();
     march_solver(r, &case)
 }
 

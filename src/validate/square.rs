@@ -365,7 +365,7 @@ pub fn run_square(
                 })?;
         s.restore(st).map_err(run_err)?;
     } else if avg.kick != 0.0 {
-        let mut st = s.state().clone();
+        let mut st = s.state().map_err(run_err)?.clone();
         for j in 1..=g.ny + 1 {
             for i in 1..=g.nx {
                 let ij = g.idx(i, j);
@@ -415,7 +415,7 @@ pub fn run_square(
             iters_window += u64::from(rep.iters);
         }
         if step >= first && (n - step) % every == 0 {
-            let st = s.state();
+            let st = s.state().map_err(run_err)?;
             let f = forces.compute(&g, &geo, &st.k)[0];
             let c = Centreline::of(&g, &geo, &st.k, yc);
             let so = p_mid.map(|pm| {
@@ -469,12 +469,16 @@ pub fn run_square(
     } else {
         None
     };
-    let end = keep.then(|| Start {
-        label: label.clone(),
-        state: s.state().clone(),
-        grid: g.clone(),
-        geo: geo.clone(),
-    });
+    let end = if keep {
+        Some(Start {
+            label: label.clone(),
+            state: s.state().map_err(run_err)?.clone(),
+            grid: g.clone(),
+            geo: geo.clone(),
+        })
+    } else {
+        None
+    };
     let run = SquareRun {
         label,
         solver,
@@ -1717,7 +1721,7 @@ mod tests {
         }"#;
         let case = Case::from_json(json, "test").unwrap();
         let r = Reference::new(&case);
-        let (g, geo) = (&r.grid, &r.geom);
+        let (g, geo) = (&r.p.grid, &r.p.geo);
         let mut k = r.state.k.clone();
         for j in 0..g.nyt {
             for i in 0..g.nxt {

@@ -55,3 +55,23 @@ pub struct State {
     /// Simulated time.
     pub time: f64,
 }
+
+impl State {
+    /// A state with no arrays yet (a device backend's host copy before its first read-back).
+    pub fn empty() -> State {
+        State {
+            n: Fields::zeros(0),
+            k: Fields::zeros(0),
+            step: 0,
+            time: 0.0,
+        }
+    }
+
+    /// Give both levels `n` stored cells (zeros) if they have none yet.
+    pub fn allocate(&mut self, n: usize) {
+        if self.k.is_empty() {
+            self.k = Fields::zeros(n);
+            self.n = Fields::zeros(n);
+        }
+    }
+}

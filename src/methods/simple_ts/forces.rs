@@ -175,8 +175,8 @@ impl Forces {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::methods::simple_ts::backend::Backend;
     use crate::methods::simple_ts::reference::Reference;
-    use crate::solver::Solver;
 
     fn square(steps: u64) -> Case {
         let json = format!(
@@ -238,7 +238,7 @@ mod tests {
         }
         let g = s.grid().clone();
         let geo = s.geometry().clone();
-        let k = s.state().k.clone();
+        let k = s.state().unwrap().k.clone();
         let mut forces = Forces::new(&case, &g, &geo);
         let r = forces.compute(&g, &geo, &k)[0];
         assert!(r.fx_p > 0.0 && r.fx_v > 0.0, "{r:?}");

@@ -9,6 +9,7 @@
 //! - [`forces`], [`probes`]: what a run writes besides the fields; [`prolong`]: a state
 //!   carried to a grid refined by two; [`numbers`]: what `simplets check` prints.
 
+pub mod backend;
 pub mod case;
 pub mod fields;
 pub mod forces;
@@ -17,5 +18,9 @@ pub mod numbers;
 pub mod opencl;
 pub mod physics;
 pub mod probes;
+pub mod problem;
 pub mod prolong;
 pub mod reference;
+pub mod side;
+pub mod solver;
+pub mod tile;

@@ -14,6 +14,11 @@ pub const REF_F64_ARRAYS: usize = 30;
 /// Bytes per stored cell of [`Geometry`]: cell u8, wall_of u16, two face classes u8, two
 /// partners u32, two fixed values f64.
 pub const GEOMETRY_BYTES: usize = 1 + 2 + 1 + 1 + 4 + 4 + 8 + 8;
+
+/// Host bytes per stored cell of the reference backend: its f64 arrays and the geometry.
+pub fn host_bytes_per_cell() -> u64 {
+    (REF_F64_ARRAYS * 8 + GEOMETRY_BYTES) as u64
+}
 /// Above this many stored cells the fluid count is taken without building [`Geometry`].
 const GEOMETRY_MAX_CELLS: usize = 1 << 24;
 
@@ -245,7 +250,7 @@ impl CaseNumbers {
             s,
             "memory      ~{} B per stored cell (reference estimate), total ~{}",
             self.bytes_per_cell,
-            crate::run::status::bytes(self.memory_bytes())
+            crate::text::bytes(self.memory_bytes())
         );
         let explicit =
             case.scheme.convection == crate::methods::simple_ts::case::Convection::Explicit;
@@ -283,7 +288,7 @@ impl CaseNumbers {
                  (CV), total {} (per-cell buffers){note}",
                 total as f64 / self.stored as f64,
                 total as f64 / self.fluid.max(1) as f64,
-                crate::run::status::bytes(total as f64)
+                crate::text::bytes(total as f64)
             );
         }
         s

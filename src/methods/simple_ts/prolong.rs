@@ -117,9 +117,9 @@ pub fn prolong(coarse: &State, (gc, geo_c): On, (gf, geo): On) -> Result<State, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::methods::simple_ts::backend::Backend;
     use crate::methods::simple_ts::case::Case;
     use crate::methods::simple_ts::reference::Reference;
-    use crate::solver::Solver;
 
     fn case(nx: usize, ny: usize) -> Case {
         let text = format!(
@@ -143,7 +143,7 @@ mod tests {
     /// (on the fine grid: the sum over the two fine faces on it).
     fn mass(s: &mut Reference) -> f64 {
         let (g, geo) = (s.grid().clone(), s.geometry().clone());
-        let k = &s.state().k;
+        let k = &s.state().unwrap().k;
         let mut m = 0.0;
         for j in 1..=g.ny {
             for i in 1..=g.nx {
@@ -166,8 +166,8 @@ mod tests {
         let mut fine = Reference::new(&fine_case);
         let (gc, gf) = (coarse.grid().clone(), fine.grid().clone());
         let (geo_c, geo) = (coarse.geometry().clone(), fine.geometry().clone());
-        let st = prolong(coarse.state(), (&gc, &geo_c), (&gf, &geo)).expect("prolong");
-        assert_eq!(st.time, coarse.state().time);
+        let st = prolong(coarse.state().unwrap(), (&gc, &geo_c), (&gf, &geo)).expect("prolong");
+        assert_eq!(st.time, coarse.state().unwrap().time);
         assert_eq!(st.n, st.k);
         // Injection: the mass is the coarse mass to rounding.
         let m_c = mass(&mut coarse);
@@ -176,7 +176,7 @@ mod tests {
         assert!((m_f - m_c).abs() <= 1e-13 * m_c, "{m_f} vs {m_c}");
         // Coinciding faces keep the coarse velocity; a face in the middle of a coarse cell is
         // the mean of that cell's two faces (where both are solved).
-        let c = &coarse.state().k;
+        let c = &coarse.state().unwrap().k;
         let (mut same, mut mid) = (0, 0);
         for jc in 1..=gc.ny {
             for ic in 1..=gc.nx {
@@ -208,7 +208,7 @@ mod tests {
             let fine = Reference::new(&case(f.0, f.1));
             let (gc, geo_c) = (coarse.grid().clone(), coarse.geometry().clone());
             prolong(
-                coarse.state(),
+                coarse.state().unwrap(),
                 (&gc, &geo_c),
                 (fine.grid(), fine.geometry()),
             )

@@ -1,4 +1,5 @@
-//! Restart checkpoints: the complete [`State`] of a run in one binary file,
+//! Restart checkpoints: the complete state of a run ([`Saved`]: the named arrays of the
+//! method's [`Layout::saved`](crate::solver::Layout::saved)) in one binary file,
 //! `<out>/<name>.ckpt-<step>`.
 //!
 //! Layout (all numbers little-endian):
@@ -7,16 +8,16 @@
 //! SIMPLETS-CHECKPOINT 1\n                     magic line with the format version
 //! {"format":1,"simplets_version":..,...}\n     header: one JSON line (see CheckpointHeader)
 //! step: u64, time: f64                         payload: 16 bytes, then
-//! n.u n.v n.p n.T n.rho n.Gam                  level n, `cells` f64 each (padded storage)
-//! k.u k.v k.p k.T k.rho k.Gam                  iterate k, the same
+//! one array per header name, `cells` f64 each  (padded storage; SIMPLE-TS: n.u n.v n.p n.T
+//!                                              n.rho n.Gam, then k.u … k.Gam)
 //! checksum: u64                                FNV-1a 64 of every byte before it
 //! ```
 //!
 //! The step and time in the payload are authoritative (the header repeats them for people).
 //! The header carries the full case JSON and [`case_hash`], a 64-bit FNV-1a hash of the case's
 //! physics: everything except the name, `description`, `time.steps`, `time.end_time`,
-//! `time.stop_at_steady_state`, `output` and `solver.divergence_limit`, which do not change the
-//! computed states. The loop-2/3 controls (`max_iters`, tolerances, `inner_sweeps`, `order`)
+//! `time.stop_at_steady_state`, `output`, `solver.divergence_limit` and a `method` that is
+//! the default, which do not change the computed states. The loop-2/3 controls (`max_iters`, tolerances, `inner_sweeps`, `order`)
 //! stay in the hash: they change the answer. [`load_checkpoint`] refuses a file of another grid
 //! or hash, a truncated file and a checksum mismatch, each with a one-line error.
 //!
@@ -31,20 +32,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::atomic::AtomicFile;
+use crate::case::Common;
 use crate::error::{CheckpointError, OutputError};
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::Case;
-use crate::methods::simple_ts::fields::{Fields, State};
+use crate::solver::Saved;
 
 /// Format version written and read.
 pub const FORMAT_VERSION: u32 = 1;
 /// First line of every checkpoint.
 pub const MAGIC: &[u8] = b"SIMPLETS-CHECKPOINT 1\n";
 const MAGIC_PREFIX: &[u8] = b"SIMPLETS-CHECKPOINT ";
-/// Arrays of the payload, in order.
-pub const ARRAYS: [&str; 12] = [
-    "n.u", "n.v", "n.p", "n.T", "n.rho", "n.Gam", "k.u", "k.v", "k.p", "k.T", "k.rho", "k.Gam",
-];
 /// Longest header line accepted (the case JSON of a case with many bodies stays far below).
 const MAX_HEADER: u64 = 16 << 20;
 
@@ -69,9 +66,9 @@ pub struct CheckpointHeader {
     pub cells: usize,
     /// [`case_hash`] as 16 hex digits.
     pub case_hash: String,
-    /// Array names in payload order ([`ARRAYS`]).
+    /// Array names in payload order (the method's `Layout::saved`).
     pub arrays: Vec<String>,
-    /// Payload bytes between the header line and the checksum: 16 + 96 × cells.
+    /// Payload bytes between the header line and the checksum: 16 + 8 × cells × arrays.
     pub payload_bytes: u64,
     /// The complete case.
     pub case: Value,
@@ -114,11 +111,14 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// The case as JSON without the fields that do not change the computed states (module docs).
-fn physics_value(case: &Case) -> Value {
-    let mut v = serde_json::to_value(case).expect("invariant: a Case serialises to JSON");
+fn physics_value(case: &Value) -> Value {
+    let mut v = case.clone();
     if let Value::Object(m) = &mut v {
         for key in ["name", "description", "output"] {
             m.remove(key);
+        }
+        if m.get("method").and_then(Value::as_str) == Some(crate::case::Method::default().name()) {
+            m.remove("method");
         }
         if let Some(Value::Object(t)) = m.get_mut("time") {
             for key in ["steps", "end_time", "stop_at_steady_state"] {
@@ -164,7 +164,7 @@ fn canonical(v: &Value, out: &mut String) {
 }
 
 /// 64-bit FNV-1a hash of the case's physics (see the module docs for what is left out).
-pub fn case_hash(case: &Case) -> u64 {
+pub fn case_hash(case: &Value) -> u64 {
     let mut s = String::new();
     canonical(&physics_value(case), &mut s);
     fnv1a64(s.as_bytes())
@@ -255,38 +255,37 @@ impl<W: Write> Write for Hashing<W> {
     }
 }
 
-fn fields_of(state: &State) -> [&Vec<f64>; 12] {
-    let (n, k) = (&state.n, &state.k);
-    [
-        &n.u, &n.v, &n.p, &n.T, &n.rho, &n.Gam, &k.u, &k.v, &k.p, &k.T, &k.rho, &k.Gam,
-    ]
-}
-
-/// Write `state` to `<out_dir>/<name>.ckpt-<step>` atomically (replacing a file of the same
-/// step), then [`rotate`]. `nc_part` is recorded in the header
-/// ([`CheckpointHeader::nc_part`]). Returns the checkpoint's path.
+/// Write the state `saved` (arrays named `names`) of `case` on `grid` to
+/// `<out_dir>/<name>.ckpt-<step>` atomically (replacing a file of the same step), then
+/// [`rotate`]. `nc_part` is recorded in the header ([`CheckpointHeader::nc_part`]). Returns the
+/// checkpoint's path.
 pub fn write_checkpoint(
     out_dir: &Path,
-    case: &Case,
+    case: &Common,
     grid: &Grid,
-    state: &State,
+    saved: &Saved,
+    names: &[String],
     nc_part: Option<u32>,
 ) -> Result<PathBuf, OutputError> {
-    let path = checkpoint_path(out_dir, &case.name, state.step);
-    let cells = state.k.len();
+    let path = checkpoint_path(out_dir, &case.name, saved.step);
+    let cells = grid.len();
+    assert!(
+        saved.arrays.len() == names.len() && saved.arrays.iter().all(|a| a.len() == cells),
+        "a saved state has one padded array per name"
+    );
     let header = CheckpointHeader {
         format: FORMAT_VERSION,
         simplets_version: env!("CARGO_PKG_VERSION").to_string(),
-        step: state.step,
-        time: state.time,
-        scheme: case.scheme.to_string(),
+        step: saved.step,
+        time: saved.time,
+        scheme: case.scheme.clone(),
         nx: grid.nx,
         ny: grid.ny,
         cells,
-        case_hash: format!("{:016x}", case_hash(case)),
-        arrays: ARRAYS.iter().map(|s| s.to_string()).collect(),
-        payload_bytes: 16 + 96 * cells as u64,
-        case: serde_json::to_value(case).expect("invariant: a Case serialises to JSON"),
+        case_hash: format!("{:016x}", case_hash(&case.json)),
+        arrays: names.to_vec(),
+        payload_bytes: 16 + 8 * (cells * names.len()) as u64,
+        case: case.json.clone(),
         nc_part,
     };
     let atomic = AtomicFile::prepare(&path, true)?;
@@ -303,10 +302,10 @@ pub fn write_checkpoint(
     w.write_all(MAGIC).map_err(io)?;
     w.write_all(line.as_bytes()).map_err(io)?;
     w.write_all(b"\n").map_err(io)?;
-    w.write_all(&state.step.to_le_bytes()).map_err(io)?;
-    w.write_all(&state.time.to_le_bytes()).map_err(io)?;
-    for f in fields_of(state) {
-        for x in f {
+    w.write_all(&saved.step.to_le_bytes()).map_err(io)?;
+    w.write_all(&saved.time.to_le_bytes()).map_err(io)?;
+    for a in &saved.arrays {
+        for x in a {
             w.write_all(&x.to_le_bytes()).map_err(io)?;
         }
     }
@@ -317,7 +316,7 @@ pub fn write_checkpoint(
     file.sync_all().map_err(io)?;
     drop(file);
     let path = atomic.commit()?;
-    match rotate(out_dir, &case.name, state.step) {
+    match rotate(out_dir, &case.name, saved.step) {
         Ok(removed) => {
             for p in removed {
                 log::debug!("removed old checkpoint {}", p.display());
@@ -367,8 +366,10 @@ fn parse_head(bytes: &[u8], path: &Path) -> Result<(CheckpointHeader, usize), Ch
             supported: FORMAT_VERSION,
         });
     }
-    let want: Vec<String> = ARRAYS.iter().map(|s| s.to_string()).collect();
-    if header.arrays != want || header.payload_bytes != 16 + 96 * header.cells as u64 {
+    let words = (header.cells as u64).checked_mul(header.arrays.len() as u64);
+    if header.arrays.is_empty()
+        || words.and_then(|w| w.checked_mul(8)).map(|b| b + 16) != Some(header.payload_bytes)
+    {
         return Err(corrupt(
             path,
             "header arrays or payload size do not match the format",
@@ -397,34 +398,33 @@ pub fn read_header(path: &Path) -> Result<CheckpointHeader, CheckpointError> {
     parse_head(&head, path).map(|(h, _)| h)
 }
 
-/// Refuse a header written for another grid or another case's physics.
+/// Refuse a header written for another grid (`nx` × `ny` computed cells) or another case's
+/// physics.
 pub fn check_header(
     header: &CheckpointHeader,
     path: &Path,
-    case: &Case,
+    case: &Common,
+    (nx, ny): (usize, usize),
 ) -> Result<(), CheckpointError> {
     let p = path.display().to_string();
-    if (header.nx, header.ny) != (case.grid.nx, case.grid.ny) {
+    if (header.nx, header.ny) != (nx, ny) {
         return Err(CheckpointError::Grid {
             path: p,
             ckpt_nx: header.nx,
             ckpt_ny: header.ny,
-            nx: case.grid.nx,
-            ny: case.grid.ny,
+            nx,
+            ny,
         });
     }
-    let hash = format!("{:016x}", case_hash(case));
+    let hash = format!("{:016x}", case_hash(&case.json));
     if header.case_hash != hash {
         let mut differ = Vec::new();
-        let stored = serde_json::from_value::<Case>(header.case.clone()).ok();
-        if let Some(stored) = stored {
-            differing_paths(
-                &physics_value(&stored),
-                &physics_value(case),
-                "",
-                &mut differ,
-            );
-        }
+        differing_paths(
+            &physics_value(&header.case),
+            &physics_value(&case.json),
+            "",
+            &mut differ,
+        );
         let differs = match differ.len() {
             0 => "boundaries/gas/grid/bodies/scheme/solver".to_string(),
             n if n > 6 => format!("{} and {} more", differ[..6].join(", "), n - 6),
@@ -440,9 +440,14 @@ pub fn check_header(
     Ok(())
 }
 
-/// Load the state in `path`, refusing a file of another grid or case, a truncated file or a
-/// checksum mismatch.
-pub fn load_checkpoint(path: &Path, case: &Case) -> Result<State, CheckpointError> {
+/// Load the state in `path` for `case` on `grid` with the arrays `names`, refusing a file of
+/// another grid, case or method, a truncated file or a checksum mismatch.
+pub fn load_checkpoint(
+    path: &Path,
+    case: &Common,
+    grid: &Grid,
+    names: &[String],
+) -> Result<Saved, CheckpointError> {
     let bytes = std::fs::read(path).map_err(|e| CheckpointError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
@@ -472,29 +477,32 @@ pub fn load_checkpoint(path: &Path, case: &Case) -> Result<State, CheckpointErro
             format!("checksum mismatch (stored {stored:016x}, computed {computed:016x})"),
         ));
     }
-    check_header(&header, path, case)?;
+    check_header(&header, path, case, (grid.nx, grid.ny))?;
+    if header.arrays != names || header.cells != grid.len() {
+        return Err(corrupt(
+            path,
+            format!(
+                "holds the arrays {:?} of {} cells, this run needs {names:?} of {}",
+                header.arrays,
+                header.cells,
+                grid.len()
+            ),
+        ));
+    }
     let mut words = body[off..]
         .chunks_exact(8)
         .map(|c| c.try_into().expect("invariant: 8-byte chunk"));
     let mut next = || words.next().expect("invariant: payload length checked");
     let step = u64::from_le_bytes(next());
     let time = f64::from_le_bytes(next());
-    let mut array = || -> Vec<f64> {
-        (0..header.cells)
-            .map(|_| f64::from_le_bytes(next()))
-            .collect()
-    };
-    let mut level = || Fields {
-        u: array(),
-        v: array(),
-        p: array(),
-        T: array(),
-        rho: array(),
-        Gam: array(),
-    };
-    let n = level();
-    let k = level();
-    Ok(State { n, k, step, time })
+    let arrays = (0..names.len())
+        .map(|_| {
+            (0..header.cells)
+                .map(|_| f64::from_le_bytes(next()))
+                .collect()
+        })
+        .collect();
+    Ok(Saved { step, time, arrays })
 }
 
 #[cfg(test)]

@@ -1,12 +1,17 @@
-//! NetCDF-4 snapshot writer (CF-1.8), compiled with the `netcdf` feature.
+//! NetCDF-4 snapshot writer (CF-1.8), compiled with the `netcdf` feature. It writes what the
+//! method's [`Layout`] declares, and knows no method.
 //!
 //! Layout (all values non-dimensional, `units = "1"`; `long_name` names the scale):
 //!
 //! ```text
 //! dimensions: time (unlimited), x_c = nx, y_c = ny, x_f = nx + 1, y_f = ny + 1
 //! time(time)  step(time)  iterations(time)          x_c(x_c) y_c(y_c) x_f(x_f) y_f(y_f)
-//! p, T, rho(time, y_c, x_c)   u(time, y_c, x_f)   v(time, y_f, x_c)   fluid_mask(y_c, x_c)
+//! each variable (time, y, x) on its place: cells (y_c, x_c), x-faces (y_c, x_f),
+//! y-faces (y_f, x_c)                                  fluid_mask(y_c, x_c)
 //! ```
+//!
+//! SIMPLE-TS writes p, T, rho on the cells, u on the x-faces and v on the y-faces: the stored
+//! staggered values, not interpolated to centres.
 //!
 //! Per-step series on a second unlimited dimension (one entry per completed time step,
 //! written right after the step, before the divergence guard, so a diverged step is recorded):
@@ -14,32 +19,22 @@
 //! ```text
 //! dimensions: steps (unlimited)
 //! series_step(steps)  series_time(steps)  series_iterations(steps)
-//! res_u(steps)  res_v(steps)  res_p(steps)  res_T(steps)
+//! one variable per residual of the layout (SIMPLE-TS: res_u, res_v, res_p, res_T)
 //! ```
 //!
-//! `u` and `v` are the stored staggered values (u on the x-faces, v on the y-faces), not
-//! interpolated to centres. The file is written as `<path>.tmp` and renamed by
-//! [`NcWriter::finish`]; dropping the writer without finishing removes the temporary file.
+//! The file is written as `<path>.tmp` and renamed by [`NcWriter::finish`]; dropping the
+//! writer without finishing removes the temporary file.
 
 use std::path::{Path, PathBuf};
 
 use ::netcdf::{FileMut, NcTypeDescriptor, VariableMut};
 
 use super::atomic::AtomicFile;
-use super::{cell_values, u_face_values, v_face_values};
+use super::{dims, shape, values};
+use crate::case::Common;
 use crate::error::OutputError;
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::Case;
-use crate::methods::simple_ts::fields::{Fields, State};
-use crate::methods::simple_ts::geometry::Geometry;
-use crate::solver::StepReport;
-
-const LN_TIME: &str = "time / (L / V_th), V_th = sqrt(2 R T0)";
-const LN_P: &str = "pressure / p0 (inflow or reference pressure)";
-const LN_T: &str = "temperature / T0 (reference temperature)";
-const LN_RHO: &str = "density / rho0 = p0 / (R T0)";
-const LN_U: &str = "velocity x-component on x-faces (west face of cell i) / V_th = sqrt(2 R T0)";
-const LN_V: &str = "velocity y-component on y-faces (south face of cell j) / V_th = sqrt(2 R T0)";
+use crate::solver::{Layout, Snapshot, StepReport};
 
 /// Writes snapshots of a run into one NetCDF-4 file.
 pub struct NcWriter {
@@ -47,6 +42,8 @@ pub struct NcWriter {
     file: FileMut,
     atomic: AtomicFile,
     grid: Grid,
+    layout: Vec<(&'static str, crate::solver::Place)>,
+    residuals: Vec<&'static str>,
     written: usize,
     steps_written: usize,
 }
@@ -81,24 +78,26 @@ fn define<'f, T: NcTypeDescriptor>(
 }
 
 impl NcWriter {
-    /// Create `<path>.tmp` with dimensions, coordinates, attributes and the fluid mask.
-    /// Fails with [`OutputError::Exists`] if `path` exists and `force` is false.
+    /// Create `<path>.tmp` with dimensions, coordinates, attributes, the variables of `layout`
+    /// and its fluid mask. Fails with [`OutputError::Exists`] if `path` exists and `force` is
+    /// false.
     pub fn create(
         path: &Path,
         force: bool,
-        case: &Case,
-        grid: &Grid,
-        geom: &Geometry,
+        case: &Common,
+        layout: &Layout,
         backend: &str,
     ) -> Result<Self, OutputError> {
         let atomic = AtomicFile::prepare(path, force)?;
         let err = nc_err(path);
         let mut file = ::netcdf::create(atomic.tmp_path()).map_err(&err)?;
-        Self::define_all(&mut file, case, grid, geom, backend).map_err(&err)?;
+        Self::define_all(&mut file, case, layout, backend).map_err(&err)?;
         Ok(NcWriter {
             file,
             atomic,
-            grid: grid.clone(),
+            grid: layout.grid.clone(),
+            layout: layout.variables.iter().map(|v| (v.name, v.place)).collect(),
+            residuals: layout.residuals.iter().map(|r| r.name).collect(),
             written: 0,
             steps_written: 0,
         })
@@ -106,19 +105,20 @@ impl NcWriter {
 
     fn define_all(
         file: &mut FileMut,
-        case: &Case,
-        grid: &Grid,
-        geom: &Geometry,
+        case: &Common,
+        layout: &Layout,
         backend: &str,
     ) -> ::netcdf::Result<()> {
+        let grid = &layout.grid;
         let (nx, ny) = (grid.nx, grid.ny);
         let version = env!("CARGO_PKG_VERSION");
-        let case_json = serde_json::to_string_pretty(case).unwrap_or_default();
+        let case_json = serde_json::to_string_pretty(&case.json).unwrap_or_default();
         file.add_attribute("Conventions", "CF-1.8")?;
         file.add_attribute("title", format!("simplets case {}", case.name))?;
         file.add_attribute("description", case.description.as_str())?;
         file.add_attribute("case_json", case_json)?;
-        file.add_attribute("scheme", case.scheme.to_string())?;
+        file.add_attribute("method", case.method.name())?;
+        file.add_attribute("scheme", case.scheme.as_str())?;
         file.add_attribute("backend", backend)?;
         file.add_attribute("simplets_version", version)?;
         let code = super::manifest::code_version();
@@ -127,14 +127,10 @@ impl NcWriter {
             "history",
             format!(
                 "{}: created by simplets {code}",
-                crate::run::status::utc_now()
+                crate::text::utc_now()
             ),
         )?;
-        file.add_attribute(
-            "comment",
-            "non-dimensional: lengths / L, velocities / V_th = sqrt(2 R T0), time / (L / V_th), \
-             p / p0, T / T0, rho / rho0; u and v are staggered (on x_f and y_f)",
-        )?;
+        file.add_attribute("comment", layout.units)?;
         file.add_unlimited_dimension("time")?;
         file.add_unlimited_dimension("steps")?;
         file.add_dimension("x_c", nx)?;
@@ -142,9 +138,9 @@ impl NcWriter {
         file.add_dimension("x_f", nx + 1)?;
         file.add_dimension("y_f", ny + 1)?;
 
-        define::<f64>(file, "time", &["time"], LN_TIME)?;
+        define::<f64>(file, "time", &["time"], layout.time_unit)?;
         define::<i64>(file, "step", &["time"], "completed time steps")?;
-        let ln_it = "loop-2 iterations of the last time step (0 for the initial state)";
+        let ln_it = "iterations of the last time step (0 for the initial state)";
         define::<i32>(file, "iterations", &["time"], ln_it)?;
         define::<i64>(
             file,
@@ -152,29 +148,23 @@ impl NcWriter {
             &["steps"],
             "time step number of the series entry",
         )?;
-        define::<f64>(file, "series_time", &["steps"], LN_TIME)?;
-        let ln_sit = "loop-2 iterations of this time step";
+        define::<f64>(file, "series_time", &["steps"], layout.time_unit)?;
+        let ln_sit = "iterations of this time step";
         define::<i32>(file, "series_iterations", &["steps"], ln_sit)?;
-        for (name, what) in [
-            ("res_u", "max |u^(k+1) - u^k|"),
-            ("res_v", "max |v^(k+1) - v^k|"),
-            ("res_p", "max |p^(k+1) - p^k|"),
-            ("res_T", "max |T^(k+1) - T^k|"),
-        ] {
-            let ln = format!("{what} of the last loop-2 iteration of this time step");
-            define::<f64>(file, name, &["steps"], &ln)?;
+        for r in &layout.residuals {
+            define::<f64>(file, r.name, &["steps"], r.long_name)?;
         }
         let coords = [
             ("x_c", "x of cell centres / L", &grid.x_v[1..=nx]),
             ("y_c", "y of cell centres / L", &grid.y_v[1..=ny]),
             (
                 "x_f",
-                "x of cell faces (u locations) / L",
+                "x of cell faces (x-face locations) / L",
                 &grid.x_f[1..=nx + 1],
             ),
             (
                 "y_f",
-                "y of cell faces (v locations) / L",
+                "y of cell faces (y-face locations) / L",
                 &grid.y_f[1..=ny + 1],
             ),
         ];
@@ -182,14 +172,9 @@ impl NcWriter {
             let mut v = define::<f64>(file, name, &[name], long_name)?;
             v.put_values(values, ..)?;
         }
-        for (name, dims, long_name) in [
-            ("p", ["time", "y_c", "x_c"], LN_P),
-            ("T", ["time", "y_c", "x_c"], LN_T),
-            ("rho", ["time", "y_c", "x_c"], LN_RHO),
-            ("u", ["time", "y_c", "x_f"], LN_U),
-            ("v", ["time", "y_f", "x_c"], LN_V),
-        ] {
-            define::<f64>(file, name, &dims, long_name)?;
+        for var in &layout.variables {
+            let [y, x] = dims(var.place);
+            define::<f64>(file, var.name, &["time", y, x], var.long_name)?;
         }
         let mut m = define::<i8>(
             file,
@@ -199,8 +184,7 @@ impl NcWriter {
         )?;
         m.put_attribute("flag_values", vec![0i8, 1])?;
         m.put_attribute("flag_meanings", "solid fluid")?;
-        let mask: Vec<i8> = geom.fluid_mask(grid).into_iter().map(|b| b as i8).collect();
-        m.put_values(&mask, ..)?;
+        m.put_values(&layout.mask, ..)?;
         Ok(())
     }
 
@@ -214,41 +198,22 @@ impl NcWriter {
             .map_err(nc_err(&path))
     }
 
-    /// Append one snapshot: `state.time`, `state.step`, `iterations` and the fields of the
-    /// current iterate `state.k`.
-    pub fn append(&mut self, state: &State, iterations: u32) -> Result<(), OutputError> {
-        self.append_fields(&state.k, state.step, state.time, iterations)
-    }
-
-    /// Append one snapshot of the fields `k` at `step` and `time`.
-    pub fn append_fields(
-        &mut self,
-        k: &Fields,
-        step: u64,
-        time: f64,
-        iterations: u32,
-    ) -> Result<(), OutputError> {
+    /// Append one snapshot: its time, step, `iterations` and every variable.
+    pub fn append(&mut self, s: &Snapshot, iterations: u32) -> Result<(), OutputError> {
         let path = self.atomic.path().to_path_buf();
-        self.put(k, step, time, iterations).map_err(nc_err(&path))?;
+        self.put(s, iterations).map_err(nc_err(&path))?;
         self.written += 1;
         Ok(())
     }
 
-    fn put(&mut self, k: &Fields, step: u64, time: f64, iterations: u32) -> ::netcdf::Result<()> {
-        let (t, nx, ny, g) = (self.written, self.grid.nx, self.grid.ny, &self.grid);
-        let series: [(&str, Vec<f64>, [usize; 2]); 5] = [
-            ("p", cell_values(g, &k.p), [ny, nx]),
-            ("T", cell_values(g, &k.T), [ny, nx]),
-            ("rho", cell_values(g, &k.rho), [ny, nx]),
-            ("u", u_face_values(g, &k.u), [ny, nx + 1]),
-            ("v", v_face_values(g, &k.v), [ny + 1, nx]),
-        ];
+    fn put(&mut self, s: &Snapshot, iterations: u32) -> ::netcdf::Result<()> {
+        let (t, g) = (self.written, &self.grid);
         let f = &mut self.file;
         let missing = |name: &str| ::netcdf::Error::Str(format!("variable {name} not defined"));
         f.variable_mut("time")
             .ok_or_else(|| missing("time"))?
-            .put_values(&[time], ([t], [1]))?;
-        let step = i64::try_from(step).unwrap_or(i64::MAX);
+            .put_values(&[s.time], ([t], [1]))?;
+        let step = i64::try_from(s.step).unwrap_or(i64::MAX);
         f.variable_mut("step")
             .ok_or_else(|| missing("step"))?
             .put_values(&[step], ([t], [1]))?;
@@ -256,10 +221,11 @@ impl NcWriter {
         f.variable_mut("iterations")
             .ok_or_else(|| missing("iterations"))?
             .put_values(&[it], ([t], [1]))?;
-        for (name, values, [nj, ni]) in series {
+        for (&(name, place), array) in self.layout.iter().zip(&s.arrays) {
+            let (ni, nj) = shape(g, place);
             f.variable_mut(name)
                 .ok_or_else(|| missing(name))?
-                .put_values(&values, ([t, 0, 0], [1, nj, ni]))?;
+                .put_values(&values(g, place, array), ([t, 0, 0], [1, nj, ni]))?;
         }
         Ok(())
     }
@@ -290,14 +256,10 @@ impl NcWriter {
         f.variable_mut("series_iterations")
             .ok_or_else(|| missing("series_iterations"))?
             .put_values(&[it], ([t], [1]))?;
-        let r = &rep.res;
-        for (name, x) in [
-            ("series_time", time),
-            ("res_u", r.du),
-            ("res_v", r.dv),
-            ("res_p", r.dp),
-            ("res_T", r.dt),
-        ] {
+        f.variable_mut("series_time")
+            .ok_or_else(|| missing("series_time"))?
+            .put_values(&[time], ([t], [1]))?;
+        for (name, x) in self.residuals.iter().zip(rep.res.0) {
             f.variable_mut(name)
                 .ok_or_else(|| missing(name))?
                 .put_values(&[x], ([t], [1]))?;

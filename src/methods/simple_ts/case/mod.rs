@@ -398,6 +398,7 @@ impl Case {
             description: self.description.clone(),
             method: Method::SimpleTs,
             scheme: self.scheme.to_string(),
+            grid: self.grid.clone(),
             time: self.time.clone(),
             output: self.output.clone(),
             divergence_limit: self.solver.divergence_limit,

@@ -7,19 +7,18 @@
 //! to the host. The host applies the copies when it downloads the fields.
 
 use super::paths::Aliases;
-use super::phase::{defines, fields_of, upload_geometry, CopyLists, OpenClOptions, K, N};
+use super::phase::{defines, upload_geometry, CopyLists, OpenClOptions, K, N};
 use super::subdomains::{Decomposition, HALO};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime,
 };
+use std::sync::Arc;
+
 use crate::error::{DeviceError, RunError};
-use crate::grid::Grid;
+use crate::methods::simple_ts::backend::Backend;
 use crate::methods::simple_ts::case::{Case, Convection, Side};
 use crate::methods::simple_ts::fields::State;
-use crate::methods::simple_ts::geometry::Geometry;
-use crate::methods::simple_ts::reference::bc::Ghosts;
-use crate::methods::simple_ts::reference::Reference;
-use crate::solver::Solver;
+use crate::methods::simple_ts::problem::Problem;
 
 /// Buffer names of the second Jacobi set, in [`K`] order.
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
@@ -76,12 +75,12 @@ pub const NV_MAX_REGISTERS: u32 = 128;
 /// per subdomain are not a define: the kernel derives them from the launch
 /// (`get_num_groups(1)`), so one build serves every value.
 pub fn fused_defines(
-    r: &Reference,
+    pb: &Problem,
     dec: &Decomposition,
     dev: &DeviceInfo,
     lean: bool,
 ) -> crate::device::Defines {
-    let d = defines(r, &r.ghosts)
+    let d = defines(pb)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
         .int("DEV_HALO", HALO as i64)
@@ -104,7 +103,7 @@ pub fn build_ahead(
     cache: &crate::device::KernelCache,
     forms: (bool, bool),
 ) -> Result<(Option<f64>, Option<f64>), DeviceError> {
-    let r = Reference::new(case);
+    let r = Problem::new(case);
     let secs = |b: &crate::device::BuiltProgram| {
         if b.cache_hit() {
             0.0
@@ -116,7 +115,7 @@ pub fn build_ahead(
         let b = build_cached(
             dev,
             &super::phase::source(),
-            &defines(&r, &r.ghosts),
+            &defines(&r),
             None,
             Some(cache),
         )?;
@@ -188,8 +187,8 @@ fn derive_rho_gam(f: &mut crate::methods::simple_ts::fields::Fields) {
 }
 
 /// Upload the lean form's geometry: metrics, wall records and one packed word per cell.
-fn upload_packed(rt: &mut Runtime, r: &Reference, alias: &Aliases) -> Result<(), String> {
-    let (g, geo) = (&r.grid, &r.geom);
+fn upload_packed(rt: &mut Runtime, pb: &Problem, alias: &Aliases) -> Result<(), String> {
+    let (g, geo) = (&pb.grid, &pb.geo);
     let fast = super::paths::fast_mask(g, geo);
     let packed = super::paths::pack_geometry(g, geo, &fast, alias)?;
     let walls = |f: fn(&crate::methods::simple_ts::geometry::Wall) -> f64| {
@@ -211,9 +210,7 @@ fn upload_packed(rt: &mut Runtime, r: &Reference, alias: &Aliases) -> Result<(),
 
 /// The fused OpenCL solver.
 pub struct Fused {
-    case: Case,
-    grid: Grid,
-    geom: Geometry,
+    p: Arc<Problem>,
     rt: Runtime,
     dec: Decomposition,
     host: State,
@@ -222,7 +219,6 @@ pub struct Fused {
     n: usize,
     /// Which set holds iterate k: false = A (`u`, …), true = B (`u2`, …).
     in_b: bool,
-    ghosts: Ghosts,
     /// Field buffers per set: 6 (u, v, p, T, ρ, Γ), or 4 with lean storage.
     stored: usize,
 }
@@ -244,7 +240,7 @@ impl Fused {
         let lean = opts.lean;
         let (total, largest) = device_bytes(cells, explicit, lean);
         check_capacity(&dev, total, largest, 0, 1)?;
-        let r = Reference::new(case);
+        let r = Arc::new(Problem::new(case));
         let dec = match dec {
             Some((w, rows)) => {
                 let d = Decomposition::new(&r.grid, w, rows).map_err(|m| {
@@ -266,7 +262,6 @@ impl Fused {
                 max: dev.max_work_group_size,
             });
         }
-        let ghosts = r.ghosts.clone();
         let defs = fused_defines(&r, &dec, &dev, lean);
         let built = build_cached(
             &dev,
@@ -278,21 +273,13 @@ impl Fused {
         let n = r.grid.len();
         let stored = if lean { 4 } else { 6 };
         let mut rt = Runtime::new(built);
-        for set in [&K[..stored], &K2[..stored]] {
-            for (name, f) in set.iter().zip(fields_of(&r.state.k)) {
-                rt.real(name, f)?;
-            }
-        }
-        for (name, f) in N[..stored].iter().zip(fields_of(&r.state.n)) {
-            rt.real(name, f)?;
-        }
-        let zeros = vec![0.0; n];
+        super::loop2::upload_initial(&mut rt, &r, &[&K[..stored], &K2[..stored], &N[..stored]])?;
         // The implicit kernels never read the explicit terms: one value each.
         for name in ["cu", "cv", "ct"] {
-            rt.real(name, if explicit { &zeros } else { &[] })?;
+            rt.real_zeros(name, if explicit { n } else { 0 })?;
         }
         rt.real("part", &vec![0.0; 8 * dec.groups()])?;
-        let alias = Aliases::new(n, &ghosts);
+        let alias = Aliases::new(n, &r.ghosts);
         if lean {
             upload_packed(&mut rt, &r, &alias).map_err(|reason| DeviceError::Api {
                 device: dev.name.clone(),
@@ -301,7 +288,7 @@ impl Fused {
                 name: reason,
             })?;
         } else {
-            upload_geometry(&mut rt, &r, &CopyLists::new(&ghosts))?;
+            upload_geometry(&mut rt, &r, &CopyLists::new(&r.ghosts))?;
             rt.int("c_alias", &alias.cells)?;
             rt.int("u_alias", &alias.u)?;
             rt.int("v_alias", &alias.v)?;
@@ -331,16 +318,13 @@ impl Fused {
         );
         Ok(Fused {
             explicit,
-            case: case.clone(),
-            grid: r.grid.clone(),
-            geom: r.geom.clone(),
-            host: r.state.clone(),
+            p: r,
+            host: State::empty(),
             rt,
             dec,
-            dirty: false,
+            dirty: true,
             n,
             in_b: false,
-            ghosts,
             stored,
         })
     }
@@ -389,7 +373,7 @@ impl Fused {
         for (k, n) in self.cur().iter().zip(N) {
             self.rt.copy(k, n)?;
         }
-        self.host.time += self.case.time.dt;
+        self.host.time += self.p.case.time.dt;
         if self.explicit {
             let name = if self.in_b {
                 "convective_b"
@@ -405,11 +389,12 @@ impl Fused {
         for (k, n) in self.cur().iter().zip(N) {
             self.rt.copy(n, k)?;
         }
-        self.host.time -= self.case.time.dt;
+        self.host.time -= self.p.case.time.dt;
         Ok(())
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
+        self.host.allocate(self.n);
         super::loop2::read_fields(&self.rt, self.cur(), &mut self.host.k)?;
         super::loop2::read_fields(&self.rt, &N[..self.stored], &mut self.host.n)?;
         if self.stored < 6 {
@@ -418,8 +403,8 @@ impl Fused {
         }
         // The device leaves copy ghosts and copy faces stale (they are read through aliases).
         for f in [&mut self.host.k, &mut self.host.n] {
-            self.ghosts.apply_cells(f);
-            self.ghosts.apply_faces(f);
+            self.p.ghosts.apply_cells(f);
+            self.p.ghosts.apply_faces(f);
         }
         self.dirty = false;
         Ok(())
@@ -437,36 +422,35 @@ impl super::loop2::DeviceLoop for Fused {
         Fused::rollback(self)
     }
     fn nxt(&self) -> usize {
-        self.grid.nxt
+        self.p.grid.nxt
     }
     fn steps_mut(&mut self) -> &mut u64 {
         &mut self.host.step
     }
 }
 
-impl Solver for Fused {
+impl Backend for Fused {
     fn name(&self) -> String {
         format!("opencl-fused:{}", self.device().name)
     }
 
-    super::loop2::shared_solver_methods!();
+    super::loop2::shared_backend_methods!();
 
-    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> Result<&State, RunError> {
         if self.dirty {
+            self.host.allocate(self.n);
             let names = self.cur();
-            let nxt = self.grid.nxt;
-            if let Err(e) = super::loop2::read_rows(&self.rt, names, &mut self.host.k, rows, nxt) {
-                log::error!("reading rows back from the device failed: {e}");
-            }
+            let nxt = self.p.grid.nxt;
+            super::loop2::read_rows(&self.rt, names, &mut self.host.k, rows, nxt)?;
             if self.stored < 6 {
                 derive_rho_gam(&mut self.host.k);
             }
             // Copy ghosts and faces are stale on the device (read through aliases): fill them
             // on the host; those whose source rows were read come out right.
-            self.ghosts.apply_cells(&mut self.host.k);
-            self.ghosts.apply_faces(&mut self.host.k);
+            self.p.ghosts.apply_cells(&mut self.host.k);
+            self.p.ghosts.apply_faces(&mut self.host.k);
         }
-        &self.host
+        Ok(&self.host)
     }
 
     fn info(&self) -> crate::solver::SolverInfo {

@@ -58,19 +58,9 @@ pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, R
                 });
             }
         }
-        let res = Residuals {
-            du: du.0,
-            dv: dv.0,
-            dp: dp.0,
-            dt: dt.0,
-        };
         report.iters = iter;
-        report.res = res;
-        if res.du <= spec.eps_v
-            && res.dv <= spec.eps_v
-            && res.dp <= spec.eps_p
-            && res.dt <= spec.eps_t
-        {
+        report.res = Residuals([du.0, dv.0, dp.0, dt.0]);
+        if du.0 <= spec.eps_v && dv.0 <= spec.eps_v && dp.0 <= spec.eps_p && dt.0 <= spec.eps_t {
             report.converged = true;
             break;
         }
@@ -166,22 +156,53 @@ pub fn write_fields(
     Ok(())
 }
 
-/// The [`Solver`](crate::solver::Solver) methods both OpenCL forms implement alike, for use
-/// inside each form's `impl Solver`. The form provides the fields `case`, `grid`, `geom`,
-/// `host`, `rt` and `dirty`, [`DeviceLoop`], and `download(&mut self)`, which reads every
-/// field back into `host`.
-macro_rules! shared_solver_methods {
-    () => {
-        fn grid(&self) -> &$crate::grid::Grid {
-            &self.grid
-        }
+/// Stored rows per chunk of the initial upload: about 8 MiB per field, so the host holds a
+/// few MiB at a time however large the grid.
+fn chunk_rows(nxt: usize) -> usize {
+    ((1 << 20) / nxt.max(1)).max(1)
+}
 
-        fn geometry(&self) -> &$crate::methods::simple_ts::geometry::Geometry {
-            &self.geom
+/// Create the field buffers of every set in `sets` (names in
+/// [`Fields`](crate::methods::simple_ts::fields::Fields) order: u, v, p, T, ρ, Γ; a set may
+/// name fewer) and fill them with the initial state of `p`, computed and written in row
+/// chunks.
+pub fn upload_initial(
+    rt: &mut crate::device::Runtime,
+    p: &crate::methods::simple_ts::problem::Problem,
+    sets: &[&[&str]],
+) -> Result<(), DeviceError> {
+    let (nxt, nyt, n) = (p.grid.nxt, p.grid.nyt, p.grid.len());
+    for set in sets {
+        for name in set.iter() {
+            rt.real_zeros(name, n)?;
+        }
+    }
+    let step = chunk_rows(nxt);
+    for j0 in (0..nyt).step_by(step) {
+        let rows = j0..(j0 + step).min(nyt);
+        let f = p.initial_rows(rows);
+        let arrays = [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam];
+        for set in sets {
+            for (name, a) in set.iter().zip(arrays) {
+                rt.write_at(name, j0 * nxt, a)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The [`Backend`](crate::methods::simple_ts::backend::Backend) methods both OpenCL forms
+/// implement alike, for use inside each form's `impl Backend`. The form provides the fields
+/// `p` (the problem), `host`, `rt`, `dirty` and `n`, [`DeviceLoop`], and `download(&mut self)`,
+/// which reads every field back into `host`.
+macro_rules! shared_backend_methods {
+    () => {
+        fn problem(&self) -> &std::sync::Arc<$crate::methods::simple_ts::problem::Problem> {
+            &self.p
         }
 
         fn step(&mut self) -> Result<$crate::solver::StepReport, $crate::error::RunError> {
-            let spec = self.case.solver.clone();
+            let spec = self.p.case.solver.clone();
             $crate::methods::simple_ts::opencl::loop2::step(self, &spec)
         }
 
@@ -189,13 +210,13 @@ macro_rules! shared_solver_methods {
             (self.host.step, self.host.time)
         }
 
-        fn state(&mut self) -> &$crate::methods::simple_ts::fields::State {
+        fn state(
+            &mut self,
+        ) -> Result<&$crate::methods::simple_ts::fields::State, $crate::error::RunError> {
             if self.dirty {
-                if let Err(e) = self.download() {
-                    log::error!("reading fields back from the device failed: {e}");
-                }
+                self.download()?;
             }
-            &self.host
+            Ok(&self.host)
         }
 
         fn runtime(&self) -> Option<&$crate::device::Runtime> {
@@ -207,7 +228,7 @@ macro_rules! shared_solver_methods {
         }
     };
 }
-pub(crate) use shared_solver_methods;
+pub(crate) use shared_backend_methods;
 
 #[cfg(test)]
 mod tests {

@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn fast_points_are_exactly_the_plain_interior() {
         let r = reference("confined_square.json");
-        let (g, geo) = (&r.grid, &r.geom);
+        let (g, geo) = (&r.p.grid, &r.p.geo);
         let m = fast_mask(g, geo);
         let rad = FAST_RADIUS as i64;
         let mut fast = 0;
@@ -214,9 +214,9 @@ mod tests {
     #[test]
     fn packed_geometry_decodes_to_its_parts() {
         let r = reference("confined_square.json");
-        let (g, geo) = (&r.grid, &r.geom);
+        let (g, geo) = (&r.p.grid, &r.p.geo);
         let fast = fast_mask(g, geo);
-        let a = Aliases::new(g.len(), &r.ghosts);
+        let a = Aliases::new(g.len(), &r.p.ghosts);
         let w = pack_geometry(g, geo, &fast, &a).unwrap();
         let off = |word: u32, sh: u32| {
             let dx = ((word >> sh) & 3) as i64 - 1;
@@ -237,10 +237,10 @@ mod tests {
             }
         }
         // Periodic sides copy across the domain: refused with the reason.
-        let p = reference("couette_slip.json");
-        let pf = fast_mask(&p.grid, &p.geom);
+        let p = reference("couette_slip.json").p;
+        let pf = fast_mask(&p.grid, &p.geo);
         let pa = Aliases::new(p.grid.len(), &p.ghosts);
-        let e = pack_geometry(&p.grid, &p.geom, &pf, &pa).unwrap_err();
+        let e = pack_geometry(&p.grid, &p.geo, &pf, &pa).unwrap_err();
         assert!(e.contains("periodic"), "{e}");
     }
 
@@ -250,8 +250,8 @@ mod tests {
     fn aliases_end_at_computed_values_like_the_reference() {
         for name in ["confined_square.json", "default.json", "couette_slip.json"] {
             let r = reference(name);
-            let a = Aliases::new(r.grid.len(), &r.ghosts);
-            let geo = &r.geom;
+            let a = Aliases::new(r.p.grid.len(), &r.p.ghosts);
+            let geo = &r.p.geo;
             for (k, &s) in a.u.iter().enumerate() {
                 let c = geo.u_face[s as usize];
                 assert!(
@@ -278,22 +278,22 @@ mod tests {
                 *x = 3.0 + k as f64;
             }
             let before = f.clone();
-            r.ghosts.apply_cells(&mut f);
-            r.ghosts.apply_faces(&mut f);
-            let copied: Vec<usize> = r
-                .ghosts
-                .cells
-                .iter()
-                .filter(|(_, rule)| matches!(rule, CellRule::Copy(_)))
-                .map(|&(d, _)| d)
-                .collect();
+            r.p.ghosts.apply_cells(&mut f);
+            r.p.ghosts.apply_faces(&mut f);
+            let copied: Vec<usize> =
+                r.p.ghosts
+                    .cells
+                    .iter()
+                    .filter(|(_, rule)| matches!(rule, CellRule::Copy(_)))
+                    .map(|&(d, _)| d)
+                    .collect();
             for &d in &copied {
                 assert_eq!(f.p[d], before.p[a.cells[d] as usize], "{name}: cell {d}");
             }
-            for &(d, _) in &r.ghosts.u_copies {
+            for &(d, _) in &r.p.ghosts.u_copies {
                 assert_eq!(f.u[d], before.u[a.u[d] as usize], "{name}: u-face {d}");
             }
-            for &(d, _) in &r.ghosts.v_copies {
+            for &(d, _) in &r.p.ghosts.v_copies {
                 assert_eq!(f.v[d], before.v[a.v[d] as usize], "{name}: v-face {d}");
             }
         }

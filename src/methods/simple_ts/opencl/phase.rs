@@ -8,14 +8,14 @@ use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
     Runtime,
 };
+use std::sync::Arc;
+
 use crate::error::{DeviceError, RunError};
-use crate::grid::Grid;
+use crate::methods::simple_ts::backend::Backend;
 use crate::methods::simple_ts::case::{Case, Convection, Interpolation};
-use crate::methods::simple_ts::fields::{Fields, State};
-use crate::methods::simple_ts::geometry::Geometry;
+use crate::methods::simple_ts::fields::State;
+use crate::methods::simple_ts::problem::Problem;
 use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};
-use crate::methods::simple_ts::reference::Reference;
-use crate::solver::Solver;
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
 const RED_WG: usize = 256;
@@ -76,10 +76,9 @@ pub struct OpenClOptions {
 
 /// The OpenCL solver.
 pub struct OpenCl {
-    case: Case,
-    grid: Grid,
-    geom: Geometry,
+    p: Arc<Problem>,
     rt: Runtime,
+    /// The host copy of the fields, allocated at the first read-back.
     host: State,
     dirty: bool,
     explicit: bool,
@@ -124,20 +123,20 @@ pub fn source() -> String {
     super::source::phase().assemble()
 }
 
-/// The `-D` defines of a case (grid, constants, scheme, list lengths).
-pub fn defines(r: &Reference, ghosts: &Ghosts) -> Defines {
-    let c = &r.c;
-    let l = CopyLists::new(ghosts);
+/// The `-D` defines of a problem (grid, constants, scheme, list lengths).
+pub fn defines(pb: &Problem) -> Defines {
+    let c = &pb.c;
+    let l = CopyLists::new(&pb.ghosts);
     Defines::new()
-        .int("CFG_NXT", r.grid.nxt as i64)
-        .int("CFG_NYT", r.grid.nyt as i64)
+        .int("CFG_NXT", pb.grid.nxt as i64)
+        .int("CFG_NYT", pb.grid.nyt as i64)
         .int(
             "CFG_TVD",
-            i64::from(r.case.scheme.interpolation == Interpolation::Tvd),
+            i64::from(pb.case.scheme.interpolation == Interpolation::Tvd),
         )
         .int(
             "CFG_EXPLICIT",
-            i64::from(r.case.scheme.convection == Convection::Explicit),
+            i64::from(pb.case.scheme.convection == Convection::Explicit),
         )
         .real("CFG_A", c.a)
         .real("CFG_B", c.b)
@@ -147,7 +146,7 @@ pub fn defines(r: &Reference, ghosts: &Ghosts) -> Defines {
         .real("CFG_KN", c.kn)
         .real("CFG_SIGMA_U", c.sigma_u)
         .real("CFG_SIGMA_T", c.sigma_t)
-        .real("CFG_DT", r.dt)
+        .real("CFG_DT", pb.case.time.dt)
         .int("CFG_NU_COPY0", l.u.0.len() as i64)
         .int("CFG_NU_COPY1", l.u.1.len() as i64)
         .int("CFG_NV_COPY0", l.v.0.len() as i64)
@@ -203,20 +202,16 @@ impl CopyLists {
     }
 }
 
-pub(crate) fn fields_of(f: &Fields) -> [&Vec<f64>; 6] {
-    [&f.u, &f.v, &f.p, &f.T, &f.rho, &f.Gam]
-}
-
 /// Upload the metrics, class arrays, wall records and copy lists both forms read.
 pub(crate) fn upload_geometry(
     rt: &mut Runtime,
-    r: &Reference,
+    pb: &Problem,
     l: &CopyLists,
 ) -> Result<(), DeviceError> {
-    let g = &r.grid;
+    let g = &pb.grid;
     rt.real("hx", &g.hx)?;
     rt.real("hy", &g.hy)?;
-    let geo = &r.geom;
+    let geo = &pb.geo;
     let walls = |f: fn(&crate::methods::simple_ts::geometry::Wall) -> f64| {
         geo.walls.iter().map(f).collect::<Vec<_>>()
     };
@@ -259,46 +254,48 @@ impl OpenCl {
         let sweeps = case.solver.sweeps();
         let (total, largest) = device_bytes(cells, explicit, sweeps);
         check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
-        let r = Reference::new(case);
-        let ghosts = r.ghosts.clone();
-        let src = source();
+        OpenCl::on(Arc::new(Problem::new(case)), &dev, opts)
+    }
+
+    /// Set up the discretised problem `p` on `dev` (selected and checked by the caller).
+    pub fn on(
+        p: Arc<Problem>,
+        dev: &DeviceInfo,
+        opts: &OpenClOptions,
+    ) -> Result<OpenCl, DeviceError> {
+        let case = &p.case;
+        let explicit = case.scheme.convection == Convection::Explicit;
+        let sweeps = case.solver.sweeps();
         let built = build_cached(
-            &dev,
-            &src,
-            &defines(&r, &ghosts),
+            dev,
+            &source(),
+            &defines(&p),
             opts.log_dir.as_deref(),
             opts.cache.as_ref(),
         )?;
-        let n = r.grid.len();
+        let n = p.grid.len();
         let mut rt = Runtime::new(built);
-        let k = &r.state.k;
-        for (name, f) in K.iter().zip(fields_of(k)) {
-            rt.real(name, f)?;
-        }
-        for (name, f) in N.iter().zip(fields_of(&r.state.n)) {
-            rt.real(name, f)?;
-        }
-        let zeros = vec![0.0; n];
+        super::loop2::upload_initial(&mut rt, &p, &[&K, &N])?;
         for name in [
             "rho_u", "rho_v", "fx", "fy", "u_hat", "d_u", "v_hat", "d_v", "p_new", "t_new",
             "res_p", "res_t",
         ] {
-            rt.real(name, &zeros)?;
+            rt.real_zeros(name, n)?;
         }
         // Only later sweeps read the previous sweep's p and T.
         for name in ["p_old", "t_old"] {
-            rt.real(name, if sweeps > 1 { &zeros } else { &[] })?;
+            rt.real_zeros(name, if sweeps > 1 { n } else { 0 })?;
         }
         // The implicit kernels never read the explicit terms: one value each.
         for name in ["cu", "cv", "ct"] {
-            rt.real(name, if explicit { &zeros } else { &[] })?;
+            rt.real_zeros(name, if explicit { n } else { 0 })?;
         }
-        let red_groups = red_groups(&dev);
+        let red_groups = red_groups(dev);
         for name in ["part_u", "part_v", "part_p", "part_t"] {
             rt.real(name, &vec![0.0; 2 * red_groups])?;
         }
-        let l = CopyLists::new(&ghosts);
-        upload_geometry(&mut rt, &r, &l)?;
+        let l = CopyLists::new(&p.ghosts);
+        upload_geometry(&mut rt, &p, &l)?;
         for kname in KERNELS {
             rt.bind_as(kname, kname, &RES_ALIAS)?;
         }
@@ -326,14 +323,12 @@ impl OpenCl {
             counts,
             red_groups,
             explicit,
-            case: case.clone(),
-            grid: r.grid.clone(),
-            geom: r.geom.clone(),
-            host: r.state.clone(),
+            host: State::empty(),
             rt,
-            dirty: false,
+            dirty: true,
             n,
             sweeps,
+            p,
         };
         s.run("fluxes")?;
         Ok(s)
@@ -422,7 +417,7 @@ impl OpenCl {
         for (k, n) in K.iter().zip(N) {
             self.rt.copy(k, n)?;
         }
-        self.host.time += self.case.time.dt;
+        self.host.time += self.p.case.time.dt;
         if self.explicit {
             self.run("convective")?;
         }
@@ -433,11 +428,12 @@ impl OpenCl {
         for (k, n) in K.iter().zip(N) {
             self.rt.copy(n, k)?;
         }
-        self.host.time -= self.case.time.dt;
+        self.host.time -= self.p.case.time.dt;
         self.run("fluxes")
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
+        self.host.allocate(self.n);
         super::loop2::read_fields(&self.rt, &K, &mut self.host.k)?;
         super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
         self.dirty = false;
@@ -456,29 +452,27 @@ impl super::loop2::DeviceLoop for OpenCl {
         OpenCl::rollback(self)
     }
     fn nxt(&self) -> usize {
-        self.grid.nxt
+        self.p.grid.nxt
     }
     fn steps_mut(&mut self) -> &mut u64 {
         &mut self.host.step
     }
 }
 
-impl Solver for OpenCl {
+impl Backend for OpenCl {
     fn name(&self) -> String {
         format!("opencl:{}", self.device().name)
     }
 
-    super::loop2::shared_solver_methods!();
+    super::loop2::shared_backend_methods!();
 
-    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> Result<&State, RunError> {
         if self.dirty {
-            let names = K;
-            let nxt = self.grid.nxt;
-            if let Err(e) = super::loop2::read_rows(&self.rt, &names, &mut self.host.k, rows, nxt) {
-                log::error!("reading rows back from the device failed: {e}");
-            }
+            self.host.allocate(self.n);
+            let nxt = self.p.grid.nxt;
+            super::loop2::read_rows(&self.rt, &K, &mut self.host.k, rows, nxt)?;
         }
-        &self.host
+        Ok(&self.host)
     }
 
     fn info(&self) -> crate::solver::SolverInfo {

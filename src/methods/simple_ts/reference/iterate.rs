@@ -31,12 +31,7 @@ pub struct IterInfo {
 impl IterInfo {
     /// The plain residuals.
     pub fn residuals(&self) -> Residuals {
-        Residuals {
-            du: self.du.value,
-            dv: self.dv.value,
-            dp: self.dp.value,
-            dt: self.dt.value,
-        }
+        Residuals([self.du.value, self.dv.value, self.dp.value, self.dt.value])
     }
 }
 
@@ -82,11 +77,11 @@ fn pseudo_velocities(r: &mut Reference) {
             }
         }
     }
-    for &(ij, src) in &r.ghosts.u_copies {
+    for &(ij, src) in &r.p.ghosts.u_copies {
         w.u_hat[ij] = w.u_hat[src];
         w.d_u[ij] = w.d_u[src];
     }
-    for &(ij, src) in &r.ghosts.v_copies {
+    for &(ij, src) in &r.p.ghosts.v_copies {
         w.v_hat[ij] = w.v_hat[src];
         w.d_v[ij] = w.d_v[src];
     }
@@ -144,7 +139,7 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         pressure::pressure_coeffs(&x, &mut r.work);
     }
     // Loop 3.
-    let g = &r.grid;
+    let g = &r.p.grid;
     let nx = g.nxt;
     let w = &mut r.work;
     let k = &mut r.state.k;
@@ -156,12 +151,12 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     for sweep in 0..r.sweeps {
         let last = sweep + 1 == r.sweeps;
         if r.parallel {
-            (dt, dp) = sweep_par(g, &r.geom, w, last);
+            (dt, dp) = sweep_par(g, &r.p.geo, w, last);
         } else {
             for j in 1..=g.ny {
                 for i in 1..=g.nx {
                     let p = g.idx(i, j);
-                    if r.geom.cell[p] != FLUID {
+                    if r.p.geo.cell[p] != FLUID {
                         continue;
                     }
                     let t = energy::T_cc(w, nx, p);
@@ -175,15 +170,15 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
                 }
             }
         }
-        r.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
+        r.p.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
         std::mem::swap(&mut w.T_old, &mut w.T_new);
         std::mem::swap(&mut w.p_old, &mut w.p_new);
     }
     // Correction with the new pressure (ghosts of periodic/outflow sides already refreshed).
-    let (du, dv) = correct(g, &r.geom, w, &w.p_old, k, r.parallel);
+    let (du, dv) = correct(g, &r.p.geo, w, &w.p_old, k, r.parallel);
     if r.parallel {
         let outs = [&mut k.p[..], &mut k.T[..], &mut k.rho[..], &mut k.Gam[..]];
-        let (geo, w) = (&r.geom, &*w);
+        let (geo, w) = (&r.p.geo, &*w);
         map_rows(true, nx, outs, 0..g.nyt, |j, [kp, kt, kr, kg]| {
             for i in 0..nx {
                 let p = j * nx + i;
@@ -194,13 +189,13 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         });
     } else {
         for p in 0..g.len() {
-            if r.geom.cell[p] == FLUID {
+            if r.p.geo.cell[p] == FLUID {
                 [k.p[p], k.T[p], k.rho[p], k.Gam[p]] = eos_cell(w.p_old[p], w.T_old[p]);
             }
         }
     }
-    r.ghosts.apply_cells(k);
-    r.ghosts.apply_faces(k);
+    r.p.ghosts.apply_cells(k);
+    r.p.ghosts.apply_faces(k);
     r.update_fluxes();
     IterInfo { du, dv, dp, dt }
 }
@@ -212,7 +207,7 @@ pub fn iterate(r: &mut Reference) -> Residuals {
 
 /// Check an iteration for NaN/Inf or blow-up; name the field and the computed cell.
 fn guard(r: &Reference, info: &IterInfo, iter: u32) -> Result<(), RunError> {
-    let limit = r.case.solver.divergence_limit;
+    let limit = r.p.case.solver.divergence_limit;
     let fields = [
         ("u", info.du),
         ("v", info.dv),
@@ -221,7 +216,7 @@ fn guard(r: &Reference, info: &IterInfo, iter: u32) -> Result<(), RunError> {
     ];
     for (name, m) in fields {
         if !m.value.is_finite() || m.value > limit {
-            let g = &r.grid;
+            let g = &r.p.grid;
             let (i, j) = (m.at % g.nxt, m.at / g.nxt);
             return Err(RunError::Diverged {
                 step: r.state.step + 1,
@@ -240,7 +235,7 @@ fn guard(r: &Reference, info: &IterInfo, iter: u32) -> Result<(), RunError> {
 /// On divergence the state is rolled back to the start of the step (the last good state).
 pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
     r.begin_step();
-    let s = r.case.solver.clone();
+    let s = r.p.case.solver.clone();
     let mut report = StepReport::default();
     for iter in 1..=s.max_iters {
         let info = iterate_info(r);
@@ -253,7 +248,8 @@ pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
         let res = info.residuals();
         report.iters = iter;
         report.res = res;
-        if res.du <= s.eps_v && res.dv <= s.eps_v && res.dp <= s.eps_p && res.dt <= s.eps_t {
+        let [du, dv, dp, dt] = res.0;
+        if du <= s.eps_v && dv <= s.eps_v && dp <= s.eps_p && dt <= s.eps_t {
             report.converged = true;
             break;
         }

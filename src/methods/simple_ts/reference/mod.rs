@@ -15,13 +15,17 @@ pub mod ops;
 pub mod pressure;
 pub mod rows;
 
+use std::sync::Arc;
+
 use crate::error::RunError;
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::{Case, Convection, Interpolation, Side};
+use crate::methods::simple_ts::backend::Backend;
+use crate::methods::simple_ts::case::{Case, Convection, Interpolation};
 use crate::methods::simple_ts::fields::{Fields, State};
-use crate::methods::simple_ts::geometry::{Geometry, F_FIXED, F_NONE, SOLID};
+use crate::methods::simple_ts::geometry::Geometry;
 use crate::methods::simple_ts::physics::Constants;
-use crate::solver::{Residuals, Solver, StepReport};
+use crate::methods::simple_ts::problem::Problem;
+use crate::solver::{Residuals, StepReport};
 
 /// Face densities and mass fluxes of the current iterate (spec §2.2–2.3).
 #[derive(Debug, Clone)]
@@ -149,9 +153,9 @@ pub struct Ctx<'a> {
 macro_rules! ctx {
     ($r:expr) => {
         $crate::methods::simple_ts::reference::Ctx {
-            g: &$r.grid,
-            geo: &$r.geom,
-            c: &$r.c,
+            g: &$r.p.grid,
+            geo: &$r.p.geo,
+            c: &$r.p.c,
             k: &$r.state.k,
             n: &$r.state.n,
             f: &$r.flux,
@@ -166,14 +170,8 @@ pub(crate) use ctx;
 
 /// The serial reference solver.
 pub struct Reference {
-    /// The case.
-    pub case: Case,
-    /// Grid.
-    pub grid: Grid,
-    /// Cell and face classes.
-    pub geom: Geometry,
-    /// Constants of the equations.
-    pub c: Constants,
+    /// The discretised problem: case, grid, geometry, constants, ghost rules.
+    pub p: Arc<Problem>,
     /// Time step.
     pub dt: f64,
     /// TVD on.
@@ -188,8 +186,6 @@ pub struct Reference {
     pub flux: Fluxes,
     /// Temporaries.
     pub work: Work,
-    /// Ghost-layer bookkeeping.
-    pub ghosts: bc::Ghosts,
     /// Run the cell/face loops row-parallel on rayon's threads (the `parallel` backend); the
     /// equations and the bits are those of the serial loops.
     pub parallel: bool,
@@ -198,62 +194,26 @@ pub struct Reference {
 impl Reference {
     /// Set up the grid, geometry and initial state of `case` (impulsive start, spec §3.5).
     pub fn new(case: &Case) -> Reference {
-        Reference::with_parallel(case, false)
+        Reference::on(Arc::new(Problem::new(case)), false)
     }
 
     /// The `parallel` backend: the reference with row-parallel loops on rayon's global pool;
     /// bit-identical to [`Reference::new`].
     pub fn new_parallel(case: &Case) -> Reference {
-        Reference::with_parallel(case, true)
+        Reference::on(Arc::new(Problem::new(case)), true)
     }
 
     /// Serial (`false`) or row-parallel (`true`) reference.
     pub fn with_parallel(case: &Case, parallel: bool) -> Reference {
-        let b = &case.boundaries;
-        let px = matches!(b.west, Side::Periodic);
-        let py = matches!(b.south, Side::Periodic);
-        let grid = Grid::new(&case.grid, px, py);
-        let geom = Geometry::new(case, &grid);
-        let n = grid.len();
-        let sweeps = case.solver.sweeps();
-        let mut k = Fields::zeros(n);
-        let init = &case.initial;
-        let (x0, x1) = (case.grid.x[0], case.grid.x[1]);
-        for j in 0..grid.nyt {
-            for i in 0..grid.nxt {
-                let ij = grid.idx(i, j);
-                if geom.cell[ij] == SOLID {
-                    let t = geom.wall(ij).t;
-                    k.T[ij] = t;
-                    k.Gam[ij] = t.sqrt();
-                } else {
-                    let p = match init.p_east {
-                        Some(pe) => {
-                            let s = ((grid.x_v[i] - x0) / (x1 - x0)).clamp(0.0, 1.0);
-                            init.p + (pe - init.p) * s
-                        }
-                        None => init.p,
-                    };
-                    k.p[ij] = p;
-                    k.T[ij] = init.t;
-                    k.rho[ij] = p / init.t;
-                    k.Gam[ij] = init.t.sqrt();
-                }
-                k.u[ij] = match geom.u_face[ij] {
-                    F_FIXED => geom.u_fixed[ij],
-                    F_NONE => 0.0,
-                    _ => init.u,
-                };
-                k.v[ij] = match geom.v_face[ij] {
-                    F_FIXED => geom.v_fixed[ij],
-                    F_NONE => 0.0,
-                    _ => init.v,
-                };
-            }
-        }
-        let ghosts = bc::Ghosts::new(&grid, &geom);
-        ghosts.apply_cells(&mut k);
-        ghosts.apply_faces(&mut k);
+        Reference::on(Arc::new(Problem::new(case)), parallel)
+    }
+
+    /// The reference on the discretised problem `p`, from its initial state; row-parallel
+    /// if `parallel`.
+    pub fn on(p: Arc<Problem>, parallel: bool) -> Reference {
+        let n = p.grid.len();
+        let case = &p.case;
+        let k = p.initial();
         let flux = Fluxes {
             rho_u: vec![0.0; n],
             rho_v: vec![0.0; n],
@@ -261,12 +221,10 @@ impl Reference {
             Fy: vec![0.0; n],
         };
         let mut r = Reference {
-            case: case.clone(),
-            c: Constants::new(&case.gas),
             dt: case.time.dt,
             tvd: case.scheme.interpolation == Interpolation::Tvd,
             explicit: case.scheme.convection == Convection::Explicit,
-            sweeps,
+            sweeps: case.solver.sweeps(),
             state: State {
                 n: k.clone(),
                 k,
@@ -275,9 +233,7 @@ impl Reference {
             },
             flux,
             work: Work::new(n),
-            ghosts,
-            grid,
-            geom,
+            p,
             parallel,
         };
         r.update_fluxes();
@@ -287,8 +243,8 @@ impl Reference {
     /// Rebuild ρu, ρv, Fx, Fy from the current iterate (loop 2 step 7/10).
     pub fn update_fluxes(&mut self) {
         density::face_densities(
-            &self.grid,
-            &self.geom,
+            &self.p.grid,
+            &self.p.geo,
             &self.state.k,
             self.tvd,
             self.parallel,
@@ -321,7 +277,7 @@ impl Reference {
         }
     }
 
-    /// One loop-2 iteration (spec §2.8); returns the update norms.
+    /// One loop-2 iteration (spec §2.8); the maxima of |Δu|, |Δv|, |Δp|, |ΔT|.
     pub fn iterate(&mut self) -> Residuals {
         iterate::iterate(self)
     }
@@ -343,8 +299,8 @@ impl Reference {
     /// velocities of the current iterate (spec §5.8: C++ `SolveContinuityEquation`).
     pub fn mass_budget(&self) -> MassBudget {
         let (g, geo, k, n, f) = (
-            &self.grid,
-            &self.geom,
+            &self.p.grid,
+            &self.p.geo,
             &self.state.k,
             &self.state.n,
             &self.flux,
@@ -373,7 +329,7 @@ impl Reference {
     }
 }
 
-impl Solver for Reference {
+impl Backend for Reference {
     fn name(&self) -> String {
         if self.parallel {
             format!("parallel:{}", rayon::current_num_threads())
@@ -381,11 +337,8 @@ impl Solver for Reference {
             "reference".into()
         }
     }
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-    fn geometry(&self) -> &Geometry {
-        &self.geom
+    fn problem(&self) -> &Arc<Problem> {
+        &self.p
     }
     fn step(&mut self) -> Result<StepReport, RunError> {
         iterate::step(self)
@@ -393,8 +346,8 @@ impl Solver for Reference {
     fn clock(&self) -> (u64, f64) {
         (self.state.step, self.state.time)
     }
-    fn state(&mut self) -> &State {
-        &self.state
+    fn state(&mut self) -> Result<&State, RunError> {
+        Ok(&self.state)
     }
     fn restore(&mut self, state: State) -> Result<(), RunError> {
         self.state = state;

@@ -1,16 +1,59 @@
-//! [`run_case`] with mock solvers: schedule, steady stop, divergence guard, refusal to overwrite.
+//! The run driver ([`run_case`]) with mock SIMPLE-TS backends behind the solver seam:
+//! schedule, steady stop, divergence guard, refusal to overwrite, checkpoints and restarts,
+//! split output, read-backs, side files and the manifest.
+#![cfg(feature = "netcdf")]
 
-use super::*;
-use crate::error::OutputError;
-use crate::grid::Grid;
-use crate::methods::simple_ts::fields::{Fields, State};
-use crate::methods::simple_ts::geometry::Geometry;
-use crate::solver::{Residuals, StepReport};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use simplets::error::{OutputError, RunError};
+use simplets::methods::simple_ts::backend::Backend;
+use simplets::methods::simple_ts::solver::{saved_names, SimpleTs};
+use simplets::methods::simple_ts::case::Case;
+use simplets::methods::simple_ts::fields::{Fields, State};
+use simplets::methods::simple_ts::problem::Problem;
+use simplets::methods::simple_ts::side::{FORCES_HEADER, PROBES_HEADER};
+use simplets::run::status::Progress;
+use simplets::run::{RunOptions, RunSummary};
+use simplets::solver::{Residuals, StepReport};
+
+/// Run `case` on the SIMPLE-TS backend `b` through the solver seam.
+fn run_case(case: &Case, b: impl Backend, o: &RunOptions) -> Result<RunSummary, RunError> {
+    simplets::run::run_case(&case.common(), &mut SimpleTs::new(Box::new(b)), o)
+}
+
+/// The state in checkpoint `path` of `case`.
+fn load_checkpoint(path: &std::path::Path, case: &Case) -> State {
+    let p = Problem::new(case);
+    let s = simplets::output::checkpoint::load_checkpoint(
+        path,
+        &case.common(),
+        &p.grid,
+        &saved_names(),
+    )
+    .unwrap();
+    let mut a = s.arrays.into_iter();
+    let mut level = || Fields {
+        u: a.next().unwrap(),
+        v: a.next().unwrap(),
+        p: a.next().unwrap(),
+        T: a.next().unwrap(),
+        rho: a.next().unwrap(),
+        Gam: a.next().unwrap(),
+    };
+    let n = level();
+    let k = level();
+    State {
+        n,
+        k,
+        step: s.step,
+        time: s.time,
+    }
+}
 
 /// A solver whose fields evolve trivially: every step adds 1 to p in all cells.
 struct Mock {
-    grid: Grid,
-    geom: Geometry,
+    p: Arc<Problem>,
     state: State,
     dt: f64,
     calls: u64,
@@ -26,9 +69,8 @@ struct Mock {
 
 impl Mock {
     fn new(case: &Case) -> Mock {
-        let grid = Grid::new(&case.grid, false, false);
-        let geom = Geometry::new(case, &grid);
-        let mut f = Fields::zeros(grid.len());
+        let p = Arc::new(Problem::new(case));
+        let mut f = Fields::zeros(p.grid.len());
         f.p.fill(1.0);
         f.T.fill(1.0);
         f.rho.fill(1.0);
@@ -40,8 +82,7 @@ impl Mock {
             time: 0.0,
         };
         Mock {
-            grid,
-            geom,
+            p,
             state,
             dt: case.time.dt,
             calls: 0,
@@ -53,15 +94,12 @@ impl Mock {
     }
 }
 
-impl Solver for Mock {
+impl Backend for Mock {
     fn name(&self) -> String {
         "mock".into()
     }
-    fn grid(&self) -> &Grid {
-        &self.grid
-    }
-    fn geometry(&self) -> &Geometry {
-        &self.geom
+    fn problem(&self) -> &Arc<Problem> {
+        &self.p
     }
     fn step(&mut self) -> Result<StepReport, RunError> {
         self.calls += 1;
@@ -81,7 +119,7 @@ impl Solver for Mock {
         st.time = st.step as f64 * self.dt;
         st.k.p.iter_mut().for_each(|p| *p += 1.0);
         if self.nan_at == Some(st.step) {
-            let ij = self.grid.idx(3, 2);
+            let ij = self.p.grid.idx(3, 2);
             st.k.p[ij] = f64::NAN;
         }
         if self.steady_from.is_some_and(|s| st.step >= s) {
@@ -91,12 +129,7 @@ impl Solver for Mock {
                 converged: true,
             });
         }
-        let res = Residuals {
-            du: self.du,
-            dv: 1e-4,
-            dp: 1e-5,
-            dt: 1e-6,
-        };
+        let res = Residuals([self.du, 1e-4, 1e-5, 1e-6]);
         Ok(StepReport {
             iters: 3,
             res,
@@ -106,8 +139,8 @@ impl Solver for Mock {
     fn clock(&self) -> (u64, f64) {
         (self.state.step, self.state.time)
     }
-    fn state(&mut self) -> &State {
-        &self.state
+    fn state(&mut self) -> Result<&State, RunError> {
+        Ok(&self.state)
     }
     fn restore(&mut self, state: State) -> Result<(), RunError> {
         self.state = state;
@@ -309,6 +342,7 @@ fn existing_output_is_refused_before_any_step() {
     assert_eq!(read_steps(&path).0, vec![0, 1, 2, 3]);
 }
 
+/// Status lines instead of a bar change nothing a run writes.
 #[test]
 fn status_lines_mode_runs() {
     let dir = tempfile::tempdir().unwrap();
@@ -319,11 +353,13 @@ fn status_lines_mode_runs() {
         status_every_steps: 1,
         ..opts(dir.path())
     };
-    run_case(&c, &mut m, &o).unwrap();
+    let sum = run_case(&c, &mut m, &o).unwrap();
+    assert_eq!((sum.steps, sum.iterations, m.calls), (3, 9, 3));
+    assert_eq!(read_steps(&sum.output), (vec![0, 3], vec![1.0, 4.0]));
 }
 
 fn ckpt_steps(dir: &std::path::Path) -> Vec<u64> {
-    crate::output::checkpoint::list_checkpoints(dir, "mock")
+    simplets::output::checkpoint::list_checkpoints(dir, "mock")
         .into_iter()
         .map(|c| c.0)
         .collect()
@@ -395,7 +431,7 @@ fn interrupt_writes_checkpoint_snapshot_and_manifest() {
     let manifest = std::fs::read_to_string(o.out_dir.join("mock.manifest.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&manifest).unwrap();
     assert_eq!(v["status"], "interrupted");
-    let st = crate::output::checkpoint::load_checkpoint(&ckpt, &c).unwrap();
+    let st = load_checkpoint(&ckpt, &c);
     assert_eq!(st, m.state);
 }
 
@@ -411,8 +447,7 @@ fn divergence_keeps_the_last_checkpoint() {
     };
     run_case(&c, &mut m, &o).unwrap_err();
     assert_eq!(ckpt_steps(&o.out_dir), vec![2, 4]);
-    let st =
-        crate::output::checkpoint::load_checkpoint(&o.out_dir.join("mock.ckpt-4"), &c).unwrap();
+    let st = load_checkpoint(&o.out_dir.join("mock.ckpt-4"), &c);
     assert!(st.k.p.iter().all(|p| p.is_finite()));
 }
 
@@ -464,16 +499,16 @@ fn per_step_series_has_every_step_and_its_residuals() {
 fn forces_and_probes_csv_have_a_line_per_step() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = case(3, 0);
-    c.bodies.push(crate::methods::simple_ts::case::Body {
+    c.bodies.push(simplets::methods::simple_ts::case::Body {
         name: "b".into(),
         x: [1.2, 3.8],
         y: [1.2, 2.8],
         u_wall: 0.0,
         v_wall: 0.0,
         t_wall: 1.0,
-        wall: crate::methods::simple_ts::case::WallBc::Slip,
+        wall: simplets::methods::simple_ts::case::WallBc::Slip,
     });
-    c.output.probes.push(crate::case::Probe {
+    c.output.probes.push(simplets::case::Probe {
         name: "p0".into(),
         x: 0.5,
         y: 0.5,
@@ -513,7 +548,7 @@ fn manifest(path: &std::path::Path) -> serde_json::Value {
 /// Counts the driver's read-backs. With `poison`, `iterate_rows` returns a copy of the state
 /// whose other rows of the iterate, and level n, are NaN: what a device backend's host copy
 /// may hold, so anything read outside the requested rows shows up in the output.
-struct Counting<S: Solver> {
+struct Counting<S: Backend> {
     inner: S,
     full: u64,
     rows: u64,
@@ -521,7 +556,7 @@ struct Counting<S: Solver> {
     poisoned: Option<State>,
 }
 
-impl<S: Solver> Counting<S> {
+impl<S: Backend> Counting<S> {
     fn new(inner: S, poison: bool) -> Self {
         Counting {
             inner,
@@ -533,15 +568,12 @@ impl<S: Solver> Counting<S> {
     }
 }
 
-impl<S: Solver> Solver for Counting<S> {
+impl<S: Backend> Backend for Counting<S> {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn grid(&self) -> &Grid {
-        self.inner.grid()
-    }
-    fn geometry(&self) -> &Geometry {
-        self.inner.geometry()
+    fn problem(&self) -> &Arc<Problem> {
+        self.inner.problem()
     }
     fn step(&mut self) -> Result<StepReport, RunError> {
         self.inner.step()
@@ -549,17 +581,17 @@ impl<S: Solver> Solver for Counting<S> {
     fn clock(&self) -> (u64, f64) {
         self.inner.clock()
     }
-    fn state(&mut self) -> &State {
+    fn state(&mut self) -> Result<&State, RunError> {
         self.full += 1;
         self.inner.state()
     }
-    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> &State {
+    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> Result<&State, RunError> {
         self.rows += 1;
         if !self.poison {
             return self.inner.iterate_rows(rows);
         }
         let nxt = self.inner.grid().nxt;
-        let mut st = self.inner.state().clone();
+        let mut st = self.inner.state()?.clone();
         let k = &mut st.k;
         for f in [
             &mut k.u, &mut k.v, &mut k.p, &mut k.T, &mut k.rho, &mut k.Gam,
@@ -576,22 +608,23 @@ impl<S: Solver> Solver for Counting<S> {
         ] {
             f.fill(f64::NAN);
         }
-        self.poisoned.insert(st)
+        Ok(self.poisoned.insert(st))
     }
     fn restore(&mut self, state: State) -> Result<(), RunError> {
         self.inner.restore(state)
     }
 }
 
-/// Between output steps the driver reads nothing back: one whole state at the start, all
-/// rows of the iterate for each snapshot, both levels only for checkpoints.
+/// Between output steps the driver reads nothing back: all rows of the iterate for the
+/// initial state and for each snapshot, both levels only for checkpoints (after which the
+/// snapshot of the same step needs no transfer on a device backend).
 #[test]
 fn fields_are_read_back_only_for_output() {
     let dir = tempfile::tempdir().unwrap();
     let c = case(20, 5);
     let mut w = Counting::new(Mock::new(&c), true);
     let sum = run_case(&c, &mut w, &opts(dir.path())).unwrap();
-    assert_eq!((w.full, w.rows, w.inner.calls), (1, 4, 20));
+    assert_eq!((w.full, w.rows, w.inner.calls), (0, 5, 20));
     assert_eq!(sum.timings.readbacks, 5);
     let (steps, p) = read_steps(&sum.output);
     assert_eq!(steps, vec![0, 5, 10, 15, 20]);
@@ -605,7 +638,7 @@ fn fields_are_read_back_only_for_output() {
         ..opts(dir.path())
     };
     run_case(&c, &mut w, &o).unwrap();
-    assert_eq!((w.full, w.rows), (3, 2));
+    assert_eq!((w.full, w.rows), (2, 5));
 }
 
 /// A small supersonic case with a body and two probes for the reference solver.
@@ -643,18 +676,19 @@ fn forces_and_probes_follow_their_cadence_from_a_few_rows() {
     let plain = tempfile::tempdir().unwrap();
     run_case(
         &c,
-        &mut crate::methods::simple_ts::reference::Reference::new(&c),
+        &mut simplets::methods::simple_ts::reference::Reference::new(&c),
         &opts(plain.path()),
     )
     .unwrap();
     let rows = tempfile::tempdir().unwrap();
     let mut w = Counting::new(
-        crate::methods::simple_ts::reference::Reference::new(&c),
+        simplets::methods::simple_ts::reference::Reference::new(&c),
         true,
     );
     run_case(&c, &mut w, &opts(rows.path())).unwrap();
-    // Steps 2 and 4 (forces), 3 (probes), 6 (both, and the final snapshot).
-    assert_eq!((w.full, w.rows), (1, 4));
+    // The initial state; steps 2 and 4 (forces), 3 (probes); 6 (both, then the final
+    // snapshot).
+    assert_eq!((w.full, w.rows), (0, 6));
     for kind in ["forces", "probes"] {
         assert_eq!(read(plain.path(), kind), read(rows.path(), kind), "{kind}");
     }
@@ -744,7 +778,7 @@ fn split_restart_continues_with_the_next_part() {
     let sum = run_case(&c, &mut Mock::new(&c), &o).unwrap();
     assert_eq!(sum.outputs.len(), 2);
     let ckpt = o.out_dir.join("mock.ckpt-6");
-    let header = crate::output::checkpoint::read_header(&ckpt).unwrap();
+    let header = simplets::output::checkpoint::read_header(&ckpt).unwrap();
     assert_eq!(header.nc_part, Some(2));
     let o2 = RunOptions {
         restart: Some(ckpt),
@@ -774,7 +808,10 @@ fn manifest_records_code_version_and_timings() {
     let c = case(3, 0);
     run_case(&c, &mut Mock::new(&c), &opts(dir.path())).unwrap();
     let v = manifest(&dir.path().join("out/mock.manifest.json"));
-    assert_eq!(v["code_version"], crate::output::manifest::code_version());
+    assert_eq!(
+        v["code_version"],
+        simplets::output::manifest::code_version()
+    );
     assert!(v["rustc"].as_str().unwrap().starts_with("rustc "), "{v}");
     assert!(v["device"].is_null() && v["kernels"].is_null(), "{v}");
     for key in ["wall_s", "step_s", "readback_s", "output_s"] {

@@ -1,0 +1,187 @@
+//! `simplets bench`: timed iterations on one backend, with the per-kernel roofline on OpenCL.
+
+use std::path::PathBuf;
+
+use simplets::methods::simple_ts::solver::SimpleTs;
+use simplets::methods::simple_ts::case::{Scheme, SweepOrder};
+
+use super::{
+    choice, device_failure, lean_option, load_simple_ts, parse_scheme, resized, thread_pool,
+    Backend, Failure, KernelForm, MAX_THREADS,
+};
+
+/// Arguments of `simplets bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Case file (JSON).
+    pub case: PathBuf,
+    /// Solver backend.
+    #[arg(long, value_enum, default_value_t = Backend::Opencl)]
+    pub backend: Backend,
+    /// Threads of the `parallel` backend (default: rayon's, one per core).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    pub threads: Option<u32>,
+    /// OpenCL device (index or name substring).
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// Timed time steps.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub steps: u64,
+    /// Untimed warm-up steps before the timed ones.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub warmup: u64,
+    /// Loop-2 iterations per step (overrides solver.max_iters; tolerances are set to 0 so
+    /// every step does exactly this many).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub iters: u32,
+    /// Resize the case to NX computed columns at its own spacing, repeating its bodies with
+    /// the period of its domain (with --ny; e.g. confined_square at 4032 × 4000: 20 squares).
+    #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nx: Option<u64>,
+    /// Resize the case to NY computed rows (see --nx).
+    #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ny: Option<u64>,
+    /// Run the GPU order (one T/p sweep per loop-2 iteration, the paper's kernels) on every
+    /// backend; without it each backend runs the case's `solver.order`.
+    #[arg(long)]
+    pub gpu_order: bool,
+    /// Override the case's scheme: implicit-upwind, implicit-tvd, explicit-upwind or
+    /// explicit-tvd.
+    #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
+    pub scheme: Option<Scheme>,
+    /// OpenCL backends: measure the device's memory bandwidth first (STREAM triad over 3 ×
+    /// MIB MiB arrays); the per-kernel roofline uses it. 0: skip.
+    #[arg(long, value_name = "MIB", default_value_t = 128,
+          value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    pub triad: u64,
+    /// OpenCL backends: skip the second, profiled pass (no per-kernel table).
+    #[arg(long)]
+    pub no_profile: bool,
+    /// Write everything measured as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Overwrite an existing --json file.
+    #[arg(long)]
+    pub force: bool,
+    /// OpenCL backends: after the bench, write a kernel-count trace of one more step into
+    /// DIR (input of scripts/count_kernels.py).
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<PathBuf>,
+    /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
+    /// one-kernel y-sweep.
+    #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
+    pub kernel: KernelForm,
+    /// With `--kernel fused`: lean storage. ρ and Γ are computed where they are read and the
+    /// geometry is one packed word per cell: about 100 B per cell for the implicit schemes
+    /// instead of 200, bit-identical results (not for periodic sides).
+    #[arg(long)]
+    pub lean: bool,
+    /// OpenCL fused kernel: work-group width W (power of two, halo included).
+    #[arg(long, value_name = "W")]
+    pub width: Option<usize>,
+    /// OpenCL fused kernel: rows per subdomain (Ny_sub; with --width).
+    #[arg(long, value_name = "ROWS", requires = "width")]
+    pub rows: Option<usize>,
+}
+
+/// `simplets bench`.
+pub fn bench(args: BenchArgs) -> Result<(), Failure> {
+    use anyhow::anyhow;
+    super::only_for(
+        args.backend,
+        &[
+            ("--threads", args.threads.is_some(), Backend::Parallel),
+            ("--device", args.device.is_some(), Backend::Opencl),
+            ("--trace", args.trace.is_some(), Backend::Opencl),
+            ("--width", args.width.is_some(), Backend::Opencl),
+        ],
+    )?;
+    if let Some(path) = &args.json {
+        simplets::output::atomic::check_writable(path, args.force)
+            .map_err(|e| Failure::Input(e.into()))?;
+    }
+    let mut case = resized(&load_simple_ts(&args.case, "bench")?, args.nx, args.ny)?;
+    if let Some(scheme) = args.scheme {
+        case.scheme = scheme;
+    }
+    case.solver.max_iters = args.iters;
+    case.solver.eps_v = 0.0;
+    case.solver.eps_p = 0.0;
+    case.solver.eps_t = 0.0;
+    if args.gpu_order {
+        case.solver.order = SweepOrder::Gpu;
+    }
+    let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
+    let fused = args.kernel == KernelForm::Fused
+        && simplets::methods::simple_ts::opencl::fused::supports(&case);
+    let form = opencl.then_some(match (fused, args.lean) {
+        (false, _) => "phase",
+        // The lean storage is its own form for the counts: it reads other arrays and computes
+        // ρ and Γ (none counted yet, so its roofline columns stay empty rather than wrong).
+        (true, true) => "fused-lean",
+        (true, false) => "fused",
+    });
+    let mut spec = simplets::bench::Spec {
+        warmup: args.warmup,
+        steps: args.steps,
+        profile: !args.no_profile,
+        form,
+        form_source: form.map(simplets::bench::trace::form_source),
+        scheme: case.scheme.to_string(),
+        order: format!("{:?}", case.solver.order).to_lowercase(),
+        iters_per_step: case.solver.max_iters,
+        host_bytes_per_cell: simplets::methods::simple_ts::numbers::host_bytes_per_cell(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        git: Some(simplets::output::manifest::GIT_DESCRIBE)
+            .filter(|s| !s.is_empty())
+            .unwrap_or("unknown")
+            .to_string(),
+        ..Default::default()
+    };
+    if opencl {
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        // The triad first, while the device memory is still free.
+        if args.triad > 0 {
+            let n = args.triad as usize * (1 << 20) / 8;
+            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
+                .map_err(|e| Failure::Run(e.into()))?;
+            spec.triad = Some(bw);
+        }
+        spec.device = Some(dev);
+    }
+    if args.backend == Backend::Parallel {
+        thread_pool(args.threads)?;
+        spec.threads = Some(
+            args.threads
+                .map_or_else(rayon::current_num_threads, |n| n as usize),
+        );
+    }
+    let backend = if opencl {
+        Backend::Opencl
+    } else {
+        args.backend
+    };
+    let mut choice = choice(backend, args.device.clone(), true);
+    choice.kernel = args.kernel.into();
+    choice.lean = lean_option(args.lean, args.kernel)?;
+    choice.decomposition = args.width.map(|w| (w, args.rows.unwrap_or(usize::MAX)));
+    let built = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
+        .map_err(device_failure)?;
+    let mut solver = SimpleTs::new(built);
+    let report = simplets::bench::run(&mut solver, &case.common(), &spec)
+        .map_err(|e| Failure::Run(e.into()))?;
+    if let (Some(dir), Some(form)) = (&args.trace, form) {
+        simplets::bench::trace::trace_step(solver.backend(), &case, form, dir)
+            .map_err(|e| Failure::Run(anyhow!(e)))?;
+    }
+    print!("{}", simplets::bench::render(&report));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)
+            .map_err(|e| Failure::Run(e.into()))?;
+        println!("{}", path.display());
+    }
+    Ok(())
+}

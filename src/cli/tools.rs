@@ -1,0 +1,139 @@
+//! The small commands: `check`, `devices`, `build-kernels`, and `run --dump-kernel`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+use simplets::methods::simple_ts::case::Scheme;
+use simplets::methods::simple_ts::numbers::CaseNumbers;
+use simplets::methods::simple_ts::opencl::{fused, phase};
+use simplets::methods::simple_ts::problem::Problem;
+use simplets::methods::AnyCase;
+
+use super::{load_any, load_simple_ts, parse_scheme, resized, Failure, KernelForm};
+
+/// Arguments of `simplets check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Case file (JSON).
+    pub case: PathBuf,
+    /// Resize the case first, as `bench --nx`.
+    #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nx: Option<u64>,
+    /// Resize the case first, as `bench --ny`.
+    #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ny: Option<u64>,
+}
+
+/// Arguments of `simplets build-kernels`.
+#[derive(Debug, clap::Args)]
+pub struct BuildKernelsArgs {
+    /// Case file (JSON).
+    pub case: PathBuf,
+    /// OpenCL device (index or name substring).
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// Resize the case first, as `bench --nx` (the kernels depend on the grid size).
+    #[arg(long, value_name = "NX", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nx: Option<u64>,
+    /// Resize the case first, as `bench --ny`.
+    #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ny: Option<u64>,
+    /// Override the case's scheme, as `bench --scheme`.
+    #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
+    pub scheme: Option<Scheme>,
+    /// Only this form (default: both).
+    #[arg(long, value_enum)]
+    pub kernel: Option<KernelForm>,
+}
+
+/// `simplets check`.
+pub fn check(args: CheckArgs) -> Result<(), Failure> {
+    match load_any(&args.case)? {
+        AnyCase::SimpleTs(c) => {
+            let case = resized(&c, args.nx, args.ny)?;
+            print!("{}", CaseNumbers::new(&case).render(&case));
+        }
+    }
+    Ok(())
+}
+
+/// `simplets devices`.
+pub fn devices() -> Result<(), Failure> {
+    let list = simplets::device::list_devices().map_err(|e| Failure::Run(e.into()))?;
+    print!("{}", simplets::device::devices_table(&list));
+    Ok(())
+}
+
+/// `simplets build-kernels`.
+pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
+    let mut case = resized(
+        &load_simple_ts(&args.case, "build-kernels")?,
+        args.nx,
+        args.ny,
+    )?;
+    if let Some(s) = args.scheme {
+        case.scheme = s;
+    }
+    let only = args.kernel;
+    let dev = simplets::device::select_device(args.device.as_deref())
+        .map_err(|e| Failure::Input(e.into()))?;
+    let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
+        Failure::Input(anyhow!(
+            "no kernel cache directory: set SIMPLETS_KERNEL_CACHE"
+        ))
+    })?;
+    let cache = simplets::device::KernelCache::new(dir);
+    let forms = (
+        only != Some(KernelForm::Fused),
+        only != Some(KernelForm::Phase),
+    );
+    let (phase, fused) =
+        fused::build_ahead(&case, &dev, &cache, forms).map_err(|e| Failure::Run(e.into()))?;
+    let phase = phase.map_or("not asked for".to_string(), |s| format!("{s:.2} s"));
+    let fused = match (forms.1, fused) {
+        (false, _) => "not asked for".to_string(),
+        (true, None) => "not applicable (periodic sides)".to_string(),
+        (true, Some(s)) => format!("{s:.2} s"),
+    };
+    println!(
+        "kernels for {} on {} cached in {}: phase {phase}, fused {fused} (0 s: already cached)",
+        case.name,
+        dev.name,
+        cache.dir().display()
+    );
+    Ok(())
+}
+
+/// `run --dump-kernel FILE`: the assembled OpenCL source of the case with its build options,
+/// written atomically (an existing FILE only with `--force`, never a non-regular file).
+pub fn dump_kernel(
+    case: &AnyCase,
+    file: &Path,
+    kernel: Option<KernelForm>,
+    force: bool,
+) -> Result<(), Failure> {
+    let AnyCase::SimpleTs(case) = case;
+    let p = Problem::new(case);
+    let defines = phase::defines(&p);
+    let (form, source) = if kernel != Some(KernelForm::Fused) || !fused::supports(case) {
+        ("phase kernels", phase::source())
+    } else {
+        (
+            "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO",
+            fused::source(),
+        )
+    };
+    let text = format!(
+        "/* simplets {}: case {}, {form}, build options: {} */\n{source}",
+        env!("CARGO_PKG_VERSION"),
+        case.name,
+        defines.to_options(),
+    );
+    simplets::output::atomic::write_atomic(file, text.as_bytes(), force).map_err(|e| match e {
+        simplets::error::OutputError::Exists { .. }
+        | simplets::error::OutputError::NotAFile { .. } => Failure::Input(e.into()),
+        e => Failure::Run(e.into()),
+    })?;
+    println!("{}", file.display());
+    Ok(())
+}
