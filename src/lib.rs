@@ -12,6 +12,7 @@ pub mod config;
 pub mod config_check;
 pub mod device;
 pub mod error;
+pub mod exact;
 pub mod fields;
 pub mod forces;
 pub mod geometry;

@@ -1,0 +1,5 @@
+//! Exact and analytic solutions used as validation oracles.
+pub mod error;
+pub mod quadrature;
+pub mod riemann;
+pub mod shock_tube;
