@@ -1,10 +1,10 @@
 //! Exact solution of the Riemann problem for the 1D Euler equations of an ideal (polytropic) gas,
 //! after Toro, *Riemann Solvers and Numerical Methods for Fluid Dynamics*, 3rd ed. (2009), ch. 4:
-//! the pressure function (4.5)–(4.7), Newton's iteration (4.44) for p* from the adaptive initial
-//! guess of §4.3.2 / §9.5.1, the star velocity (4.9), the star densities (4.50), (4.53), (4.60),
-//! (4.61), and the sampling of the self-similar solution W(x/t) of §4.5 (Fig. 4.14), including the
-//! vacuum cases of §4.6 (left or right vacuum state, and vacuum generated when
-//! u_R − u_L ≥ 2(a_L + a_R)/(γ − 1), the pressure-positivity condition (4.40)).
+//! the pressure function and star velocity of §4.2, Newton's iteration for p* from the adaptive
+//! initial guess of §4.3 (routine GUESSP of the program in §4.9), the star densities, wave speeds
+//! and fans of §4.4, the sampling of the self-similar solution W(x/t) of §4.5, and the vacuum
+//! cases of §4.6 (left or right vacuum state, and vacuum generated when
+//! u_R − u_L ≥ 2(a_L + a_R)/(γ − 1), the pressure-positivity condition).
 //!
 //! Units are those of the input (any consistent set, or nondimensional): ρ, u, p, and γ
 //! dimensionless. In vacuum ρ = p = 0 and the velocity is undefined; [`RiemannSolution::sample`]
@@ -72,7 +72,7 @@ impl Prim {
         }
     }
 
-    /// Physical flux F(W) = (ρu, ρu² + p, u(E + p)), Toro (3.1).
+    /// Physical flux F(W) = (ρu, ρu² + p, u(E + p)).
     pub fn flux(&self, gamma: f64) -> Cons {
         let e = self.to_cons(gamma).energy;
         Cons {
@@ -133,7 +133,7 @@ pub struct StarState {
     pub rho_right: f64,
 }
 
-/// Wave pattern of a Riemann solution (Toro Fig. 4.2 and §4.6).
+/// Wave pattern of a Riemann solution (Toro §4.1 and §4.6).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Pattern {
     /// No vacuum: left wave, contact, right wave around a star region.
@@ -146,12 +146,12 @@ pub enum Pattern {
         right: WaveKind,
     },
     /// Right state is vacuum: a left rarefaction whose tail, the vacuum front, moves at
-    /// S*L = u_L + 2a_L/(γ−1), Toro (4.77).
+    /// S*L = u_L + 2a_L/(γ−1), Toro §4.6.
     VacuumRight {
         /// Speed of the vacuum front.
         front: f64,
     },
-    /// Left state is vacuum: a right rarefaction with front S*R = u_R − 2a_R/(γ−1), Toro (4.80).
+    /// Left state is vacuum: a right rarefaction with front S*R = u_R − 2a_R/(γ−1), Toro §4.6.
     VacuumLeft {
         /// Speed of the vacuum front.
         front: f64,
@@ -179,7 +179,7 @@ pub struct RiemannSolution {
     iterations: usize,
 }
 
-/// Toro's pressure function f_K(p) of state K and its derivative, (4.6)–(4.7) and (4.37):
+/// Toro's pressure function f_K(p) of state K and its derivative (§4.2, §4.3):
 /// shock branch for p > p_K, rarefaction branch for p ≤ p_K. `a` is the sound speed of K.
 pub fn pressure_function(p: f64, k: Prim, a: f64, gamma: f64) -> (f64, f64) {
     if p > k.p {
@@ -197,9 +197,9 @@ pub fn pressure_function(p: f64, k: Prim, a: f64, gamma: f64) -> (f64, f64) {
     }
 }
 
-/// Toro's adaptive initial guess for p* (§4.3.2, routine GUESSP of §9.5.1 with Q_user = 2): the
+/// Toro's adaptive initial guess for p* (§4.3, routine GUESSP of §4.9 with Q_user = 2): the
 /// PVRS value if p_max/p_min ≤ 2 and it lies in [p_min, p_max]; else the two-rarefaction value
-/// (4.46) if it is below p_min; else the two-shock value (4.47) with the PVRS estimate.
+/// if it is below p_min; else the two-shock value with the PVRS estimate.
 fn initial_guess(l: Prim, r: Prim, al: f64, ar: f64, g: f64) -> f64 {
     let cup = 0.25 * (l.rho + r.rho) * (al + ar);
     let ppv = (0.5 * (l.p + r.p) + 0.5 * (l.u - r.u) * cup).max(0.0);
@@ -257,7 +257,7 @@ fn check_state(side: &'static str, s: Prim) -> Result<()> {
 
 /// Solves the Riemann problem with data `left` (x < x0) and `right` (x > x0) for ratio of specific
 /// heats `gamma`. A gas state needs ρ > 0, p > 0; vacuum is ρ = p = 0. p* is found by
-/// safeguarded Newton iteration (Toro (4.44), kept inside a bracket of the monotone pressure
+/// safeguarded Newton iteration (Toro §4.3, kept inside a bracket of the monotone pressure
 /// function) to |Δp| ≤ [`P_TOL`]·p within [`P_MAX_ITER`] iterations.
 pub fn solve(left: Prim, right: Prim, gamma: f64) -> Result<RiemannSolution> {
     check_gamma(gamma)?;
@@ -456,21 +456,21 @@ impl RiemannSolution {
         v
     }
 
-    /// Left shock speed S_L = u_L − a_L √((γ+1)/(2γ)·p*/p_L + (γ−1)/(2γ)), Toro (4.52).
+    /// Left shock speed S_L = u_L − a_L √((γ+1)/(2γ)·p*/p_L + (γ−1)/(2γ)), Toro §4.4.
     fn shock_speed_left(&self, p: f64) -> f64 {
         let g = self.gamma;
         let q = ((g + 1.0) / (2.0 * g) * p / self.left.p + (g - 1.0) / (2.0 * g)).sqrt();
         self.left.u - self.a_left * q
     }
 
-    /// Right shock speed S_R = u_R + a_R √(…), Toro (4.59).
+    /// Right shock speed S_R = u_R + a_R √(…), Toro §4.4.
     fn shock_speed_right(&self, p: f64) -> f64 {
         let g = self.gamma;
         let q = ((g + 1.0) / (2.0 * g) * p / self.right.p + (g - 1.0) / (2.0 * g)).sqrt();
         self.right.u + self.a_right * q
     }
 
-    /// State inside the left fan at x/t = ξ, Toro (4.56); the base is clamped at 0 so that
+    /// State inside the left fan at x/t = ξ, Toro §4.4; the base is clamped at 0 so that
     /// round-off at a vacuum front cannot give NaN.
     fn left_fan(&self, xi: f64) -> Prim {
         let (l, a, g) = (self.left, self.a_left, self.gamma);
@@ -482,7 +482,7 @@ impl RiemannSolution {
         )
     }
 
-    /// State inside the right fan at x/t = ξ, Toro (4.63).
+    /// State inside the right fan at x/t = ξ, Toro §4.4.
     fn right_fan(&self, xi: f64) -> Prim {
         let (r, a, g) = (self.right, self.a_right, self.gamma);
         let base = (2.0 / (g + 1.0) - (g - 1.0) / ((g + 1.0) * a) * (r.u - xi)).max(0.0);
@@ -493,7 +493,7 @@ impl RiemannSolution {
         )
     }
 
-    /// Left data, fan or star-left state at ξ ≤ u* (Toro Fig. 4.14, left half).
+    /// Left data, fan or star-left state at ξ ≤ u* (Toro §4.5).
     fn sample_left(&self, xi: f64, star: StarState, kind: WaveKind) -> Prim {
         let (l, g) = (self.left, self.gamma);
         let star_l = Prim::new(star.rho_left, star.u, star.p);
@@ -513,7 +513,7 @@ impl RiemannSolution {
         }
     }
 
-    /// Right data, fan or star-right state at ξ > u* (Toro Fig. 4.14, right half).
+    /// Right data, fan or star-right state at ξ > u* (Toro §4.5).
     fn sample_right(&self, xi: f64, star: StarState, kind: WaveKind) -> Prim {
         let (r, g) = (self.right, self.gamma);
         let star_r = Prim::new(star.rho_right, star.u, star.p);
