@@ -2,4 +2,5 @@
 pub mod error;
 pub mod quadrature;
 pub mod riemann;
+pub mod shallow_water;
 pub mod shock_tube;
