@@ -1,4 +1,5 @@
 //! Exact and analytic solutions used as validation oracles.
+pub mod convection;
 pub mod density_wave;
 pub mod error;
 pub mod euler2d;
