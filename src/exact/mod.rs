@@ -4,6 +4,7 @@ pub mod density_wave;
 pub mod error;
 pub mod euler2d;
 pub mod norms;
+pub mod oblique_shock;
 pub mod periodic;
 pub mod quadrature;
 pub mod riemann;
