@@ -258,9 +258,9 @@ pub const SEED_003_CUDA_1D: Case1d = Case1d {
 };
 
 impl Case1d {
-    /// Node positions xmin + i·dx, dx = length/(nx − 1).
+    /// Node positions xmin + i·dx, dx = length/(nx − 1) (one node at xmin if nx = 1).
     pub fn nodes(&self) -> Vec<f64> {
-        let dx = self.advection.length / (self.nx - 1) as f64;
+        let dx = self.advection.length / self.nx.saturating_sub(1).max(1) as f64;
         (0..self.nx)
             .map(|i| self.advection.xmin + i as f64 * dx)
             .collect()
