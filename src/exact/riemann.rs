@@ -15,8 +15,9 @@ pub use super::euler1d::{Cons, Prim};
 
 /// Relative tolerance of Newton's iteration for p*: stop when |Δp| ≤ `P_TOL` · p.
 pub const P_TOL: f64 = 1e-14;
-/// Iteration bound of Newton's iteration for p* (it takes 2–6 on Toro's tests).
-pub const P_MAX_ITER: usize = 100;
+/// Iteration bound of Newton's iteration for p* (it takes 2–6 on Toro's tests, and at most 65
+/// on 20 000 random states with ρ, p in [1e-6, 1e6], |u| ≤ 10, γ in [1.01, 3.01]).
+pub const P_MAX_ITER: usize = 200;
 
 /// Kind of a nonlinear wave (the 1- or 3-wave) of a Riemann solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

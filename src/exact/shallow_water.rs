@@ -17,7 +17,7 @@ use super::riemann::WaveKind;
 /// Relative tolerance of Newton's iteration for h*: stop when |Δh| ≤ `H_TOL` · h.
 pub const H_TOL: f64 = 1e-14;
 /// Iteration bound of Newton's iteration for h*.
-pub const H_MAX_ITER: usize = 100;
+pub const H_MAX_ITER: usize = 200;
 
 /// Shallow-water state: depth h ≥ 0 and velocity u (h = 0 is a dry bed).
 #[derive(Debug, Clone, Copy, PartialEq)]
