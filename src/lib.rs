@@ -10,6 +10,7 @@ pub mod bench;
 pub mod case;
 pub mod device;
 pub mod error;
+pub mod exact;
 pub mod grid;
 pub mod methods;
 pub mod output;
