@@ -56,7 +56,6 @@ pub fn iso_date(secs: u64) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("device", &["error", "text"]),
     ("solver", &["case", "device", "error", "grid"]),
     ("output", &["case", "error", "grid", "solver", "text"]),
-    ("run", &["case", "error", "grid", "output", "solver", "text"]),
+    (
+        "run",
+        &["case", "error", "grid", "output", "solver", "text"],
+    ),
     (
         "methods",
         &["case", "device", "error", "exact", "grid", "solver", "text"],
@@ -76,7 +79,12 @@ fn no_module_names_a_higher_layer() {
     let mut bad = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&src).unwrap();
-        let first = rel.components().next().unwrap().as_os_str().to_string_lossy();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
         let module = first.trim_end_matches(".rs").to_string();
         if ["lib", "main", "cli"].contains(&module.as_str()) || rel.ends_with("tests.rs") {
             continue;
@@ -97,7 +105,11 @@ fn no_module_names_a_higher_layer() {
     assert!(checked > 40, "only {checked} files checked");
     bad.sort();
     bad.dedup();
-    assert!(bad.is_empty(), "imports against the layers:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "imports against the layers:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// The check itself finds a violation (so a passing run means something).

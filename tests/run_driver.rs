@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use simplets::error::{OutputError, RunError};
 use simplets::methods::simple_ts::backend::Backend;
-use simplets::methods::simple_ts::solver::{saved_names, SimpleTs};
 use simplets::methods::simple_ts::case::Case;
 use simplets::methods::simple_ts::fields::{Fields, State};
 use simplets::methods::simple_ts::problem::Problem;
 use simplets::methods::simple_ts::side::{FORCES_HEADER, PROBES_HEADER};
+use simplets::methods::simple_ts::solver::{saved_names, SimpleTs};
 use simplets::run::status::Progress;
 use simplets::run::{RunOptions, RunSummary};
 use simplets::solver::{Residuals, StepReport};

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use simplets::methods::simple_ts::solver::SimpleTs;
 use simplets::methods::simple_ts::case::{Scheme, SweepOrder};
+use simplets::methods::simple_ts::solver::SimpleTs;
 
 use super::{
     choice, device_failure, lean_option, load_simple_ts, parse_scheme, resized, thread_pool,

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::anyhow;
-use simplets::methods::simple_ts::solver::build_backend;
 use simplets::methods::simple_ts::case::Case;
+use simplets::methods::simple_ts::solver::build_backend;
 
 use super::{choice, device_failure, resolve_auto, Backend, Failure, KernelForm};
 

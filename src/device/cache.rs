@@ -2,8 +2,14 @@
 //! device, its driver, the options and the assembled source, and reused on the next run.
 //!
 //! The directory is `$SIMPLETS_KERNEL_CACHE`, else `$XDG_CACHE_HOME/simplets/kernels`, else
-//! `~/.cache/simplets/kernels`. `--no-kernel-cache` disables it for honest build timings. A
-//! binary the driver rejects is ignored and rebuilt from source.
+//! `~/.cache/simplets/kernels`. `--no-kernel-cache` disables it for honest build timings.
+//!
+//! Each entry carries a magic line, its length and an FNV-1a checksum of the binary: a
+//! truncated or altered entry is ignored (and removed) and the program is rebuilt from source,
+//! so a damaged cache never reaches the driver. A binary the driver rejects is ignored too.
+//! The checksum guards against damage, not against an attacker: a cache directory shared
+//! between users is a trust boundary (its binaries are native code run on the device), so
+//! point `SIMPLETS_KERNEL_CACHE` only at a directory that only trusted users can write.
 
 use std::path::{Path, PathBuf};
 
@@ -75,9 +81,22 @@ impl KernelCache {
         self.dir.join(format!("{key}.bin"))
     }
 
-    /// The cached binary for `key`, if any.
+    /// The cached binary for `key`, if an intact entry exists. A damaged entry (wrong magic,
+    /// length or checksum) is removed and `None` returned, so the caller rebuilds.
     pub fn load(&self, key: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.path(key)).ok().filter(|b| !b.is_empty())
+        let path = self.path(key);
+        let bytes = std::fs::read(&path).ok()?;
+        match unwrap_entry(&bytes) {
+            Some(b) => Some(b.to_vec()),
+            None => {
+                log::warn!(
+                    "kernel cache: {} is damaged (length or checksum): rebuilding",
+                    path.display()
+                );
+                let _ = std::fs::remove_file(&path);
+                None
+            }
+        }
     }
 
     /// Store a binary (tmp + rename, so a concurrent reader never sees half a file). Failures
@@ -92,13 +111,37 @@ impl KernelCache {
             .dir
             .join(format!("{key}.bin.{}.{n}.tmp", std::process::id()));
         let result = std::fs::create_dir_all(&self.dir)
-            .and_then(|()| std::fs::write(&tmp, binary))
+            .and_then(|()| std::fs::write(&tmp, wrap_entry(binary)))
             .and_then(|()| std::fs::rename(&tmp, &path));
         if let Err(e) = result {
             let _ = std::fs::remove_file(&tmp);
             log::warn!("kernel cache: cannot store {}: {e}", path.display());
         }
     }
+}
+
+/// First bytes of a cache entry.
+const MAGIC: &[u8] = b"SIMPLETS-KERNEL-CACHE 1\n";
+
+/// A cache entry: magic, length (u64 LE), FNV-1a 64 of the binary (u64 LE), the binary.
+fn wrap_entry(binary: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + 16 + binary.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(binary.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a64(&[binary]).to_le_bytes());
+    out.extend_from_slice(binary);
+    out
+}
+
+/// The binary of an intact, non-empty entry.
+fn unwrap_entry(bytes: &[u8]) -> Option<&[u8]> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let (len, rest) = rest.split_at_checked(8)?;
+    let (sum, binary) = rest.split_at_checked(8)?;
+    let len = u64::from_le_bytes(len.try_into().ok()?);
+    let sum = u64::from_le_bytes(sum.try_into().ok()?);
+    (len == binary.len() as u64 && !binary.is_empty() && sum == fnv1a64(&[binary]))
+        .then_some(binary)
 }
 
 #[cfg(test)]
@@ -125,5 +168,30 @@ mod tests {
             1,
             "no tmp left behind"
         );
+    }
+
+    /// An entry round-trips; a truncated, extended or bit-flipped one is refused (and
+    /// removed by `load`).
+    #[test]
+    fn damaged_entries_are_refused_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = KernelCache::new(dir.path().join("k"));
+        cache.store("abc", b"binary bytes");
+        assert_eq!(cache.load("abc").unwrap(), b"binary bytes");
+        let path = cache.path("abc");
+        let good = std::fs::read(&path).unwrap();
+        let mut flipped = good.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        for bad in [
+            good[..good.len() - 3].to_vec(),
+            [good.clone(), b"x".to_vec()].concat(),
+            flipped,
+            b"binary bytes".to_vec(),
+        ] {
+            std::fs::write(&path, &bad).unwrap();
+            assert!(cache.load("abc").is_none());
+            assert!(!path.exists(), "a damaged entry is removed");
+        }
+        assert!(cache.load("missing").is_none());
     }
 }

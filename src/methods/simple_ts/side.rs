@@ -1,6 +1,6 @@
 //! What SIMPLE-TS writes beside the fields, every step or every few: the forces on each body
 //! (`<stem>.forces.csv`) and the point probes (`<stem>.probes.csv`); the run driver streams
-//! the lines into the files ([`crate::output::side`]). One line per body or probe per due
+//! the lines into the files (`output::side`). One line per body or probe per due
 //! step that passed the divergence guard; floats in Rust's round-trip `{:e}` form.
 //!
 //! Both read only a few rows of the iterate ([`SideOutputs::rows`]), so a device backend reads

@@ -13,8 +13,7 @@ use super::side::{self, SideOutputs};
 use crate::error::RunError;
 use crate::grid::Grid;
 use crate::solver::{
-    Layout, Level, Place, ResidualSpec, Saved, Snapshot, Solver, SolverInfo, StepReport,
-    Variable,
+    Layout, Level, Place, ResidualSpec, Saved, Snapshot, Solver, SolverInfo, StepReport, Variable,
 };
 
 /// The output variables of SIMPLE-TS, in snapshot order: p, T, ρ on the cells, u on the

@@ -125,10 +125,7 @@ impl NcWriter {
         file.add_attribute("code_version", code.as_str())?;
         file.add_attribute(
             "history",
-            format!(
-                "{}: created by simplets {code}",
-                crate::text::utc_now()
-            ),
+            format!("{}: created by simplets {code}", crate::text::utc_now()),
         )?;
         file.add_attribute("comment", layout.units)?;
         file.add_unlimited_dimension("time")?;
