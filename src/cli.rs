@@ -90,6 +90,28 @@ pub enum Command {
     /// plots, exit 1 if any metric fails.
     #[command(after_help = EXIT_STATUS)]
     Validate(ValidateArgs),
+    /// Draw PNGs of an output next to it: every field of a snapshot (Mach number with
+    /// streamlines), residuals, forces and probes over time; several parts of a split series
+    /// are joined. Prints the PNG paths.
+    #[command(after_help = EXIT_STATUS)]
+    Plot {
+        /// The output (<name>.nc), or the parts of a split series (<name>.0001.nc …).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Snapshot index over the (joined) files; negative counts from the end (default:
+        /// the last). The field PNGs are then named <stem>.<field>.step<STEP>.png.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        snapshot: Option<i64>,
+        /// Folder of the PNGs (default: next to the first file).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Only these pictures, comma-separated (field names, mach, residuals, forces, probes).
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        only: Option<Vec<String>>,
+        /// Replace existing PNGs.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Arguments of `simplets validate`.
@@ -353,6 +375,28 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         }
         Command::Bench(args) => bench(args),
         Command::Validate(args) => validate(args),
+        Command::Plot {
+            files,
+            snapshot,
+            out,
+            only,
+            force,
+        } => {
+            let opts = simplets::plot::PlotOptions {
+                snapshot,
+                out_dir: out,
+                only,
+                force,
+            };
+            match simplets::plot::plot(&files, &opts) {
+                Ok(written) => {
+                    written.iter().for_each(|p| println!("{}", p.display()));
+                    Ok(())
+                }
+                Err(e) if e.is_input() => Err(Failure::Input(e.into())),
+                Err(e) => Err(Failure::Run(e.into())),
+            }
+        }
     }
 }
 

@@ -20,6 +20,7 @@ pub mod grid;
 pub mod guard;
 pub mod io;
 pub mod physics;
+pub mod plot;
 pub mod probes;
 pub mod prolong;
 pub mod reference;
