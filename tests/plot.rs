@@ -284,3 +284,17 @@ fn bad_input_is_named() {
     one_error_line(&simplets(&["plot"], d), 2);
     assert!(!d.join("text.p.png").exists());
 }
+
+#[test]
+fn time_is_marked_as_the_time_axis() {
+    // ParaView's CF reader takes `time` (units "1") for a third space dimension unless it has
+    // `axis = "T"` (docs/paraview.md).
+    let dir = tempfile::tempdir().unwrap();
+    run_case(dir.path(), &[]);
+    let f = netcdf::open(dir.path().join("out/plotcase.nc")).unwrap();
+    let axis = f.variable("time").unwrap().attribute_value("axis");
+    assert!(
+        matches!(axis, Some(Ok(netcdf::AttributeValue::Str(ref s))) if s == "T"),
+        "{axis:?}"
+    );
+}
