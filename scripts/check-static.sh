@@ -11,8 +11,9 @@
 # Target directory: $SIMPLETS_STATIC_TARGET, else target-static. CI sets it to a folder outside
 # the clone ($HOME/.cache/simplets/target-static), so that HDF5 and netCDF-C (versions pinned
 # by Cargo.lock; cargo rebuilds them when those change) are compiled on the first run on a
-# machine (about 7 min on the 2-core machine) and later runs recompile and link only simplets
-# (about 1.5 min). The binary checked is always built from the commit under test.
+# machine (7 to 11.5 min on the busy 2-core machine, about 370 CPU-seconds) and later runs
+# recompile and link only simplets (about 1.5 min). The binary checked is always built from
+# the commit under test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 main_target="${CARGO_TARGET_DIR:-target}"
