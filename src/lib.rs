@@ -14,6 +14,7 @@ pub mod exact;
 pub mod grid;
 pub mod methods;
 pub mod output;
+pub mod plot;
 pub mod run;
 pub mod solver;
 pub mod text;

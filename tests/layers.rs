@@ -22,6 +22,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "methods",
         &["case", "device", "error", "exact", "grid", "solver", "text"],
     ),
+    ("plot", &["case", "error", "output", "text"]),
     (
         "bench",
         &[

@@ -1,5 +1,5 @@
-//! Command line (clap derive): `simplets run`, `check`, `bench`, `build-kernels`, `devices`
-//! and `validate`, one file per command group.
+//! Command line (clap derive): `simplets run`, `check`, `bench`, `build-kernels`, `devices`,
+//! `validate` and `plot`, one file per command group.
 //!
 //! Failures are split by who must act: [`Failure::Input`] (exit status 2) for a bad command
 //! line, an unreadable or invalid case file or an existing output without `--force`;
@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod plot;
 mod run;
 mod tools;
 mod validate;
@@ -68,6 +69,11 @@ pub enum Command {
     /// plots, exit 1 if any metric fails.
     #[command(after_help = EXIT_STATUS)]
     Validate(validate::ValidateArgs),
+    /// Draw PNGs of an output next to it: every field of a snapshot (Mach number with
+    /// streamlines), residuals, forces and probes over time; several parts of a split series
+    /// are joined. Prints the PNG paths.
+    #[command(after_help = EXIT_STATUS)]
+    Plot(plot::PlotArgs),
 }
 
 /// OpenCL loop-2 forms (both bit-identical to the reference; the fused one runs the GPU order
@@ -141,6 +147,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::BuildKernels(args) => tools::build_kernels(args),
         Command::Bench(args) => bench::bench(args),
         Command::Validate(args) => validate::validate(args),
+        Command::Plot(args) => plot::plot(args),
     }
 }
 

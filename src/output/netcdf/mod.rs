@@ -135,7 +135,9 @@ impl NcWriter {
         file.add_dimension("x_f", nx + 1)?;
         file.add_dimension("y_f", ny + 1)?;
 
-        define::<f64>(file, "time", &["time"], layout.time_unit)?;
+        // axis = "T": readers that do not know the unit "1" (ParaView's CF reader) would
+        // otherwise take time for a third space dimension.
+        define::<f64>(file, "time", &["time"], layout.time_unit)?.put_attribute("axis", "T")?;
         define::<i64>(file, "step", &["time"], "completed time steps")?;
         let ln_it = "iterations of the last time step (0 for the initial state)";
         define::<i32>(file, "iterations", &["time"], ln_it)?;
