@@ -884,23 +884,43 @@ fn every_fragment_has_a_rust_twin_in_order() {
         ("energy", "T_NEW_CC", "T_new_cc"),
     ] {
         let cl = std::fs::read_to_string(format!("{root}/cl/simple_ts/{stem}.cl")).unwrap();
-        assert!(cl.contains(&format!("#define {seq}(")), "cl/simple_ts/{stem}.cl lacks {seq}");
+        assert!(
+            cl.contains(&format!("#define {seq}(")),
+            "cl/simple_ts/{stem}.cl lacks {seq}"
+        );
         let dir = format!("{root}/src/methods/simple_ts/reference");
         let rs = std::fs::read_to_string(format!("{dir}/{stem}.rs"))
             .or_else(|_| std::fs::read_to_string(format!("{dir}/{stem}/u.rs")))
             .unwrap()
             + &std::fs::read_to_string(format!("{dir}/{stem}/v.rs")).unwrap_or_default();
-        assert!(rs.contains(&format!("pub fn {twin}(")), "no Rust twin {twin} of {seq}");
+        assert!(
+            rs.contains(&format!("pub fn {twin}(")),
+            "no Rust twin {twin} of {seq}"
+        );
     }
     // Every kernel form evaluates the equations through these fragments, not inline copies.
     for kernel in ["jacobi", "iterate_fused"] {
         let text =
             std::fs::read_to_string(format!("{root}/cl/simple_ts/kernels/{kernel}.cl")).unwrap();
-        for used in ["U_HAT_D_U", "V_HAT_D_V", "T_NEW_CC", "p_new_cc", "u_corr_fc", "v_corr_cf", "rho_eos"] {
-            assert!(text.contains(used), "cl/simple_ts/kernels/{kernel}.cl does not use {used}");
+        for used in [
+            "U_HAT_D_U",
+            "V_HAT_D_V",
+            "T_NEW_CC",
+            "p_new_cc",
+            "u_corr_fc",
+            "v_corr_cf",
+            "rho_eos",
+        ] {
+            assert!(
+                text.contains(used),
+                "cl/simple_ts/kernels/{kernel}.cl does not use {used}"
+            );
         }
         for inline in ["aW_u_fc", "tW_cc", "pW_cc", "/ tt", "sqrt(t"] {
-            assert!(!text.contains(inline), "cl/simple_ts/kernels/{kernel}.cl evaluates {inline} inline");
+            assert!(
+                !text.contains(inline),
+                "cl/simple_ts/kernels/{kernel}.cl evaluates {inline} inline"
+            );
         }
     }
     // The constants cl/ mirrors from Rust.

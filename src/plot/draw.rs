@@ -52,7 +52,8 @@ impl Image {
     /// Encode as PNG into `<path>.tmp` and rename it to `path` (refused if `path` exists
     /// unless `force`).
     pub fn save(&self, path: &Path, force: bool) -> Result<(), String> {
-        let f = crate::output::atomic::AtomicFile::prepare(path, force).map_err(|e| e.to_string())?;
+        let f =
+            crate::output::atomic::AtomicFile::prepare(path, force).map_err(|e| e.to_string())?;
         image::save_buffer_with_format(
             f.tmp_path(),
             &self.buf,

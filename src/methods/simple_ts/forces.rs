@@ -86,13 +86,7 @@ impl Forces {
             .bodies
             .iter()
             .enumerate()
-            .map(|(k, b)| {
-                if b.name.is_empty() {
-                    format!("body{k}")
-                } else {
-                    b.name.clone()
-                }
-            })
+            .map(|(k, b)| b.label(k))
             .collect();
         let scale = case
             .bodies

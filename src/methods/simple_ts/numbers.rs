@@ -111,8 +111,8 @@ impl CaseNumbers {
     /// Compute the numbers of a valid case.
     pub fn new(case: &Case) -> CaseNumbers {
         let b = &case.boundaries;
-        let px = matches!(b.west, Side::Periodic);
-        let py = matches!(b.south, Side::Periodic);
+        let px = matches!(b.west, Side::Periodic {});
+        let py = matches!(b.south, Side::Periodic {});
         let grid = Grid::new(&case.grid, px, py);
         let (nx, ny) = (grid.nx, grid.ny);
         let computed = (nx * ny) as u64;
@@ -161,7 +161,7 @@ impl CaseNumbers {
                 }
                 Side::Pressure { p, t } => rho_min = rho_min.min(p / t),
                 Side::Wall { velocity, .. } => u_max = u_max.max(velocity.abs()),
-                Side::Outflow | Side::Periodic => {}
+                Side::Outflow {} | Side::Periodic {} => {}
             }
         }
         for body in &case.bodies {

@@ -41,8 +41,8 @@ impl Problem {
     /// Discretise `case` (which has been validated).
     pub fn new(case: &Case) -> Problem {
         let b = &case.boundaries;
-        let px = matches!(b.west, Side::Periodic);
-        let py = matches!(b.south, Side::Periodic);
+        let px = matches!(b.west, Side::Periodic {});
+        let py = matches!(b.south, Side::Periodic {});
         let grid = Grid::new(&case.grid, px, py);
         let geo = Geometry::new(case, &grid);
         let ghosts = Ghosts::new(&grid, &geo);

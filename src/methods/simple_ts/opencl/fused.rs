@@ -160,7 +160,7 @@ pub fn unsupported(case: &Case) -> Option<String> {
     let b = &case.boundaries;
     if [&b.west, &b.east, &b.south, &b.north]
         .iter()
-        .any(|s| matches!(s, Side::Periodic))
+        .any(|s| matches!(s, Side::Periodic {}))
     {
         return Some("periodic sides (docs/DESIGN.md)".into());
     }

@@ -73,4 +73,3 @@ fn c_v_face(x: &Ctx, i: usize, j: usize) -> f64 {
         0.0
     }
 }
-

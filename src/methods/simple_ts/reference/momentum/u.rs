@@ -276,4 +276,3 @@ pub fn c_u_fc(x: &Ctx, i: usize, j: usize) -> f64 {
             * (fs1 * (upwind(us, u[ij], fs1) + t(3, fs1))
                 + fs2 * (upwind(us, u[ij], fs2) + t(3, fs2)))
 }
-

@@ -267,4 +267,3 @@ pub fn c_v_cf(x: &Ctx, i: usize, j: usize) -> f64 {
             * (fw1 * (upwind(vw, v[ij], fw1) + t(3, fw1))
                 + fw2 * (upwind(vw, v[ij], fw2) + t(3, fw2)))
 }
-
