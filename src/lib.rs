@@ -12,6 +12,7 @@ pub mod device;
 pub mod error;
 pub mod exact;
 pub mod grid;
+pub mod host;
 pub mod methods;
 pub mod output;
 pub mod plot;

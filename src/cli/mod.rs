@@ -259,6 +259,7 @@ fn device_failure(e: DeviceError) -> Failure {
         D::NoDevice { .. }
         | D::NoFp64 { .. }
         | D::OutOfMemory { .. }
+        | D::HostOutOfMemory { .. }
         | D::LocalMemTooSmall { .. }
         | D::WorkGroupTooLarge { .. }
         | D::BadBuildOption { .. }
