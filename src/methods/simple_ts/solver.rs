@@ -253,10 +253,8 @@ pub fn build_backend(
 ) -> Result<Box<dyn Backend>, crate::error::DeviceError> {
     use super::opencl::{fused, phase};
     use crate::methods::{BackendKind, KernelForm};
-    // The host first (a run that cannot fit would abort in the allocator); the OpenCL
-    // constructors check the device themselves.
-    let (host, _) = footprint(case, choice)?;
-    crate::methods::check_host_memory(host, choice.kind)?;
+    // Before anything is allocated: a run that does not fit would abort in the allocator.
+    check_fits(case, choice)?;
     Ok(match choice.kind {
         BackendKind::Reference => Box::new(super::reference::Reference::new(case)),
         BackendKind::Parallel => Box::new(super::reference::Reference::new_parallel(case)),
@@ -322,11 +320,11 @@ pub fn check_fits(
     case: &Case,
     choice: &crate::methods::BackendChoice,
 ) -> Result<(), crate::error::DeviceError> {
+    // The device first: on a GPU its memory is the tighter and more telling limit.
     let (host, dev) = footprint(case, choice)?;
-    crate::methods::check_host_memory(host, choice.kind)?;
     if let Some((dev, total, largest)) = dev {
         crate::device::require_fp64(&dev)?;
         crate::device::check_capacity(&dev, total, largest, 0, 1)?;
     }
-    Ok(())
+    crate::methods::check_host_memory(host, choice.kind)
 }
