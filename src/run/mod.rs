@@ -257,6 +257,10 @@ pub fn run_case(
             log::warn!("interrupted: stopping after step {}", step0 + s);
             break;
         }
+        if solver.finished() {
+            log::info!("end time reached at step {}", step0 + s);
+            break;
+        }
     }
     ui.finish();
     run.finish(steady, interrupted)
