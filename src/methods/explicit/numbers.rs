@@ -99,11 +99,13 @@ pub fn render(p: &Problem) -> String {
             );
         }
         StepRule::Fixed(dt) => {
-            let _ = writeln!(
-                s,
-                "time step   fixed dt {dt:.6e}: CFL number {:.6}",
+            // Convection's rate is already the Courant number |ν_x| + |ν_y|.
+            let cfl = if matches!(p.system, System::Convection { .. }) {
+                smax
+            } else {
                 dt * smax
-            );
+            };
+            let _ = writeln!(s, "time step   fixed dt {dt:.6e}: CFL number {cfl:.6}");
         }
     }
     if p.t_end.is_finite() {
