@@ -107,15 +107,13 @@ fn check_all(c: Consts) {
     let _g = cl_lock();
     let b = program(c);
     let (g, pd, d, cl, vl, nu) = (c.gamma, c.phi_dry, c.d, c.clamp, c.van_leer, c.nu);
-    check(&b, "euler_p", 4, |x| {
-        euler::euler_p(g, x[0], x[1], x[2], x[3])
+    check(&b, "euler_p", 5, |x| {
+        euler::euler_p(g, x[0], x[1], x[2], x[3], x[4])
     });
     check(&b, "euler_a", 2, |x| euler::euler_a(g, x[0], x[1]));
     check(&b, "euler_f_mn", 3, |x| euler::euler_f_mn(x[0], x[1], x[2]));
-    check(&b, "euler_f_mt", 3, |x| euler::euler_f_mt(x[0], x[1], x[2]));
-    check(&b, "euler_f_e", 4, |x| {
-        euler::euler_f_e(x[0], x[1], x[2], x[3])
-    });
+    check(&b, "euler_f_mt", 2, |x| euler::euler_f_mt(x[0], x[1]));
+    check(&b, "euler_f_e", 3, |x| euler::euler_f_e(x[0], x[1], x[2]));
     check(&b, "sw_wet", 1, |x| {
         f64::from(u8::from(sw::sw_wet(pd, x[0])))
     });

@@ -8,11 +8,11 @@
 #define ARG(n,m) (a[get_global_id(0) * (n) + (m)])
 #define OUT   (b[get_global_id(0)])
 
-__kernel void probe_euler_p(__global const real* a, __global real* b) { OUT = euler_p(ARG(4,0), ARG(4,1), ARG(4,2), ARG(4,3)); }
+__kernel void probe_euler_p(__global const real* a, __global real* b) { OUT = euler_p(ARG(5,0), ARG(5,1), ARG(5,2), ARG(5,3), ARG(5,4)); }
 __kernel void probe_euler_a(__global const real* a, __global real* b) { OUT = euler_a(ARG(2,0), ARG(2,1)); }
 __kernel void probe_euler_f_mn(__global const real* a, __global real* b) { OUT = euler_f_mn(ARG(3,0), ARG(3,1), ARG(3,2)); }
-__kernel void probe_euler_f_mt(__global const real* a, __global real* b) { OUT = euler_f_mt(ARG(3,0), ARG(3,1), ARG(3,2)); }
-__kernel void probe_euler_f_e(__global const real* a, __global real* b) { OUT = euler_f_e(ARG(4,0), ARG(4,1), ARG(4,2), ARG(4,3)); }
+__kernel void probe_euler_f_mt(__global const real* a, __global real* b) { OUT = euler_f_mt(ARG(2,0), ARG(2,1)); }
+__kernel void probe_euler_f_e(__global const real* a, __global real* b) { OUT = euler_f_e(ARG(3,0), ARG(3,1), ARG(3,2)); }
 __kernel void probe_sw_wet(__global const real* a, __global real* b) { OUT = sw_wet(ARG(1,0)) ? 1.0 : 0.0; }
 __kernel void probe_sw_vel(__global const real* a, __global real* b) { OUT = sw_vel(ARG(2,0), ARG(2,1)); }
 __kernel void probe_sw_a(__global const real* a, __global real* b) { OUT = sw_a(ARG(1,0)); }

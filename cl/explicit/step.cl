@@ -12,7 +12,8 @@
  * CFG_CFL, CFG_T_END, CFG_FIXED_DT, CFG_NGROUPS, the system constants (CFG_GAMMA,
  * CFG_PHI_DRY, CFG_CX, CFG_CY, CFG_AX, CFG_AY, CFG_NU, CFG_NUX, CFG_NUY), the sides
  * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
- * DEV_LX, DEV_LY (stage work-group), DEV_RED (finish work-group).
+ * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_RED (reduction
+ * work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
  * i = NG … NG+NX−1 and j = NG … NG+NY−1 (2D) or j = 0 (1D). Bytes per cell and stage
@@ -69,13 +70,14 @@ inline void mirror(const real* s, real* m)
 inline void phys(const real* s, const int axis, real* f, real* un, real* a)
 {
 #if CFG_SYS == 1
-    const real p = euler_p(s[0], s[1], s[2], s[3]);
     *un = s[1] / s[0];
+    const real ut = s[2] / s[0];
+    const real p = euler_p(s[1], s[2], *un, ut, s[3]);
     *a = euler_a(s[0], p);
     f[0] = s[1];
-    f[1] = euler_f_mn(s[0], s[1], p);
-    f[2] = euler_f_mt(s[0], s[1], s[2]);
-    f[3] = euler_f_e(s[0], s[1], s[3], p);
+    f[1] = euler_f_mn(s[1], *un, p);
+    f[2] = euler_f_mt(s[2], *un);
+    f[3] = euler_f_e(s[3], p, *un);
 #elif CFG_SYS == 2
     *un = sw_vel(s[0], s[1]);
     *a = sw_a(s[0]);
@@ -119,7 +121,7 @@ inline void face_flux(const real* l, const real* r, const int axis, real* f)
 inline bool admissible(const real* s)
 {
 #if CFG_SYS == 1
-    return s[0] > 0.0 && euler_p(s[0], s[1], s[2], s[3]) > 0.0;
+    return s[0] > 0.0 && euler_p(s[1], s[2], s[1] / s[0], s[2] / s[0], s[3]) > 0.0;
 #elif CFG_SYS == 2
     return s[0] >= 0.0;
 #else
@@ -194,12 +196,14 @@ inline real rate(const real* o)
 {
     const real dy = TWO_D ? CFG_DY : 1.0;
 #if CFG_SYS == 1
-    const real pr = euler_p(o[0], o[1], o[2], o[3]);
+    const real u = o[1] / o[0];
+    const real v = o[2] / o[0];
+    const real pr = euler_p(o[1], o[2], u, v, o[3]);
     if (!(o[0] > 0.0 && pr > 0.0))
         return NAN;
     const real a = euler_a(o[0], pr);
-    const real sx = fabs(o[1] / o[0]) + a;
-    const real sy = TWO_D ? fabs(o[2] / o[0]) + a : 0.0;
+    const real sx = fabs(u) + a;
+    const real sy = TWO_D ? fabs(v) + a : 0.0;
     return cfl_rate_2d(sx, sy, CFG_DX, dy);
 #elif CFG_SYS == 2
     if (!(o[0] >= 0.0))
@@ -289,20 +293,31 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
     }
 }
 
+/* Each work-item updates DEV_RPI cells (amortising the group reduction): in 2D the rows
+ * DEV_RPI·gj … DEV_RPI·gj + DEV_RPI − 1 of its column, in 1D the cells gi + r·(global size). */
 inline void stage_body(__global const real* q_in, __global const real* q0, const bool rk2,
                        __global real* q_out, __global const real* clock,
                        __global real* part_rate, __global real* part_dq,
                        __global const int* mask, __local real* lr, __local real* ld)
 {
-    const int gi = get_global_id(0), gj = get_global_id(1);
     const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
+    const real dt = clock[0];
     real r = 0.0, d = 0.0;
-    if (gi < CFG_NX && gj < CFG_NY) {
-        const int k = IDX(gi + CFG_NG, gj + J0);
-        real o[4];
-        cell_update(q_in, q0, rk2, mask, clock[0], k, o, &r, &d);
-        for (int v = 0; v < CFG_NV; v++)
-            Q(q_out, v, k) = o[v];
+    for (int c = 0; c < DEV_RPI; c++) {
+#if CFG_DIM == 2
+        const int gi = get_global_id(0), gj = get_global_id(1) * DEV_RPI + c;
+#else
+        const int gi = get_global_id(0) + c * get_global_size(0), gj = 0;
+#endif
+        if (gi < CFG_NX && gj < CFG_NY) {
+            const int k = IDX(gi + CFG_NG, gj + J0);
+            real o[4], rc, dc;
+            cell_update(q_in, q0, rk2, mask, dt, k, o, &rc, &dc);
+            for (int v = 0; v < CFG_NV; v++)
+                Q(q_out, v, k) = o[v];
+            r = nan_max(r, rc);
+            d = nan_max(d, dc);
+        }
     }
     lr[l] = r;
     ld[l] = d;
@@ -387,18 +402,40 @@ __kernel void ghosts_y(__global real* q, __global const real* inflow)
 #endif
 }
 
+/* First level of the reduction of the stage's per-group maxima: CFG_NGROUPS2 groups of
+ * DEV_RED items, each group the maxima of a strided share of the CFG_NGROUPS partials. */
+__kernel void reduce(__global const real* part_rate, __global const real* part_dq,
+                     __global real* part2_rate, __global real* part2_dq)
+{
+    __local real lr[DEV_RED], ld[DEV_RED];
+    const int l = get_local_id(0), g0 = get_global_id(0);
+    real r = 0.0, d = 0.0;
+    for (int g = g0; g < CFG_NGROUPS; g += CFG_NGROUPS2 * DEV_RED) {
+        r = nan_max(r, part_rate[g]);
+        d = nan_max(d, part_dq[g]);
+    }
+    lr[l] = r;
+    ld[l] = d;
+    group_max2(lr, ld, l, DEV_RED);
+    if (l == 0) {
+        part2_rate[get_group_id(0)] = lr[0];
+        part2_dq[get_group_id(0)] = ld[0];
+    }
+}
+
 /* The end of a step, one work-group of DEV_RED items: the largest rate and update of the
- * new state from the per-group maxima; clock = [Δt, t, max rate, max |Δq0|] becomes the
- * new state's (t advanced, the next Δt). A NaN (failed step) leaves Δt and t as they were. */
-__kernel void finish(__global const real* part_rate, __global const real* part_dq,
+ * new state from the CFG_NGROUPS2 maxima of `reduce`; clock = [Δt, t, max rate, max |Δq0|]
+ * becomes the new state's (t advanced, the next Δt). A NaN (failed step) leaves Δt and t as
+ * they were. */
+__kernel void finish(__global const real* part2_rate, __global const real* part2_dq,
                      __global real* clock)
 {
     __local real lr[DEV_RED], ld[DEV_RED];
     const int l = get_local_id(0);
     real r = 0.0, d = 0.0;
-    for (int g = l; g < CFG_NGROUPS; g += DEV_RED) {
-        r = nan_max(r, part_rate[g]);
-        d = nan_max(d, part_dq[g]);
+    for (int g = l; g < CFG_NGROUPS2; g += DEV_RED) {
+        r = nan_max(r, part2_rate[g]);
+        d = nan_max(d, part2_dq[g]);
     }
     lr[l] = r;
     ld[l] = d;

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::explicit::numbers::{flops_per_cell, stage_bytes, FORM};
-use simplets::methods::explicit::opencl::{defines, groups, source, work_group};
+use simplets::methods::explicit::opencl::{defines, global, groups, groups2, source};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::explicit::Problem;
 use simplets::methods::AnyCase;
@@ -122,12 +122,12 @@ fn count(unit: &str, flops: f64, read: f64, written: f64) -> KernelCount {
     }
 }
 
-/// The analytic model of `p`'s kernels as bench counts, per work-item of each launch (the
-/// stage kernels launch the computed cells rounded up to whole work-groups).
+/// The analytic model of `p`'s kernels as bench counts, per work-item of each launch (a
+/// stage work-item updates up to 4 cells; the launch is rounded up to whole work-groups).
 pub fn counts(p: &Problem) -> Counts {
     let m = &p.mesh;
-    let (lx, ly) = work_group(m.dims);
-    let items = (m.nx.div_ceil(lx) * lx * m.ny.div_ceil(ly) * ly) as f64;
+    let g = global(p);
+    let items = (g[0] * g[1]) as f64;
     let per_item = (m.nx * m.ny) as f64 / items;
     let fl = flops_per_cell(p) * per_item;
     let mut kernels = std::collections::BTreeMap::new();
@@ -146,8 +146,16 @@ pub fn counts(p: &Problem) -> Counts {
     let g = 8.0 * p.nv() as f64 * 2.0;
     kernels.insert("ghosts_x".into(), count("item", 0.0, g, g));
     kernels.insert("ghosts_y".into(), count("item", 0.0, g, g));
-    let ng = groups(p) as f64;
-    kernels.insert("finish".into(), count("item", 0.0, 16.0 * ng / 256.0, 0.0));
+    // The reductions: 16 B per partial read, spread over their work-items.
+    let (ng, ng2) = (groups(p) as f64, groups2(p) as f64);
+    kernels.insert(
+        "reduce".into(),
+        count("item", 0.0, 16.0 * ng / (256.0 * ng2), 16.0 / 256.0),
+    );
+    kernels.insert(
+        "finish".into(),
+        count("item", 0.0, 16.0 * ng2 / 256.0, 32.0 / 256.0),
+    );
     let mut schemes = std::collections::BTreeMap::new();
     schemes.insert(
         p.common.scheme.clone(),

@@ -165,11 +165,21 @@ pub fn closed_extent(path: &str, e: [f64; 2]) -> Result<(), ConfigError> {
     }
 }
 
-/// `grid` of an explicit method: uniform cells (no face coordinates), nx ≥ 2, ny = 1 (1D)
-/// or ny ≥ 2 (2D).
+/// Largest number of stored values of one run (variables × stored cells): the kernels index
+/// with 32-bit ints.
+pub const MAX_STORED: u64 = i32::MAX as u64;
+
+/// `grid` of an explicit method: uniform cells (no face coordinates), nx ≥ 2, ny = 1 (1D:
+/// nx up to [`crate::case::rules::MAX_CELLS`]) or ny ≥ 2 (2D: each axis up to
+/// [`crate::case::rules::MAX_CELLS_AXIS`]).
 pub fn check_grid(g: &GridSpec) -> Result<(), ConfigError> {
     use crate::case::rules::{int_range, MAX_CELLS, MAX_CELLS_AXIS};
-    int_range("grid.nx", g.nx as u64, 2, MAX_CELLS_AXIS as u64)?;
+    let nx_max = if g.ny == 1 {
+        MAX_CELLS
+    } else {
+        MAX_CELLS_AXIS as u64
+    };
+    int_range("grid.nx", g.nx as u64, 2, nx_max)?;
     int_range("grid.ny", g.ny as u64, 1, MAX_CELLS_AXIS as u64)?;
     let cells = g.nx as u64 * g.ny as u64;
     if cells > MAX_CELLS {
@@ -177,6 +187,17 @@ pub fn check_grid(g: &GridSpec) -> Result<(), ConfigError> {
             "grid.nx*grid.ny",
             cells,
             format!("must be at most {MAX_CELLS}"),
+        ));
+    }
+    // Four variables (Euler) with two ghost layers: the largest storage of any method.
+    let stored = 4 * (g.nx as u64 + 4) * if g.ny == 1 { 1 } else { g.ny as u64 + 4 };
+    if stored > MAX_STORED {
+        return Err(invalid(
+            "grid.nx*grid.ny",
+            cells,
+            format!(
+                "must keep 4 variables with ghosts within {MAX_STORED} values (32-bit indices)"
+            ),
         ));
     }
     extent("grid.x", g.x)?;

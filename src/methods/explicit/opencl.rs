@@ -28,10 +28,32 @@ pub fn work_group(dims: usize) -> (usize, usize) {
     }
 }
 
+/// Cells each stage work-item updates (`DEV_RPI`): the group reduction of the rate and the
+/// residual is then paid once per 4 cells.
+pub const RPI: usize = 4;
+
+/// The stage kernels' global size (x, y) of `p`: every computed cell covered with [`RPI`]
+/// cells per work-item (rows in 2D, strided cells in 1D).
+pub fn global(p: &Problem) -> [usize; 2] {
+    let (lx, ly) = work_group(p.mesh.dims);
+    let m = &p.mesh;
+    if m.dims == 2 {
+        [m.nx.div_ceil(lx) * lx, m.ny.div_ceil(ly * RPI) * ly]
+    } else {
+        [m.nx.div_ceil(lx * RPI) * lx, 1]
+    }
+}
+
 /// Stage work-groups of `p`.
 pub fn groups(p: &Problem) -> usize {
     let (lx, ly) = work_group(p.mesh.dims);
-    p.mesh.nx.div_ceil(lx) * p.mesh.ny.div_ceil(ly)
+    let g = global(p);
+    (g[0] / lx) * (g[1] / ly)
+}
+
+/// Groups of the first reduction level (`CFG_NGROUPS2`).
+pub fn groups2(p: &Problem) -> usize {
+    groups(p).div_ceil(RED).clamp(1, 1024)
 }
 
 /// The `-D` defines of `p` (see the contract in `cl/explicit/step.cl`).
@@ -77,6 +99,7 @@ pub fn defines(p: &Problem) -> Defines {
         .real("CFG_T_END", p.t_end)
         .int("CFG_FIXED_DT", fixed)
         .int("CFG_NGROUPS", groups(p) as i64)
+        .int("CFG_NGROUPS2", groups2(p) as i64)
         .real("CFG_GAMMA", gamma)
         .real("CFG_PHI_DRY", phi_dry)
         .real("CFG_CX", c[0])
@@ -92,6 +115,7 @@ pub fn defines(p: &Problem) -> Defines {
         .int("CFG_NORTH", p.sides[3].id())
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
+        .int("DEV_RPI", RPI as i64)
         .int("DEV_RED", RED as i64)
 }
 
@@ -159,6 +183,9 @@ impl OpenCl {
         for name in ["part_rate", "part_dq", "part1_rate", "part1_dq"] {
             rt.real_zeros(name, ng)?;
         }
+        for name in ["part2_rate", "part2_dq"] {
+            rt.real_zeros(name, groups2(&p))?;
+        }
         let mut inflow = [0.0; 16];
         for (s, bc) in p.sides.iter().enumerate() {
             if let Bc::Inflow(st) = bc {
@@ -202,9 +229,9 @@ impl OpenCl {
             rt.bind_as(&format!("gx_{b}"), "ghosts_x", &[("q", b)])?;
             rt.bind_as(&format!("gy_{b}"), "ghosts_y", &[("q", b)])?;
         }
+        rt.bind("reduce")?;
         rt.bind("finish")?;
-        let m = &p.mesh;
-        let (lx, ly) = work_group(m.dims);
+        let (lx, ly) = work_group(p.mesh.dims);
         log::info!(
             "OpenCL backend on {} ({}): {} MiB of buffers",
             dev.name,
@@ -212,7 +239,7 @@ impl OpenCl {
             rt.bytes() >> 20
         );
         Ok(OpenCl {
-            global: [m.nx.div_ceil(lx) * lx, m.ny.div_ceil(ly) * ly],
+            global: global(&p),
             local: [lx, ly],
             p,
             rt,
@@ -261,6 +288,8 @@ impl OpenCl {
                 .launch2(&format!("fe{c}"), self.global, self.local)?;
         }
         self.ghosts(to)?;
+        self.rt
+            .launch("reduce", RED * groups2(&self.p), Some(RED))?;
         self.rt.launch("finish", RED, Some(RED))?;
         let mut clock = [0.0; 4];
         self.rt.read("clock", &mut clock)?;

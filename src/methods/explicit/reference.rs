@@ -62,14 +62,15 @@ pub fn mirror(sys: &System, s: State) -> State {
 pub fn phys(sys: &System, s: &State, axis: usize) -> (State, f64, f64) {
     match *sys {
         System::Euler { gamma } => {
-            let p = euler_p(gamma, s[0], s[1], s[2], s[3]);
             let un = s[1] / s[0];
+            let ut = s[2] / s[0];
+            let p = euler_p(gamma, s[1], s[2], un, ut, s[3]);
             let a = euler_a(gamma, s[0], p);
             let f = [
                 s[1],
-                euler_f_mn(s[0], s[1], p),
-                euler_f_mt(s[0], s[1], s[2]),
-                euler_f_e(s[0], s[1], s[3], p),
+                euler_f_mn(s[1], un, p),
+                euler_f_mt(s[2], un),
+                euler_f_e(s[3], p, un),
             ];
             (f, un, a)
         }
@@ -122,12 +123,19 @@ pub fn face_flux(p: &Problem, l: &State, r: &State, axis: usize) -> State {
     f
 }
 
+/// Pressure of a conserved Euler state (natural frame), through the velocities as
+/// [`phys`] and [`rate`] compute it.
+#[inline(always)]
+pub fn pressure(gamma: f64, s: &State) -> f64 {
+    euler_p(gamma, s[1], s[2], s[1] / s[0], s[2] / s[0], s[3])
+}
+
 /// True if a conserved state (natural frame) is admissible: ρ > 0 and p > 0 (Euler), φ ≥ 0
 /// (shallow water).
 #[inline(always)]
 pub fn admissible(sys: &System, s: &State) -> bool {
     match *sys {
-        System::Euler { gamma } => s[0] > 0.0 && euler_p(gamma, s[0], s[1], s[2], s[3]) > 0.0,
+        System::Euler { gamma } => s[0] > 0.0 && pressure(gamma, s) > 0.0,
         System::ShallowWater { .. } => s[0] >= 0.0,
         _ => true,
     }
@@ -212,13 +220,15 @@ pub fn rate(p: &Problem, o: &State) -> f64 {
     };
     match p.system {
         System::Euler { gamma } => {
-            let pr = euler_p(gamma, o[0], o[1], o[2], o[3]);
+            let u = o[1] / o[0];
+            let v = o[2] / o[0];
+            let pr = euler_p(gamma, o[1], o[2], u, v, o[3]);
             if !(o[0] > 0.0 && pr > 0.0) {
                 return f64::NAN;
             }
             let a = euler_a(gamma, o[0], pr);
-            let sx = (o[1] / o[0]).abs() + a;
-            let sy = if twod { (o[2] / o[0]).abs() + a } else { 0.0 };
+            let sx = u.abs() + a;
+            let sy = if twod { v.abs() + a } else { 0.0 };
             cfl_rate_2d(sx, sy, m.dx, dy)
         }
         System::ShallowWater { phi_dry, .. } => {
@@ -474,9 +484,7 @@ pub fn first_bad(p: &Problem, q: &[f64]) -> Option<(i64, i64, &'static str, f64)
             let names = p.system.conserved_names();
             let v = (0..p.nv()).find(|&v| !s[v].is_finite()).unwrap_or(0);
             let (name, val) = match p.system {
-                System::Euler { gamma } if s[0] > 0.0 => {
-                    ("p", euler_p(gamma, s[0], s[1], s[2], s[3]))
-                }
+                System::Euler { gamma } if s[0] > 0.0 => ("p", pressure(gamma, &s)),
                 _ => (names[v], s[v]),
             };
             return Some(((i - m.ng) as i64, (j - m.j0()) as i64, name, val));

@@ -106,7 +106,8 @@ pub fn layout(p: &Problem) -> Layout {
 fn primitives(sys: &System, s: &[f64]) -> [f64; 4] {
     match *sys {
         System::Euler { gamma } => {
-            let p = crate::methods::shll::euler::euler_p(gamma, s[0], s[1], s[2], s[3]);
+            let st = [s[0], s[1], s[2], s[3]];
+            let p = super::reference::pressure(gamma, &st);
             [s[0], s[1] / s[0], s[2] / s[0], p]
         }
         System::ShallowWater { g, phi_dry } => {
