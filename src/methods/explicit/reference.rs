@@ -232,7 +232,7 @@ pub fn rate(p: &Problem, o: &State) -> f64 {
             cfl_rate_2d(sx, sy, m.dx, dy)
         }
         System::ShallowWater { phi_dry, .. } => {
-            if !(o[0] >= 0.0) {
+            if o[0].is_nan() || o[0] < 0.0 {
                 return f64::NAN;
             }
             let a = sw_a(o[0]);

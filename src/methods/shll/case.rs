@@ -633,11 +633,11 @@ impl TransportCase {
         finite("transport.velocity[1]", t.velocity[1])?;
         non_negative("transport.diffusivity", t.diffusivity)?;
         let a = self.speeds();
-        for ax in 0..2 {
-            if !(a[ax].is_finite() && a[ax] >= t.velocity[ax].abs()) {
+        for (ax, &aa) in a.iter().enumerate() {
+            if !(aa.is_finite() && aa >= t.velocity[ax].abs()) {
                 return Err(invalid(
                     format!("transport.speed[{ax}]"),
-                    num(a[ax]),
+                    num(aa),
                     format!(
                         "must be finite and >= |velocity[{ax}]| = {}",
                         num(t.velocity[ax].abs())

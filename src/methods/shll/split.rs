@@ -3,6 +3,8 @@
 //! is `CFG_CLAMP_CHI`).
 
 /// (8) critical number χ = u_n/a, clamped to [−1, 1] when `clamp`; 0 where a = 0 (dry).
+// max/min as OpenCL's fmax/fmin (a NaN quotient gives −1); f64::clamp would keep the NaN.
+#[allow(clippy::manual_clamp)]
 pub fn shll_chi(clamp: bool, un: f64, a: f64) -> f64 {
     if a > 0.0 {
         if clamp {
