@@ -174,12 +174,43 @@ pub enum OutputError {
         /// Error text.
         message: String,
     },
+    /// No room for the next write (free space or the file-size limit): the run stops before
+    /// it, with every file still complete.
+    #[error("{path}: no room for the next write ({} needed with margin, {limit} leaves {}); stopped before it, the output so far is complete", size(*.needed_bytes), size(*.room_bytes))]
+    NoSpace {
+        /// The file that would be written.
+        path: String,
+        /// Bytes needed, margin included.
+        needed_bytes: u64,
+        /// Bytes the limit leaves.
+        room_bytes: u64,
+        /// `free space` or `the file-size limit (ulimit -f)`.
+        limit: &'static str,
+    },
+    /// A file could not be finished (a write or the close failed); what was written is kept
+    /// under another name.
+    #[error("{message}; what was written is kept in {kept}")]
+    Partial {
+        /// The error that stopped the file.
+        message: String,
+        /// Where the unfinished file is.
+        kept: String,
+    },
     /// Built without NetCDF support.
     #[error("this simplets was built without the `netcdf` feature; rebuild with default features to write {path}")]
     NoNetCdf {
         /// Requested output.
         path: String,
     },
+}
+
+/// Bytes in KiB, MiB or GiB, for messages.
+fn size(b: u64) -> String {
+    match b {
+        b if b >= 10 << 30 => format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 10 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b => format!("{:.1} KiB", b as f64 / 1024.0),
+    }
 }
 
 /// A failure finding, checking or using an OpenCL device, or building kernels for it.
@@ -243,6 +274,19 @@ pub enum DeviceError {
         /// Bytes needed.
         needed_bytes: u64,
         /// Bytes the limit allows.
+        available_bytes: u64,
+    },
+    /// The host cannot hold the run: its estimate exceeds what the host grants the process
+    /// (see [`crate::host`]). Found before anything large is allocated.
+    #[error("host memory: the case needs ~{:.2} GiB on the {backend} backend, but {limit} allows {:.2} GiB; use a smaller grid or a node with more memory", *.needed_bytes as f64 / 1073741824.0, *.available_bytes as f64 / 1073741824.0)]
+    HostOutOfMemory {
+        /// Backend name.
+        backend: &'static str,
+        /// What sets the budget (`MemAvailable`, a cgroup limit, `ulimit -v`).
+        limit: String,
+        /// Bytes needed (estimate).
+        needed_bytes: u64,
+        /// Bytes available.
         available_bytes: u64,
     },
     /// The fused kernel cannot run this case (the phase kernels can).

@@ -45,12 +45,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match cli::execute(parsed) {
-        Ok(()) => ExitCode::SUCCESS,
+    let code = match cli::execute(parsed) {
+        Ok(()) => 0,
         Err(f) => {
             log::debug!("{f:?}");
             eprintln!("error: {}", f.one_line());
-            ExitCode::from(f.code())
+            f.code()
         }
+    };
+    if simplets::output::library_damaged() {
+        // After a failed NetCDF call HDF5 may still hold a file that netCDF has let go, and its
+        // exit handler then crashes (SIGSEGV) closing it. Every file of ours is closed or kept
+        // by now: end without the C exit handlers, with our own status.
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // SAFETY: _exit ends the process at once; nothing of ours is left unwritten.
+        unsafe { libc::_exit(i32::from(code)) }
     }
+    ExitCode::from(code)
 }

@@ -18,7 +18,7 @@ use simplets::methods::simple_ts::geometry::{
     FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID,
 };
 use simplets::methods::simple_ts::reference::{
-    density, energy, momentum, ops, pressure, Reference, Work,
+    bc, density, energy, momentum, ops, pressure, Ctx, Explicit, Reference, Work,
 };
 
 /// Units in the last place the device may differ from the Rust twin: none (module docs).
@@ -147,7 +147,7 @@ fn ulps(a: f64, b: f64) -> u64 {
 
 /// Inputs per row and outputs per row of `probe_ops` (OPS_IN, OPS_OUT in the kernel).
 const OPS_IN: usize = 10;
-const OPS_OUT: usize = 8;
+const OPS_OUT: usize = 10;
 
 /// The Rust twins in `probe_ops` order for one row `p1 p2 p3 p4 h1 h2 h3 h4 w kn`.
 fn ops_row(x: &[f64]) -> [f64; OPS_OUT] {
@@ -160,12 +160,19 @@ fn ops_row(x: &[f64]) -> [f64; OPS_OUT] {
         ops::hi(x[0], x[1], x[4], x[5]),
         ops::slip(x[0], x[1], x[6], x[7], x[4], x[9]),
         ops::jump(x[0], x[1], x[6], x[7], x[5], x[9]),
+        ops::rho_eos(x[6], x[7]),
+        ops::gam_eos(x[7]),
     ]
 }
 
 const OPS_NAMES: [&str; OPS_OUT] = [
-    "upwind", "van_leer", "tvd_s", "tvd_c", "li", "hi", "slip", "jump",
+    "upwind", "van_leer", "tvd_s", "tvd_c", "li", "hi", "slip", "jump", "rho_eos", "gam_eos",
 ];
+
+/// The context of `r` with TVD on or off (the density fragments read `tvd` from it).
+fn ctx_tvd(r: &Reference, tvd: bool) -> Ctx<'_> {
+    Ctx { tvd, ..r.ctx() }
+}
 
 /// One random row in regime `kind` (0..9): generic, flat, nearly flat, w = ±0, linear
 /// (r > 0), extremum (r < 0), strongly non-uniform widths, wide magnitudes, Kn = 0.
@@ -318,21 +325,25 @@ fn density_matches_reference() {
                 "probe_density",
                 &[&k.rho, &k.u, &k.v, &r.p.grid.hx, &r.p.grid.hy],
                 &[&cell],
-                2 * n,
+                4 * n,
                 n,
             )
             .unwrap()
         };
         let mut corrected = 0;
+        let x = ctx_tvd(r, tvd);
         for j in 0..r.p.grid.nyt {
             for i in 0..r.p.grid.nxt {
                 let ij = r.p.grid.idx(i, j);
+                let (ru, rv) = (density::rho_fc(&x, i, j), density::rho_cf(&x, i, j));
                 let want = [
-                    density::rho_fc(&r.p.grid, &r.p.geo, k, tvd, i, j),
-                    density::rho_cf(&r.p.grid, &r.p.geo, k, tvd, i, j),
+                    ru,
+                    rv,
+                    density::Fx_fc(&x, ru, i, j),
+                    density::Fy_cf(&x, rv, i, j),
                 ];
-                for (c, name) in ["rho_fc", "rho_cf"].iter().enumerate() {
-                    let got = out[2 * ij + c];
+                for (c, name) in ["rho_fc", "rho_cf", "Fx_fc", "Fy_cf"].iter().enumerate() {
+                    let got = out[4 * ij + c];
                     let d = ulps(got, want[c]);
                     assert!(
                         within_tolerance(d),
@@ -341,8 +352,8 @@ fn density_matches_reference() {
                     );
                 }
                 if tvd {
-                    let up = density::rho_fc(&r.p.grid, &r.p.geo, k, false, i, j);
-                    let vp = density::rho_cf(&r.p.grid, &r.p.geo, k, false, i, j);
+                    let up = density::rho_fc(&ctx_tvd(r, false), i, j);
+                    let vp = density::rho_cf(&ctx_tvd(r, false), i, j);
                     corrected += (up != want[0]) as usize + (vp != want[1]) as usize;
                 }
             }
@@ -517,20 +528,17 @@ fn bc_matches_reference() {
             for i in 1..g.nxt {
                 let ij = g.idx(i, j);
                 let want = [
-                    Some(x.u_wall_gas(ij, ij - g.nxt, 0.5 * g.hy[j])),
-                    Some(x.v_wall_gas(ij, ij - 1, 0.5 * g.hx[i])),
-                    Some(x.T_wall_gas(ij, ij - g.nxt, 0.5 * g.hy[j])),
-                    x.gam_col(i, j),
-                    x.gam_row(i, j),
-                    Some(x.gam_c(i, j)),
-                    Some(x.gam_c2(i, j)),
+                    bc::u_wall_gas(&x, i, j, i, j - 1, 0.5 * g.hy[j]),
+                    bc::v_wall_gas(&x, i, j, i - 1, j, 0.5 * g.hx[i]),
+                    bc::T_wall_gas(&x, i, j, i, j - 1, 0.5 * g.hy[j]),
+                    bc::gam_col(&x, i, j),
+                    bc::gam_row(&x, i, j),
+                    bc::gam_c(&x, i, j),
+                    bc::gam_c2(&x, i, j),
                 ];
-                for (c, w) in want.iter().enumerate() {
-                    // gam_col/gam_row: Rust's None (both cells solid) has no device twin.
-                    if let Some(w) = *w {
-                        check(names[c], i, j, out[BC_OUT * ij + c], w, &mut worst[c]);
-                        compared[c] += 1;
-                    }
+                for (c, &w) in want.iter().enumerate() {
+                    check(names[c], i, j, out[BC_OUT * ij + c], w, &mut worst[c]);
+                    compared[c] += 1;
                 }
             }
         }
@@ -555,6 +563,7 @@ fn momentum_matches_reference() {
         momentum::convective_u(&r.ctx(), &mut cu);
         momentum::convective_v(&r.ctx(), &mut cv);
         let a = CaseArrays::new(&r, &cu, &cv, &[0.0]);
+        r.ex = Explicit { cu, cv, ct: vec![] };
         let out = {
             let _g = cl_lock();
             a.run(&case_program(&r), "probe_momentum", &[], MOM_OUT)
@@ -565,7 +574,7 @@ fn momentum_matches_reference() {
                 let ij = g.idx(i, j);
                 let mut want = [None; MOM_OUT];
                 if j <= g.ny && geo.u_face[ij] == F_SOLVED {
-                    let (uh, du) = momentum::u_hat_d_u(&x, &cu, i, j);
+                    let (uh, du) = momentum::u_hat_d_u(&x, i, j);
                     want[0..3].copy_from_slice(&[
                         Some(uh),
                         Some(du),
@@ -574,7 +583,7 @@ fn momentum_matches_reference() {
                     tvd_faces += (0..4).any(|f| momentum::u_tvd(&x, i, j, f, 1.0) != 0.0) as usize;
                 }
                 if i <= g.nx && geo.v_face[ij] == F_SOLVED {
-                    let (vh, dv) = momentum::v_hat_d_v(&x, &cv, i, j);
+                    let (vh, dv) = momentum::v_hat_d_v(&x, i, j);
                     want[3..6].copy_from_slice(&[
                         Some(vh),
                         Some(dv),
@@ -608,20 +617,22 @@ const SCHEMES_DT: [(u32, usize, f64); 8] = [
     (3, 1, 10.0),
 ];
 
-/// The loop-3 coefficients of `r` as the reference builds them, with `ct` from
-/// `energy::convective_T`, the old T and p of the first sweep (iterate k), and, for the
-/// pressure, random û, d_u, v̂, d_v on every face (the pressure fragments are pure functions of
-/// them).
-fn loop3_work(r: &Reference, g: &mut Lcg) -> Work {
-    let mut w = r.work.clone();
-    let x = r.ctx();
-    energy::convective_T(&x, &mut w.CT);
-    for a in [&mut w.u_hat, &mut w.v_hat] {
+/// The loop-3 coefficients of `r` as the reference builds them, with the explicit term C_T
+/// from `energy::convective_T` (into `r.ex`), the old T and p of the first sweep (iterate k),
+/// and, for the pressure, random û, d_u, v̂, d_v on every face (into `r.ps`; the pressure
+/// fragments are pure functions of them).
+fn loop3_work(r: &mut Reference, g: &mut Lcg) -> Work {
+    let mut ct = vec![0.0; r.p.grid.len()];
+    energy::convective_T(&r.ctx(), &mut ct);
+    r.ex.ct = ct;
+    for a in [&mut r.ps.u_hat, &mut r.ps.v_hat] {
         a.iter_mut().for_each(|v| *v = g.range(-1.0, 1.0));
     }
-    for a in [&mut w.d_u, &mut w.d_v] {
+    for a in [&mut r.ps.d_u, &mut r.ps.d_v] {
         a.iter_mut().for_each(|v| *v = g.log_uniform(2.0));
     }
+    let mut w = r.work.clone();
+    let x = r.ctx();
     energy::energy_coeffs(&x, &mut w);
     pressure::pressure_coeffs(&x, &mut w);
     w.T_old.clone_from(&r.state.k.T);
@@ -653,9 +664,10 @@ fn wall_cells(r: &Reference) -> (usize, usize) {
 
 #[test]
 fn energy_matches_reference() {
-    const EN_OUT: usize = 9;
+    const EN_OUT: usize = 10;
     let names = [
         "tW_cc", "tE_cc", "tS_cc", "tN_cc", "tP_cc", "tB_cc", "tDiv_cc", "T_cc", "c_T_cc",
+        "T_NEW_CC",
     ];
     let mut r = perturbed_case(0xe7_e7);
     let mut g = Lcg(0xe7);
@@ -668,8 +680,8 @@ fn energy_matches_reference() {
         (r.explicit, r.tvd, r.dt) = (scheme & 1 == 1, scheme & 2 == 2, dt);
         rotate_wall_bcs(&mut r, rot);
         r.update_fluxes();
-        let w = loop3_work(&r, &mut g);
-        let a = CaseArrays::new(&r, &[0.0], &[0.0], &w.CT);
+        let w = loop3_work(&mut r, &mut g);
+        let a = CaseArrays::new(&r, &[0.0], &[0.0], &r.ex.ct);
         let out = {
             let _g = cl_lock();
             a.run(&case_program(&r), "probe_energy", &[], EN_OUT)
@@ -689,8 +701,12 @@ fn energy_matches_reference() {
                     w.tP[p],
                     w.tB[p],
                     w.tDiv[p],
-                    energy::T_cc(&w, gr.nxt, p),
+                    energy::T_cc(
+                        &x, &w.T_old, &w.p_old, i, j, w.tW[p], w.tE[p], w.tS[p], w.tN[p], w.tP[p],
+                        w.tB[p], w.tDiv[p],
+                    ),
                     energy::c_T_cc(&x, i, j),
+                    energy::T_new_cc(&x, &r.state.k.T, &r.state.k.p, i, j),
                 ];
                 for (c, &v) in want.iter().enumerate() {
                     check(names[c], i, j, out[EN_OUT * p + c], v, &mut worst[c]);
@@ -708,7 +724,7 @@ fn energy_matches_reference() {
 
 #[test]
 fn pressure_matches_reference() {
-    const PR_OUT: usize = 9;
+    const PR_OUT: usize = 10;
     let names = [
         "pW_cc",
         "pE_cc",
@@ -719,6 +735,7 @@ fn pressure_matches_reference() {
         "p_cc",
         "u_corr_fc",
         "v_corr_cf",
+        "p_new_cc",
     ];
     let mut r = perturbed_case(0x9e_55);
     let mut g = Lcg(0x9e);
@@ -732,20 +749,24 @@ fn pressure_matches_reference() {
         (r.explicit, r.tvd, r.dt) = (scheme & 1 == 1, scheme & 2 == 2, dt);
         rotate_wall_bcs(&mut r, rot);
         r.update_fluxes();
-        let w = loop3_work(&r, &mut g);
-        let gr = &r.p.grid;
+        let w = loop3_work(&mut r, &mut g);
+        let (gr, x) = (&r.p.grid, r.ctx());
         // T of the first sweep, as loop 3 hands it to p_cc.
         let mut t_new = vec![0.0; n];
         for j in 1..=gr.ny {
             for i in 1..=gr.nx {
                 let p = gr.idx(i, j);
                 if r.p.geo.cell[p] == FLUID {
-                    t_new[p] = energy::T_cc(&w, gr.nxt, p);
+                    t_new[p] = energy::T_cc(
+                        &x, &w.T_old, &w.p_old, i, j, w.tW[p], w.tE[p], w.tS[p], w.tN[p], w.tP[p],
+                        w.tB[p], w.tDiv[p],
+                    );
                 }
             }
         }
         let a = CaseArrays::new(&r, &[0.0], &[0.0], &[0.0]);
-        let extra: [&[f64]; 5] = [&w.u_hat, &w.d_u, &w.v_hat, &w.d_v, &t_new];
+        let ps = &r.ps;
+        let extra: [&[f64]; 5] = [&ps.u_hat, &ps.d_u, &ps.v_hat, &ps.d_v, &t_new];
         let out = {
             let _g = cl_lock();
             a.run(&case_program(&r), "probe_pressure", &extra, PR_OUT)
@@ -757,7 +778,6 @@ fn pressure_matches_reference() {
                 let mut want = [None; PR_OUT];
                 if (1..=gr.nx).contains(&i) && (1..=gr.ny).contains(&j) && r.p.geo.cell[p] == FLUID
                 {
-                    let vol = gr.vol(i, j);
                     want[0..7].copy_from_slice(&[
                         Some(w.pW[p]),
                         Some(w.pE[p]),
@@ -765,8 +785,12 @@ fn pressure_matches_reference() {
                         Some(w.pN[p]),
                         Some(w.pD[p]),
                         Some(w.pB[p]),
-                        Some(pressure::p_cc(&w, vol, gr.nxt, p, t_new[p])),
+                        Some(pressure::p_cc(
+                            &x, &w.p_old, i, j, w.pW[p], w.pE[p], w.pS[p], w.pN[p], w.pD[p],
+                            w.pB[p], t_new[p],
+                        )),
                     ]);
+                    want[9] = Some(pressure::p_new_cc(&x, &k.p, i, j, t_new[p]));
                     let faces = [
                         r.p.geo.u_face[p],
                         r.p.geo.u_face[p + 1],
@@ -776,10 +800,10 @@ fn pressure_matches_reference() {
                     unsolved += faces.iter().any(|&f| f != F_SOLVED) as usize;
                 }
                 if i >= 1 {
-                    want[7] = Some(pressure::u_corr_fc(&w, &k.p, p));
+                    want[7] = Some(pressure::u_corr_fc(&x, &k.p, i, j));
                 }
                 if j >= 1 {
-                    want[8] = Some(pressure::v_corr_cf(&w, &k.p, gr.nxt, p));
+                    want[8] = Some(pressure::v_corr_cf(&x, &k.p, i, j));
                 }
                 for (c, v) in want.iter().enumerate() {
                     if let Some(v) = *v {
@@ -829,9 +853,14 @@ fn every_fragment_has_a_rust_twin_in_order() {
     let root = env!("CARGO_MANIFEST_DIR");
     for stem in ["ops", "density", "bc", "momentum", "energy", "pressure"] {
         let cl = std::fs::read_to_string(format!("{root}/cl/simple_ts/{stem}.cl")).unwrap();
-        let rs =
-            std::fs::read_to_string(format!("{root}/src/methods/simple_ts/reference/{stem}.rs"))
-                .unwrap();
+        // A twin file, or a folder of them read in the order of the .cl file's parts.
+        let dir = format!("{root}/src/methods/simple_ts/reference");
+        let rs = match std::fs::read_to_string(format!("{dir}/{stem}.rs")) {
+            Ok(text) => text,
+            Err(_) => ["u", "v"]
+                .map(|part| std::fs::read_to_string(format!("{dir}/{stem}/{part}.rs")).unwrap())
+                .concat(),
+        };
         let macros = fragment_macros(&cl);
         let fns = pub_fns(&rs);
         assert!(!macros.is_empty(), "no fragments in cl/{stem}.cl");
@@ -846,6 +875,52 @@ fn every_fragment_has_a_rust_twin_in_order() {
                 "{m} is out of order in cl/{stem}.cl against src/methods/simple_ts/reference/{stem}.rs: {fns:?}"
             );
             at = pos;
+        }
+    }
+    // The statement sequences every loop-2 form uses have Rust twins of the lower-case name.
+    for (stem, seq, twin) in [
+        ("momentum", "U_HAT_D_U", "u_hat_d_u"),
+        ("momentum", "V_HAT_D_V", "v_hat_d_v"),
+        ("energy", "T_NEW_CC", "T_new_cc"),
+    ] {
+        let cl = std::fs::read_to_string(format!("{root}/cl/simple_ts/{stem}.cl")).unwrap();
+        assert!(
+            cl.contains(&format!("#define {seq}(")),
+            "cl/simple_ts/{stem}.cl lacks {seq}"
+        );
+        let dir = format!("{root}/src/methods/simple_ts/reference");
+        let rs = std::fs::read_to_string(format!("{dir}/{stem}.rs"))
+            .or_else(|_| std::fs::read_to_string(format!("{dir}/{stem}/u.rs")))
+            .unwrap()
+            + &std::fs::read_to_string(format!("{dir}/{stem}/v.rs")).unwrap_or_default();
+        assert!(
+            rs.contains(&format!("pub fn {twin}(")),
+            "no Rust twin {twin} of {seq}"
+        );
+    }
+    // Every kernel form evaluates the equations through these fragments, not inline copies.
+    for kernel in ["jacobi", "iterate_fused"] {
+        let text =
+            std::fs::read_to_string(format!("{root}/cl/simple_ts/kernels/{kernel}.cl")).unwrap();
+        for used in [
+            "U_HAT_D_U",
+            "V_HAT_D_V",
+            "T_NEW_CC",
+            "p_new_cc",
+            "u_corr_fc",
+            "v_corr_cf",
+            "rho_eos",
+        ] {
+            assert!(
+                text.contains(used),
+                "cl/simple_ts/kernels/{kernel}.cl does not use {used}"
+            );
+        }
+        for inline in ["aW_u_fc", "tW_cc", "pW_cc", "/ tt", "sqrt(t"] {
+            assert!(
+                !text.contains(inline),
+                "cl/simple_ts/kernels/{kernel}.cl evaluates {inline} inline"
+            );
         }
     }
     // The constants cl/ mirrors from Rust.

@@ -9,6 +9,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("error", &[]),
     ("text", &[]),
     ("exact", &[]),
+    ("host", &[]),
     ("case", &["error"]),
     ("grid", &["case", "error"]),
     ("device", &["error", "text"]),
@@ -20,8 +21,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "methods",
-        &["case", "device", "error", "exact", "grid", "solver", "text"],
+        &[
+            "case", "device", "error", "exact", "grid", "host", "solver", "text",
+        ],
     ),
+    ("plot", &["case", "error", "output", "text"]),
     (
         "bench",
         &[

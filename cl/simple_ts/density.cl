@@ -50,3 +50,10 @@
        ? (upwind(RHO((i), SAT_M1(j)), RHO((i), (j)), V((i), (j))) \
           + tvd_cf(RHO, (i), (j), V((i), (j)))) \
      : upwind(RHO((i), SAT_M1(j)), RHO((i), (j)), V((i), (j))))
+
+/* (7) mass flux through the west face of cell (i,j) with the face density ru: hy ρu u. */
+#define Fx_fc(ru,i,j) (HY((j)) * (ru) * U((i), (j)))
+
+/* (8) mass flux through the south face of cell (i,j) with the face density rv: hx ρv v. */
+#define Fy_cf(rv,i,j) (HX((i)) * (rv) * V((i), (j)))
+

@@ -181,3 +181,19 @@
      + FACE_T(T((i), (j)), T((i), (j) + 1), FY((i), (j) + 1), \
               tvd_cf(T, (i), (j) + 1, FY((i), (j) + 1))) \
      - FACE_T(T((i), (j) - 1), T((i), (j)), FY((i), (j)), tvd_cf(T, (i), (j), FY((i), (j)))))
+
+/* The kernel sequence of the energy CV of fluid cell (i,j), (24)–(30): the four conductances,
+ * the coefficients, then one Jacobi T from the previous sweep's T and p (accessors TO, PO,
+ * written bare) into `out` (an lvalue). Twin: energy::T_new_cc. */
+#define T_NEW_CC(TO,PO,i,j,out) \
+    do { \
+        const real dw_ = dT_cc((i), (j), 0); \
+        const real de_ = dT_cc((i), (j), 1); \
+        const real ds_ = dT_cc((i), (j), 2); \
+        const real dn_ = dT_cc((i), (j), 3); \
+        (out) = T_cc(TO, PO, (i), (j), tW_cc((i), (j), dw_), tE_cc((i), (j), de_), \
+                     tS_cc((i), (j), ds_), tN_cc((i), (j), dn_), \
+                     tP_cc((i), (j), dw_, de_, ds_, dn_), tB_cc((i), (j), dw_, de_, ds_, dn_), \
+                     tDiv_cc((i), (j))); \
+    } while (0)
+

@@ -86,9 +86,9 @@ enum { FASTP = 0 };
 #define P_N(i,j)   (p_n[CI((i),(j))])
 #define T_N(i,j)   (t_n[CI((i),(j))])
 #if DEV_LEAN
-#define RHO(i,j)   (P((i),(j)) / T((i),(j)))
-#define GAM(i,j)   (sqrt(T((i),(j))))
-#define RHO_N(i,j) (P_N((i),(j)) / T_N((i),(j)))
+#define RHO(i,j)   (rho_eos(P((i),(j)), T((i),(j))))
+#define GAM(i,j)   (gam_eos(T((i),(j))))
+#define RHO_N(i,j) (rho_eos(P_N((i),(j)), T_N((i),(j))))
 #else
 #define RHO(i,j)   (rho[CI((i),(j))])
 #define GAM(i,j)   (gam[CI((i),(j))])

@@ -311,3 +311,37 @@
               + v_flux((i), (j), 3) * UT_V(V((i), (j)), V((i) + 1, (j)), (i), (j), 3, 2)) \
      - 0.5 * (v_flux((i), (j), 4) * UT_V(V((i) - 1, (j)), V((i), (j)), (i), (j), 4, 3) \
               + v_flux((i), (j), 5) * UT_V(V((i) - 1, (j)), V((i), (j)), (i), (j), 5, 3)))
+
+/* The kernel sequence of the u-CV at the solved u-face (i,j), (13)–(21): Γ at the south and
+ * north corners, the neighbour coefficients, a_P, b, then û into `uh` and d_u into `du`
+ * (lvalues). A statement; every loop-2 form uses it. Twin: momentum::u_hat_d_u. */
+#define U_HAT_D_U(i,j,uh,du) \
+    do { \
+        const real gcs_ = gam_c((i), (j)); \
+        const real gcn_ = gam_c((i), (j) + 1); \
+        const real aw_ = aW_u_fc((i), (j)); \
+        const real ae_ = aE_u_fc((i), (j)); \
+        const real as_ = aS_u_fc((i), (j), gcs_); \
+        const real an_ = aN_u_fc((i), (j), gcn_); \
+        const real ap_ = aP_u_fc((i), (j), aw_, ae_, as_, an_); \
+        const real b_ = b_u_fc((i), (j), gcs_, gcn_); \
+        (uh) = u_hat_fc((i), (j), aw_, ae_, as_, an_, ap_, b_); \
+        (du) = d_u_fc((j), ap_); \
+    } while (0)
+
+/* The kernel sequence of the v-CV at the solved v-face (i,j): v̂ into `vh`, d_v into `dv`.
+ * Twin: momentum::v_hat_d_v. */
+#define V_HAT_D_V(i,j,vh,dv) \
+    do { \
+        const real gcw_ = gam_c2((i), (j)); \
+        const real gce_ = gam_c2((i) + 1, (j)); \
+        const real an_ = aN_v_cf((i), (j)); \
+        const real as_ = aS_v_cf((i), (j)); \
+        const real ae_ = aE_v_cf((i), (j), gce_); \
+        const real aw_ = aW_v_cf((i), (j), gcw_); \
+        const real ap_ = aP_v_cf((i), (j), an_, as_, ae_, aw_); \
+        const real b_ = b_v_cf((i), (j), gcw_, gce_); \
+        (vh) = v_hat_cf((i), (j), an_, as_, ae_, aw_, ap_, b_); \
+        (dv) = d_v_cf((i), ap_); \
+    } while (0)
+

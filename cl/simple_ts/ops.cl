@@ -55,3 +55,11 @@
 /* Discrete temperature jump (43): as slip with σ_T; T_s − T_w = σ_T (Kn/ρ) (T1 − T_s)/hh. */
 #define jump(t1,tw,rho,hh,sig,kn) \
     (((sig) * (kn) / ((rho) * (hh)) * (t1) + (tw)) / (1.0 + (sig) * (kn) / ((rho) * (hh))))
+
+/* Equation of state ρ = p/T (non-dimensional, spec §1.2): the density every form stores or,
+ * with lean storage, computes where it reads it. */
+#define rho_eos(p,t)  ((p) / (t))
+
+/* Γ = √T, the hard-sphere viscosity and conductivity factor (39)(40). */
+#define gam_eos(t)  (sqrt((t)))
+

@@ -68,3 +68,11 @@
 
 /* (38) corrected v at the v-face (i,j): v̂ − d_v (p(i,j) − p(i,j−1)). */
 #define v_corr_cf(PN,i,j) (V_HAT((i), (j)) - D_V((i), (j)) * (PN((i), (j)) - PN((i), (j) - 1)))
+
+/* One Jacobi p of fluid cell (i,j) with its new T t_new, the coefficients computed in place
+ * (22)–(23); previous sweep's p through the accessor PO written bare. Twin:
+ * pressure::p_new_cc. */
+#define p_new_cc(PO,i,j,t_new) \
+    (p_cc(PO, (i), (j), pW_cc((i), (j)), pE_cc((i), (j)), pS_cc((i), (j)), pN_cc((i), (j)), \
+          pD_cc((i), (j)), pB_cc((i), (j)), (t_new)))
+

@@ -1,5 +1,5 @@
-//! Command line (clap derive): `simplets run`, `check`, `bench`, `build-kernels`, `devices`
-//! and `validate`, one file per command group.
+//! Command line (clap derive): `simplets run`, `check`, `bench`, `build-kernels`, `devices`,
+//! `validate` and `plot`, one file per command group.
 //!
 //! Failures are split by who must act: [`Failure::Input`] (exit status 2) for a bad command
 //! line, an unreadable or invalid case file or an existing output without `--force`;
@@ -10,6 +10,7 @@
 
 mod bench;
 mod explicit;
+mod plot;
 mod run;
 mod tools;
 mod validate;
@@ -69,6 +70,11 @@ pub enum Command {
     /// plots, exit 1 if any metric fails.
     #[command(after_help = EXIT_STATUS)]
     Validate(validate::ValidateArgs),
+    /// Draw PNGs of an output next to it: every field of a snapshot (Mach number with
+    /// streamlines), residuals, forces and probes over time; several parts of a split series
+    /// are joined. Prints the PNG paths.
+    #[command(after_help = EXIT_STATUS)]
+    Plot(plot::PlotArgs),
 }
 
 /// OpenCL loop-2 forms (both bit-identical to the reference; the fused one runs the GPU order
@@ -142,6 +148,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::BuildKernels(args) => tools::build_kernels(args),
         Command::Bench(args) => bench::bench(args),
         Command::Validate(args) => validate::validate(args),
+        Command::Plot(args) => plot::plot(args),
     }
 }
 
@@ -252,6 +259,7 @@ fn device_failure(e: DeviceError) -> Failure {
         D::NoDevice { .. }
         | D::NoFp64 { .. }
         | D::OutOfMemory { .. }
+        | D::HostOutOfMemory { .. }
         | D::LocalMemTooSmall { .. }
         | D::WorkGroupTooLarge { .. }
         | D::BadBuildOption { .. }

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use std::sync::atomic::Ordering;
+
 use anyhow::anyhow;
 use simplets::error::{OutputError, RunError};
 use simplets::output::checkpoint::{check_header, read_header};
@@ -135,7 +137,30 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         std::fs::create_dir_all(&opts.out_dir)
             .map_err(|e| Failure::Run(anyhow!("cannot create {}: {e}", opts.out_dir.display())))?;
     }
-    let mut solver = simplets::methods::build(&case, &choice).map_err(device_failure)?;
+    // A signal during set-up (the kernel build takes seconds to minutes) stops the run after
+    // its first step like any other; should the set-up fail while a signal is pending (a
+    // runtime whose compiler does not survive the signal), that is still an interruption:
+    // exit 3, nothing written, so that a batch script resubmits instead of losing the job.
+    let interrupted = || {
+        opts.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::SeqCst))
+    };
+    let mut solver = simplets::methods::build(&case, &choice).map_err(|e| {
+        if interrupted() {
+            Failure::Interrupted(anyhow!(
+                "interrupted during set-up before any step ({e}); nothing was written: run again"
+            ))
+        } else {
+            device_failure(e)
+        }
+    })?;
+    if interrupted() {
+        // Stopped before the first step: the run's files are not created yet.
+        return Err(Failure::Interrupted(anyhow!(
+            "interrupted during set-up before any step; nothing was written: run again"
+        )));
+    }
     match run_case(&common, solver.as_mut(), &opts) {
         Ok(summary) => {
             for path in &summary.outputs {

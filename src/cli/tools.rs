@@ -9,7 +9,10 @@ use simplets::methods::simple_ts::opencl::{fused, phase};
 use simplets::methods::simple_ts::problem::Problem;
 use simplets::methods::AnyCase;
 
-use super::{load_any, load_simple_ts, parse_scheme, resized, Failure, KernelForm};
+use super::{
+    choice, device_failure, load_any, load_simple_ts, only_for, parse_scheme, resized,
+    resolve_auto, Backend, Failure, KernelForm,
+};
 
 /// Arguments of `simplets check`.
 #[derive(Debug, clap::Args)]
@@ -22,6 +25,16 @@ pub struct CheckArgs {
     /// Resize the case first, as `bench --ny`.
     #[arg(long, value_name = "NY", value_parser = clap::value_parser!(u64).range(1..))]
     pub ny: Option<u64>,
+    /// The backend `run` would use, whose memory needs are checked against the host (and, for
+    /// OpenCL, the device); `auto` resolves as in `run`.
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
+    pub backend: Backend,
+    /// OpenCL device: index in `simplets devices` or a name substring.
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// OpenCL loop-2 form whose device footprint is checked (default: phase).
+    #[arg(long, value_enum)]
+    pub kernel: Option<KernelForm>,
 }
 
 /// Arguments of `simplets build-kernels`.
@@ -52,6 +65,25 @@ pub fn check(args: CheckArgs) -> Result<(), Failure> {
         AnyCase::SimpleTs(c) => {
             let case = resized(&c, args.nx, args.ny)?;
             print!("{}", CaseNumbers::new(&case).render(&case));
+            // What `run` with the same flags would refuse before allocating, refused here.
+            let backend = resolve_auto(args.backend, args.device.as_deref());
+            only_for(
+                backend,
+                &[
+                    ("--device", args.device.is_some(), Backend::Opencl),
+                    ("--kernel", args.kernel.is_some(), Backend::Opencl),
+                ],
+            )?;
+            let mut ch = choice(backend, args.device.clone(), false);
+            ch.kernel = args.kernel.unwrap_or(KernelForm::Phase).into();
+            simplets::methods::simple_ts::solver::check_fits(&case, &ch).map_err(device_failure)?;
+            let budget = simplets::host::available().map_or("unknown".into(), |m| {
+                format!("{} ({})", simplets::text::bytes(m.bytes as f64), m.limit)
+            });
+            println!(
+                "fits        the {} backend: host memory available {budget}",
+                format!("{backend:?}").to_lowercase()
+            );
         }
         other => super::explicit::check(&other, args.nx, args.ny)?,
     }

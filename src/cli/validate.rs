@@ -1,12 +1,15 @@
 //! `simplets validate`: the validation cases against analytic and published references.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use simplets::methods::simple_ts::case::Case;
 use simplets::methods::simple_ts::solver::build_backend;
 
-use super::{choice, device_failure, resolve_auto, Backend, Failure, KernelForm};
+use super::{
+    choice, device_failure, only_for, resolve_auto, thread_pool, Backend, Failure, KernelForm,
+    MAX_THREADS,
+};
 
 /// Arguments of `simplets validate`.
 #[derive(Debug, clap::Args)]
@@ -27,12 +30,17 @@ pub struct ValidateArgs {
     /// OpenCL device: index in `simplets devices` or a name substring.
     #[arg(long, value_name = "SEL")]
     pub device: Option<String>,
-    /// OpenCL loop-2 form: `phase` kernels or the fused one-kernel y-sweep.
-    #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
-    pub kernel: KernelForm,
-    /// Report directory (default: validation/report next to the validation/ cases, and
-    /// validation/report/quick for --quick, so that a smoke run never replaces the full
-    /// reports).
+    /// OpenCL loop-2 form: `phase` kernels (default) or the fused one-kernel y-sweep.
+    #[arg(long, value_enum)]
+    pub kernel: Option<KernelForm>,
+    /// Threads of the `parallel` backend (default: rayon's, one per core).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    pub threads: Option<u32>,
+    /// Report directory. Default: validation/report when run in the repository (the cases'
+    /// validation/ is in the current directory), else ./validation-report, so that a build
+    /// never writes into its source tree; /quick below either for --quick, so that a smoke
+    /// run never replaces the full reports.
     #[arg(long, value_name = "DIR")]
     pub report_dir: Option<PathBuf>,
     /// Run up to N runs of a grid study at once, each on its own thread and solver (the
@@ -64,6 +72,15 @@ pub struct ValidateArgs {
 pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
     use simplets::validate::{backend_text, default_root, run_case_on, table, write_report, CASES};
     let backend = resolve_auto(args.backend, args.device.as_deref());
+    only_for(
+        backend,
+        &[
+            ("--threads", args.threads.is_some(), Backend::Parallel),
+            ("--device", args.device.is_some(), Backend::Opencl),
+            ("--kernel", args.kernel.is_some(), Backend::Opencl),
+        ],
+    )?;
+    thread_pool(args.threads)?;
     if backend == Backend::Opencl {
         // A device that does not exist or lacks fp64 is bad input (exit 2), found before any
         // case runs.
@@ -74,7 +91,7 @@ pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
     let mut base = choice(backend, args.device.clone(), true);
     // The explicit methods' cases build their solvers with the same choice.
     let explicit_choice = base.clone();
-    base.kernel = args.kernel.into();
+    base.kernel = args.kernel.unwrap_or(KernelForm::Phase).into();
     let jobs = args.jobs as usize;
     // With several jobs and no --device, worker k runs on the k-th fp64 GPU (round robin).
     // Runs that share a GPU get separate OpenCL contexts, which the driver time-slices.
@@ -134,15 +151,31 @@ pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
             CASES.join(", ")
         )));
     };
-    let root = default_root();
+    // The cases are read from ./validation in the repository, else from the source tree the
+    // binary was built from; reports go next to them only in the first case.
+    let (root, reports) = if Path::new("validation").is_dir() {
+        (
+            PathBuf::from("."),
+            PathBuf::from("validation").join("report"),
+        )
+    } else {
+        let root = default_root();
+        if !root.join("validation").is_dir() {
+            return Err(Failure::Input(anyhow!(
+                "validation cases not found: no ./validation here and none in the source tree \
+                 {} (run simplets validate in the repository)",
+                root.display()
+            )));
+        }
+        (root, PathBuf::from("validation-report"))
+    };
     // The committed reports are the full variants: a `--quick` smoke run must not overwrite
     // them, so its reports go one level down unless a directory is given.
     let out = args.report_dir.unwrap_or_else(|| {
-        let dir = root.join("validation").join("report");
         if args.quick {
-            dir.join("quick")
+            reports.join("quick")
         } else {
-            dir
+            reports
         }
     });
     let mut rows = vec![];

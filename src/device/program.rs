@@ -119,6 +119,7 @@ pub fn build_cached(
             cache_enabled: true,
         });
     }
+    log::info!("building kernels for {} (not in the cache)", device.name);
     let mut program = Program::create_from_source(&context, source)
         .map_err(api(device, "clCreateProgramWithSource"))?;
     let built = program.build(&[id], &options);

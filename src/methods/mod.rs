@@ -110,6 +110,31 @@ pub enum BackendKind {
     OpenCl,
 }
 
+/// Refuse a run whose host-memory estimate `needed` (bytes) exceeds what the host grants the
+/// process ([`crate::host::available`]); nothing is refused where the budget is unknown.
+pub fn check_host_memory(needed: u64, kind: BackendKind) -> Result<(), DeviceError> {
+    match crate::host::available() {
+        Some(m) if needed > m.bytes => Err(DeviceError::HostOutOfMemory {
+            backend: kind.name(),
+            limit: m.limit,
+            needed_bytes: needed,
+            available_bytes: m.bytes,
+        }),
+        _ => Ok(()),
+    }
+}
+
+impl BackendKind {
+    /// The name on the command line (`reference`, `parallel`, `opencl`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Reference => "reference",
+            BackendKind::Parallel => "parallel",
+            BackendKind::OpenCl => "opencl",
+        }
+    }
+}
+
 /// The OpenCL kernel form of a method that has several (SIMPLE-TS: the Jacobi phase kernels or
 /// the paper's fused y-sweep).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

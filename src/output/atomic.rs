@@ -90,6 +90,38 @@ impl AtomicFile {
     }
 }
 
+/// The name a file keeps when it could not be finished: `<stem>.partial.<ext>` (`a.nc` →
+/// `a.partial.nc`, `a.forces.csv` → `a.forces.partial.csv`).
+pub fn partial_path_of(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let partial = match name.rsplit_once('.') {
+        Some((stem, ext)) => format!("{stem}.partial.{ext}"),
+        None => format!("{name}.partial"),
+    };
+    path.with_file_name(partial)
+}
+
+impl AtomicFile {
+    /// Keep what was written to the temporary file when it cannot be finished (a write failed,
+    /// e.g. on a full disk): renamed to [`partial_path_of`] the final name, never to the final
+    /// name itself, and never over an existing file (then the temporary file stays). Returns
+    /// where it is, `None` if there is nothing to keep.
+    pub fn keep_partial(mut self) -> Option<PathBuf> {
+        if !self.tmp.exists() {
+            return None;
+        }
+        // From here on the temporary file is never removed.
+        self.committed = true;
+        let partial = partial_path_of(&self.path);
+        if partial.exists() || std::fs::rename(&self.tmp, &partial).is_err() {
+            return Some(self.tmp.clone());
+        }
+        Some(partial)
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if !self.committed {

@@ -1,5 +1,7 @@
 //! Line-by-line CSV output with the atomic-file rule: lines go to `<path>.tmp` as they are
-//! produced (buffered), [`CsvWriter::finish`] flushes and renames it to `<path>`; dropping an
+//! produced (buffered until [`CsvWriter::flush`], which the run calls after every step that
+//! wrote lines, so a killed run leaves every finished step in the temporary file),
+//! [`CsvWriter::finish`] flushes and renames it to `<path>`; dropping an
 //! unfinished writer removes the temporary file. The existence check (`--force`) happens at
 //! [`CsvWriter::create`], before the first step.
 
@@ -43,15 +45,33 @@ impl CsvWriter {
         writeln!(self.out, "{text}").map_err(|e| io_err(self.atomic.tmp_path(), e))
     }
 
+    /// Hand the lines written so far to the operating system (a process killed later loses
+    /// none of them).
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        self.out
+            .flush()
+            .map_err(|e| io_err(self.atomic.tmp_path(), e))
+    }
+
     /// Flush, close and rename to the final name; returns that name.
     pub fn finish(self) -> Result<PathBuf, OutputError> {
         let CsvWriter { out, atomic } = self;
-        let file = out
+        let tmp = atomic.tmp_path().to_path_buf();
+        let done = out
             .into_inner()
-            .map_err(|e| io_err(atomic.tmp_path(), e.into_error()))?;
-        file.sync_all().map_err(|e| io_err(atomic.tmp_path(), e))?;
-        drop(file);
-        atomic.commit()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all());
+        match done {
+            Ok(()) => atomic.commit(),
+            // Every step flushed before is in the file: keep it under the partial name.
+            Err(e) => Err(match atomic.keep_partial() {
+                Some(kept) => OutputError::Partial {
+                    message: io_err(&tmp, e).to_string(),
+                    kept: kept.display().to_string(),
+                },
+                None => io_err(&tmp, e),
+            }),
+        }
     }
 }
 
@@ -60,11 +80,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_appear_only_after_finish_and_existing_is_refused() {
+    fn flushed_lines_are_in_the_tmp_file_and_existing_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.csv");
         let mut w = CsvWriter::create(&p, false, "a,b").unwrap();
         w.line("1,2").unwrap();
+        w.flush().unwrap();
+        let tmp = dir.path().join("a.csv.tmp");
+        assert_eq!(std::fs::read_to_string(&tmp).unwrap(), "a,b\n1,2\n");
         assert!(!p.exists());
         assert_eq!(w.finish().unwrap(), p);
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "a,b\n1,2\n");

@@ -13,9 +13,16 @@ pub mod manifest;
 mod netcdf;
 pub mod series;
 pub mod side;
+pub mod space;
 
 #[cfg(feature = "netcdf")]
-pub use self::netcdf::NcWriter;
+pub use self::netcdf::{library_damaged, NcWriter};
+
+/// Whether a NetCDF call failed in this process (never without the `netcdf` feature).
+#[cfg(not(feature = "netcdf"))]
+pub fn library_damaged() -> bool {
+    false
+}
 
 use crate::grid::Grid;
 use crate::solver::Place;

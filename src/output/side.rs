@@ -44,13 +44,15 @@ impl SideFiles {
             .collect()
     }
 
-    /// Stream `lines[k]` into file k.
+    /// Stream `lines[k]` into file k: written through to the temporary file before this
+    /// returns (one write per file and step), so a run killed later keeps them.
     pub fn record(&mut self, lines: &[Vec<String>]) -> Result<(), OutputError> {
         for (file, lines) in self.files.iter_mut().zip(lines) {
-            if let Some((w, _)) = file {
+            if let (Some((w, _)), false) = (file, lines.is_empty()) {
                 for l in lines {
                     w.line(l)?;
                 }
+                w.flush()?;
             }
         }
         Ok(())
@@ -95,8 +97,10 @@ mod tests {
         assert_eq!(s.due(4), vec![true, false, false]);
         s.record(&[vec!["6,1".into()], vec![], vec!["6,3".into()]])
             .unwrap();
-        s.finish().unwrap();
         let read = |n: &str| std::fs::read_to_string(dir.path().join(n)).unwrap();
+        // Streamed: the step is in the temporary file before the run ends.
+        assert_eq!(read("run.a.csv.tmp"), "step,x\n6,1\n");
+        s.finish().unwrap();
         assert_eq!(read("run.a.csv"), "step,x\n6,1\n");
         assert_eq!(read("run.c.csv"), "step,z\n6,3\n");
         assert!(!dir.path().join("run.b.csv").exists());

@@ -17,8 +17,8 @@ inline void cell_pairs(__global const int* l, int n, __global real* p, __global 
     const real q = p[src], tt = t[src];
     p[dst] = q;
     t[dst] = tt;
-    rho[dst] = q / tt;
-    gam[dst] = sqrt(tt);
+    rho[dst] = rho_eos(q, tt);
+    gam[dst] = gam_eos(tt);
 }
 
 inline void face_pairs(__global const int* l, int n, __global real* f)

@@ -8,6 +8,6 @@
 #undef FY
 #define RHO_U(i,j) (rho_fc((i), (j)))
 #define RHO_V(i,j) (rho_cf((i), (j)))
-#define FX(i,j)    (HY((j)) * RHO_U((i), (j)) * U((i), (j)))
-#define FY(i,j)    (HX((i)) * RHO_V((i), (j)) * V((i), (j)))
+#define FX(i,j)    (Fx_fc(RHO_U((i), (j)), (i), (j)))
+#define FY(i,j)    (Fy_cf(RHO_V((i), (j)), (i), (j)))
 #define FLUX_ARGS

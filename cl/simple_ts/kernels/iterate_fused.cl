@@ -56,6 +56,8 @@
 #define D_U(i,j)   (ld_u[(i) - ibase])
 #define V_HAT(i,j) (lv_hat[((j) & 1) * DEV_W + (i) - ibase])
 #define D_V(i,j)   (ld_v[((j) & 1) * DEV_W + (i) - ibase])
+/* The new pressure of rows j − 1 and j (ring slot j & 1), for the velocity correction. */
+#define LP(i,j)    (lp[((j) & 1) * DEV_W + (i) - ibase])
 
 /* Face densities from the local rings (row j in slot j & 3). Fx, Fy (flux_inline.cl) read
  * them through these accessors. */
@@ -133,53 +135,17 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         if (live) {
             PATHS(FAST(i, j),
             if (need_p && j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
-                && V_FACE(i, j) == F_SOLVED) {
-                const real gcw = gam_c2(i, j);
-                const real gce = gam_c2(i + 1, j);
-                const real an = aN_v_cf(i, j);
-                const real a_s = aS_v_cf(i, j);
-                const real ae = aE_v_cf(i, j, gce);
-                const real aw = aW_v_cf(i, j, gcw);
-                const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
-                const real b = b_v_cf(i, j, gcw, gce);
-                lv_hat[(j & 1) * DEV_W + l] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
-                ld_v[(j & 1) * DEV_W + l] = d_v_cf(i, ap);
-            }
-            if (need_u && j >= 1 && j <= CFG_NYT - 2 && i >= 1 && U_FACE(i, j) == F_SOLVED) {
-                const real gcs = gam_c(i, j);
-                const real gcn = gam_c(i, j + 1);
-                const real aw = aW_u_fc(i, j);
-                const real ae = aE_u_fc(i, j);
-                const real a_s = aS_u_fc(i, j, gcs);
-                const real an = aN_u_fc(i, j, gcn);
-                const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
-                const real b = b_u_fc(i, j, gcs, gcn);
-                lu_hat[l] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
-                ld_u[l] = d_u_fc(j, ap);
-            }
-            if (need_p && j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
-                const real dw = dT_cc(i, j, 0);
-                const real de = dT_cc(i, j, 1);
-                const real ds = dT_cc(i, j, 2);
-                const real dn = dT_cc(i, j, 3);
-                t1 = T_cc(T, P, i, j, tW_cc(i, j, dw), tE_cc(i, j, de), tS_cc(i, j, ds),
-                          tN_cc(i, j, dn), tP_cc(i, j, dw, de, ds, dn),
-                          tB_cc(i, j, dw, de, ds, dn), tDiv_cc(i, j));
-            })
+                && V_FACE(i, j) == F_SOLVED)
+                V_HAT_D_V(i, j, lv_hat[(j & 1) * DEV_W + l], ld_v[(j & 1) * DEV_W + l]);
+            if (need_u && j >= 1 && j <= CFG_NYT - 2 && i >= 1 && U_FACE(i, j) == F_SOLVED)
+                U_HAT_D_U(i, j, lu_hat[l], ld_u[l]);
+            if (need_p && j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
+                T_NEW_CC(T, P, i, j, t1);)
             if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2) {
                 PATHS(FAST(i, jn),
-                if (V_FACE(i, jn) == F_SOLVED) {
-                    const real gcw = gam_c2(i, jn);
-                    const real gce = gam_c2(i + 1, jn);
-                    const real an = aN_v_cf(i, jn);
-                    const real a_s = aS_v_cf(i, jn);
-                    const real ae = aE_v_cf(i, jn, gce);
-                    const real aw = aW_v_cf(i, jn, gcw);
-                    const real ap = aP_v_cf(i, jn, an, a_s, ae, aw);
-                    const real b = b_v_cf(i, jn, gcw, gce);
-                    lv_hat[(jn & 1) * DEV_W + l] = v_hat_cf(i, jn, an, a_s, ae, aw, ap, b);
-                    ld_v[(jn & 1) * DEV_W + l] = d_v_cf(i, ap);
-                })
+                if (V_FACE(i, jn) == F_SOLVED)
+                    V_HAT_D_V(i, jn, lv_hat[(jn & 1) * DEV_W + l],
+                              ld_v[(jn & 1) * DEV_W + l]);)
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -190,8 +156,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         if (need_p) {
             PATHS(FAST(i, j),
                 if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
-                    p1 = p_cc(P, i, j, pW_cc(i, j), pE_cc(i, j), pS_cc(i, j), pN_cc(i, j),
-                              pD_cc(i, j), pB_cc(i, j), t1);
+                    p1 = p_new_cc(P, i, j, t1);
                 else
                     p1 = P(i, j);)
             lp[(j & 1) * DEV_W + l] = p1;
@@ -201,16 +166,13 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         /* phase 3: corrections and the new cell state, owned columns and rows only. */
         if (owned && j >= r0) {
             const int k = IDX(i, j);
-            const real pj = lp[(j & 1) * DEV_W + l];
             if (j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
-                const real un = lu_hat[l] - ld_u[l] * (pj - lp[(j & 1) * DEV_W + l - 1]);
+                const real un = u_corr_fc(LP, i, j);
                 see(&best[0], &at[0], fabs(un - u[k]), k);
                 u_w[k] = un;
             }
             if (V_FACE(i, j) == F_SOLVED) {
-                const real vn = lv_hat[(j & 1) * DEV_W + l]
-                                - ld_v[(j & 1) * DEV_W + l]
-                                  * (pj - lp[((j - 1) & 1) * DEV_W + l]);
+                const real vn = v_corr_cf(LP, i, j);
                 see(&best[1], &at[1], fabs(vn - v[k]), k);
                 v_w[k] = vn;
             }
@@ -220,8 +182,8 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                 p_w[k] = p1;
                 t_w[k] = t1;
 #if !DEV_LEAN
-                rho_w[k] = p1 / t1;
-                gam_w[k] = sqrt(t1);
+                rho_w[k] = rho_eos(p1, t1);
+                gam_w[k] = gam_eos(t1);
 #endif
             }
         }

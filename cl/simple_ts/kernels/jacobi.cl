@@ -24,8 +24,8 @@ __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real*
         const real rv = rho_cf(i, j);
         rho_u[k] = ru;
         rho_v[k] = rv;
-        fx[k] = HY(j) * ru * U(i, j);
-        fy[k] = HX(i) * rv * V(i, j);)
+        fx[k] = Fx_fc(ru, i, j);
+        fy[k] = Fy_cf(rv, i, j);)
 }
 
 /* (15)–(16): û, d_u and v̂, d_v at every solved face (momentum::u_hat_d_u, v_hat_d_v). */
@@ -42,30 +42,10 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         return;
     CELL_OF(k);
     PATHS(fast[k],
-        if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
-            const real gcs = gam_c(i, j);
-            const real gcn = gam_c(i, j + 1);
-            const real aw = aW_u_fc(i, j);
-            const real ae = aE_u_fc(i, j);
-            const real a_s = aS_u_fc(i, j, gcs);
-            const real an = aN_u_fc(i, j, gcn);
-            const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
-            const real b = b_u_fc(i, j, gcs, gcn);
-            u_hat[k] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
-            d_u[k] = d_u_fc(j, ap);
-        }
-        if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
-            const real gcw = gam_c2(i, j);
-            const real gce = gam_c2(i + 1, j);
-            const real an = aN_v_cf(i, j);
-            const real a_s = aS_v_cf(i, j);
-            const real ae = aE_v_cf(i, j, gce);
-            const real aw = aW_v_cf(i, j, gcw);
-            const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
-            const real b = b_v_cf(i, j, gcw, gce);
-            v_hat[k] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
-            d_v[k] = d_v_cf(i, ap);
-        })
+        if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED)
+            U_HAT_D_U(i, j, u_hat[k], d_u[k]);
+        if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED)
+            V_HAT_D_V(i, j, v_hat[k], d_v[k]);)
 }
 
 /* Boundary copies run one work-item per list entry. Each list is split by the host into two
@@ -115,25 +95,9 @@ __kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat, __g
             break; \
         CELL_OF(k); \
         PATHS(fast[k], \
-            const real dw = dT_cc(i, j, 0); \
-            const real de = dT_cc(i, j, 1); \
-            const real ds = dT_cc(i, j, 2); \
-            const real dn = dT_cc(i, j, 3); \
-            const real tw = tW_cc(i, j, dw); \
-            const real te = tE_cc(i, j, de); \
-            const real ts = tS_cc(i, j, ds); \
-            const real tn = tN_cc(i, j, dn); \
-            const real tpp = tP_cc(i, j, dw, de, ds, dn); \
-            const real tb = tB_cc(i, j, dw, de, ds, dn); \
-            const real tdiv = tDiv_cc(i, j); \
-            const real t1 = T_cc(TO, PO, i, j, tw, te, ts, tn, tpp, tb, tdiv); \
-            const real pw = pW_cc(i, j); \
-            const real pe = pE_cc(i, j); \
-            const real ps = pS_cc(i, j); \
-            const real pn = pN_cc(i, j); \
-            const real pd = pD_cc(i, j); \
-            const real pb = pB_cc(i, j); \
-            const real p1 = p_cc(PO, i, j, pw, pe, ps, pn, pd, pb, t1); \
+            real t1; \
+            T_NEW_CC(TO, PO, i, j, t1); \
+            const real p1 = p_new_cc(PO, i, j, t1); \
             t_new[k] = t1; \
             p_new[k] = p1; \
             res_t[k] = fabs(t1 - TO(i, j)); \
@@ -204,6 +168,7 @@ __kernel void ghost_pt1(__global const int* ghost_copy1, __global real* p_new,
 
 /* (37)–(38) velocity correction at solved faces with the new pressure, and |Δu|, |Δv|
  * (pressure::correct). */
+#define P_NEW(i,j) (p_new[IDX((i), (j))])
 __kernel void correct(__global real* u, __global real* v, __global const int* u_face,
                       __global const int* v_face, __global const real* u_hat,
                       __global const real* d_u, __global const real* v_hat,
@@ -213,15 +178,16 @@ __kernel void correct(__global real* u, __global real* v, __global const int* u_
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
+    CELL_OF(k);
     res_u[k] = 0.0;
     res_v[k] = 0.0;
-    if (k >= CFG_NXT && k < (size_t)CFG_NXT * (CFG_NYT - 1) && u_face[k] == F_SOLVED) {
-        const real un = u_hat[k] - d_u[k] * (p_new[k] - p_new[k - 1]);
+    if (j >= 1 && j <= CFG_NYT - 2 && u_face[k] == F_SOLVED) {
+        const real un = u_corr_fc(P_NEW, i, j);
         res_u[k] = fabs(un - u[k]);
         u[k] = un;
     }
-    if (k >= CFG_NXT && v_face[k] == F_SOLVED) {
-        const real vn = v_hat[k] - d_v[k] * (p_new[k] - p_new[k - CFG_NXT]);
+    if (j >= 1 && v_face[k] == F_SOLVED) {
+        const real vn = v_corr_cf(P_NEW, i, j);
         res_v[k] = fabs(vn - v[k]);
         v[k] = vn;
     }
@@ -239,8 +205,8 @@ __kernel void eos(__global const int* cell, __global const real* p_new,
     const real tt = t_new[k];
     p[k] = q;
     t[k] = tt;
-    rho[k] = q / tt;
-    gam[k] = sqrt(tt);
+    rho[k] = rho_eos(q, tt);
+    gam[k] = gam_eos(tt);
 }
 
 /* Largest residual and its index per work-group (cl/common/max_at.cl). part gets (value,

@@ -5,7 +5,7 @@
 /* cl/simple_ts/ops.cl on rows of OPS_IN inputs (p1 p2 p3 p4 h1 h2 h3 h4 w kn), OPS_OUT outputs per row;
  * one work-item per row. The argument mapping is mirrored in tests/fragments.rs. */
 #define OPS_IN  10
-#define OPS_OUT 8
+#define OPS_OUT 10
 
 __kernel void probe_ops(__global const real* a, __global real* out)
 {
@@ -20,10 +20,12 @@ __kernel void probe_ops(__global const real* a, __global real* out)
     y[5] = hi(x[0], x[1], x[4], x[5]);
     y[6] = slip(x[0], x[1], x[6], x[7], x[4], x[9]);
     y[7] = jump(x[0], x[1], x[6], x[7], x[5], x[9]);
+    y[8] = rho_eos(x[6], x[7]);
+    y[9] = gam_eos(x[7]);
 }
 
-/* cl/simple_ts/density.cl at every stored cell: out[2k] = rho_fc, out[2k+1] = rho_cf, k = IDX(i,j);
- * one work-item per stored cell. */
+/* cl/simple_ts/density.cl at every stored cell, 4 outputs at 4k, k = IDX(i,j): rho_fc, rho_cf,
+ * and the mass fluxes Fx_fc, Fy_cf with them; one work-item per stored cell. */
 __kernel void probe_density(__global const real* rho, __global const real* u,
                             __global const real* v, __global const real* hx,
                             __global const real* hy, __global const int* cell,
@@ -32,8 +34,12 @@ __kernel void probe_density(__global const real* rho, __global const real* u,
     const size_t k = get_global_id(0);
     const int i = (int)(k % CFG_NXT);
     const int j = (int)(k / CFG_NXT);
-    out[2 * k] = rho_fc(i, j);
-    out[2 * k + 1] = rho_cf(i, j);
+    const real ru = rho_fc(i, j);
+    const real rv = rho_cf(i, j);
+    out[4 * k] = ru;
+    out[4 * k + 1] = rv;
+    out[4 * k + 2] = Fx_fc(ru, i, j);
+    out[4 * k + 3] = Fy_cf(rv, i, j);
 }
 
 /* The case arrays every probe below receives (reals, then ints, as run_kernel passes them;
@@ -75,8 +81,8 @@ __kernel void probe_bc(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
 }
 
 /* cl/simple_ts/momentum.cl at every stored cell, MOM_OUT outputs each (0 where the face is not a
- * solved interior face): u_hat, d_u, c_u at a solved u-face (i,j), then v_hat, d_v, c_v at a
- * solved v-face, sequenced as a kernel would (momentum::u_hat_d_u, v_hat_d_v). */
+ * solved interior face): u_hat, d_u (the kernels' sequence U_HAT_D_U), c_u at a solved u-face
+ * (i,j), then v_hat, d_v (V_HAT_D_V), c_v at a solved v-face. */
 #define MOM_OUT 6
 
 __kernel void probe_momentum(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
@@ -86,37 +92,19 @@ __kernel void probe_momentum(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* o
     const int j = (int)(k / CFG_NXT);
     __global real* y = out + k * MOM_OUT;
     if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
-        const real gcs = gam_c(i, j);
-        const real gcn = gam_c(i, j + 1);
-        const real aw = aW_u_fc(i, j);
-        const real ae = aE_u_fc(i, j);
-        const real a_s = aS_u_fc(i, j, gcs);
-        const real an = aN_u_fc(i, j, gcn);
-        const real ap = aP_u_fc(i, j, aw, ae, a_s, an);
-        const real b = b_u_fc(i, j, gcs, gcn);
-        y[0] = u_hat_fc(i, j, aw, ae, a_s, an, ap, b);
-        y[1] = d_u_fc(j, ap);
+        U_HAT_D_U(i, j, y[0], y[1]);
         y[2] = c_u_fc(i, j);
     }
     if (j >= 1 && i >= 1 && i <= CFG_NXT - 2 && V_FACE(i, j) == F_SOLVED) {
-        const real gcw = gam_c2(i, j);
-        const real gce = gam_c2(i + 1, j);
-        const real an = aN_v_cf(i, j);
-        const real a_s = aS_v_cf(i, j);
-        const real ae = aE_v_cf(i, j, gce);
-        const real aw = aW_v_cf(i, j, gcw);
-        const real ap = aP_v_cf(i, j, an, a_s, ae, aw);
-        const real b = b_v_cf(i, j, gcw, gce);
-        y[3] = v_hat_cf(i, j, an, a_s, ae, aw, ap, b);
-        y[4] = d_v_cf(i, ap);
+        V_HAT_D_V(i, j, y[3], y[4]);
         y[5] = c_v_cf(i, j);
     }
 }
 
 /* cl/simple_ts/energy.cl at every fluid cell (i,j), 1 <= i <= CFG_NXT-2, 1 <= j <= CFG_NYT-2 (others
  * stay 0), EN_OUT outputs each: tW tE tS tN tP tB tDiv, T_cc of the first loop-3 sweep (old
- * T, p = iterate k), c_T_cc; sequenced as a kernel would (energy::energy_coeffs). */
-#define EN_OUT 9
+ * T, p = iterate k), c_T_cc, and the kernels' whole sequence T_NEW_CC. */
+#define EN_OUT 10
 
 __kernel void probe_energy(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out)
 {
@@ -146,14 +134,15 @@ __kernel void probe_energy(PROBE_CASE_REALS, PROBE_CASE_INTS, __global real* out
     y[6] = tdiv;
     y[7] = T_cc(T, P, i, j, tw, te, t_s, tn, tp, tb, tdiv);
     y[8] = c_T_cc(i, j);
+    T_NEW_CC(T, P, i, j, y[9]);
 }
 
 /* cl/simple_ts/pressure.cl, PR_OUT outputs per stored cell: at a fluid cell (as probe_energy) pW pE pS
  * pN pD pB and p_cc of the first sweep (old p = iterate k) with the new T t_new (an extra
  * input, Rust's T_cc); at every u-face with i >= 1 u_corr_fc, at every v-face with j >= 1
- * v_corr_cf, with the new pressure p (iterate k). Extra reals: u_hat, d_u, v_hat, d_v,
- * t_new. */
-#define PR_OUT 9
+ * v_corr_cf, with the new pressure p (iterate k); then p_new_cc (the coefficients computed in
+ * place) at the fluid cell. Extra reals: u_hat, d_u, v_hat, d_v, t_new. */
+#define PR_OUT 10
 
 __kernel void probe_pressure(PROBE_CASE_REALS, __global const real* u_hat,
                              __global const real* d_u, __global const real* v_hat,
@@ -178,6 +167,7 @@ __kernel void probe_pressure(PROBE_CASE_REALS, __global const real* u_hat,
         y[4] = pd;
         y[5] = pb;
         y[6] = p_cc(P, i, j, pw, pe, ps, pn, pd, pb, t_new[k]);
+        y[9] = p_new_cc(P, i, j, t_new[k]);
     }
     if (i >= 1)
         y[7] = u_corr_fc(P, i, j);

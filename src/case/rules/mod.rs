@@ -92,6 +92,21 @@ pub fn check_name(name: &str) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// A label that becomes a CSV column or row key (a probe's or a body's name): non-empty, at
+/// most 64 characters of letters, digits, '_', '.' and '-', so that no comma, quote or newline
+/// can break the file's columns.
+pub fn check_label(path: &str, name: &str) -> Result<(), ConfigError> {
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if name.is_empty() || name.len() > 64 || !name.chars().all(ok) {
+        return Err(invalid(
+            path,
+            format!("{name:?}"),
+            "must be 1 to 64 letters, digits, '_', '.' and '-'",
+        ));
+    }
+    Ok(())
+}
+
 /// `grid`: cell counts within the limits, extents, optional face coordinates.
 pub fn check_grid(g: &GridSpec) -> Result<(), ConfigError> {
     int_range("grid.nx", g.nx as u64, 3, MAX_CELLS_AXIS as u64)?;
@@ -201,16 +216,9 @@ pub fn check_output(time: &TimeSpec, o: &OutputSpec) -> Result<(), ConfigError> 
 /// `output.probes`: valid unique names and points inside the domain `grid`. Whether a point
 /// lies in a fluid cell is the method's rule.
 pub fn check_probes(probes: &[super::Probe], grid: &GridSpec) -> Result<(), ConfigError> {
-    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
     for (k, pr) in probes.iter().enumerate() {
         let p = format!("output.probes[{k}]");
-        if pr.name.is_empty() || !pr.name.chars().all(ok) {
-            return Err(invalid(
-                format!("{p}.name"),
-                format!("{:?}", pr.name),
-                "must be non-empty and use only letters, digits, '_', '.' and '-'",
-            ));
-        }
+        check_label(&format!("{p}.name"), &pr.name)?;
         if probes[..k].iter().any(|q| q.name == pr.name) {
             return Err(invalid(
                 format!("{p}.name"),

@@ -3,7 +3,7 @@
 #![allow(non_snake_case)]
 
 /// One set of primitive fields (an iterate or a time level).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Fields {
     /// Velocity along x on the west face of each cell.
     pub u: Vec<f64>,

@@ -24,8 +24,9 @@ use crate::methods::simple_ts::case::Case;
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{Geometry, Ghost};
 use crate::methods::simple_ts::physics::Constants;
+use crate::methods::simple_ts::reference::bc::{u_wall_gas, v_wall_gas, T_wall_gas};
 use crate::methods::simple_ts::reference::density::face_densities;
-use crate::methods::simple_ts::reference::{Ctx, Fluxes};
+use crate::methods::simple_ts::reference::{Ctx, Explicit, Fluxes, Pseudo};
 
 /// Pressure and viscous force components on one body.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -85,13 +86,7 @@ impl Forces {
             .bodies
             .iter()
             .enumerate()
-            .map(|(k, b)| {
-                if b.name.is_empty() {
-                    format!("body{k}")
-                } else {
-                    b.name.clone()
-                }
-            })
+            .map(|(k, b)| b.label(k))
             .collect();
         let scale = case
             .bodies
@@ -121,19 +116,25 @@ impl Forces {
         if nb == 0 {
             return out;
         }
-        face_densities(g, geo, k, self.tvd, false, &mut self.flux);
-        let x = Ctx {
+        let (ps, ex) = (Pseudo::default(), Explicit::default());
+        let ctx = |f| Ctx {
             g,
             geo,
             c: &self.c,
             k,
             n: k,
-            f: &self.flux,
+            f,
+            ps: &ps,
+            ex: &ex,
             dt: self.dt,
             tvd: self.tvd,
             explicit: false,
             par: false,
         };
+        let (mut flux, none) = (std::mem::take(&mut self.flux), Fluxes::default());
+        face_densities(&ctx(&none), &mut flux);
+        self.flux = flux;
+        let x = ctx(&self.flux);
         let (a, b) = (self.c.a, self.c.b);
         let body = |s: usize| {
             let w = geo.wall_of[s] as usize;
@@ -147,23 +148,31 @@ impl Forces {
                 }
                 let p = k.p[ij];
                 // Vertical faces (west, east): pressure along x, shear along y from v.
-                for (s, sign) in [(g.idx(i - 1, j), 1.0), (g.idx(i + 1, j), -1.0)] {
-                    let Some(bi) = body(s) else { continue };
+                for (si, sign) in [(i - 1, 1.0), (i + 1, -1.0)] {
+                    let Some(bi) = body(g.idx(si, j)) else {
+                        continue;
+                    };
                     let half = 0.5 * g.hx[i];
                     out[bi].fx_p -= sign * a * p * g.hy[j];
-                    let mu = b * x.T_wall_gas(ij, s, half).sqrt();
-                    let tau = |f: usize| mu * (k.v[f] - x.v_wall_gas(f, s, half)) / half;
-                    let t = 0.5 * (tau(ij) + tau(g.idx(i, j + 1)));
+                    let mu = b * T_wall_gas(&x, i, j, si, j, half).sqrt();
+                    let tau = |fj: usize| {
+                        mu * (k.v[g.idx(i, fj)] - v_wall_gas(&x, i, fj, si, j, half)) / half
+                    };
+                    let t = 0.5 * (tau(j) + tau(j + 1));
                     out[bi].fy_v += t * g.hy[j];
                 }
                 // Horizontal faces (south, north): pressure along y, shear along x from u.
-                for (s, sign) in [(g.idx(i, j - 1), 1.0), (g.idx(i, j + 1), -1.0)] {
-                    let Some(bi) = body(s) else { continue };
+                for (sj, sign) in [(j - 1, 1.0), (j + 1, -1.0)] {
+                    let Some(bi) = body(g.idx(i, sj)) else {
+                        continue;
+                    };
                     let half = 0.5 * g.hy[j];
                     out[bi].fy_p -= sign * a * p * g.hx[i];
-                    let mu = b * x.T_wall_gas(ij, s, half).sqrt();
-                    let tau = |f: usize| mu * (k.u[f] - x.u_wall_gas(f, s, half)) / half;
-                    let t = 0.5 * (tau(ij) + tau(g.idx(i + 1, j)));
+                    let mu = b * T_wall_gas(&x, i, j, i, sj, half).sqrt();
+                    let tau = |fi: usize| {
+                        mu * (k.u[g.idx(fi, j)] - u_wall_gas(&x, fi, j, i, sj, half)) / half
+                    };
+                    let t = 0.5 * (tau(i) + tau(i + 1));
                     out[bi].fx_v += t * g.hx[i];
                 }
             }

@@ -96,9 +96,9 @@ impl Ghost {
                     t: *t,
                 }
             }
-            Side::Outflow => Ghost::Outflow,
+            Side::Outflow {} => Ghost::Outflow,
             Side::Pressure { p, t } => Ghost::Pressure { p: *p, t: *t },
-            Side::Periodic => Ghost::Periodic,
+            Side::Periodic {} => Ghost::Periodic,
         }
     }
 }

@@ -8,9 +8,12 @@ use crate::methods::simple_ts::case::{Case, Side};
 use crate::methods::simple_ts::geometry::Geometry;
 use crate::methods::simple_ts::physics::{mach_of_speed, reynolds, speed_of_mach, Constants};
 
-/// f64 arrays per stored cell of the serial reference (estimate): two levels of the six
-/// [`crate::methods::simple_ts::fields::Fields`] plus about 18 work arrays (coefficients, pseudo-velocities, fluxes).
-pub const REF_F64_ARRAYS: usize = 30;
+/// f64 arrays per stored cell of the serial reference: two levels of the six
+/// [`crate::methods::simple_ts::fields::Fields`] and 28 work arrays (coefficients,
+/// pseudo-velocities, explicit terms, fluxes, sweep copies). With the geometry and one snapshot
+/// being written, 397 B per stored cell; measured: the peak RSS of `simplets run --backend
+/// reference` grows by 405 B per stored cell from 1000×500 to 2000×1000 (one step, PoCL host).
+pub const REF_F64_ARRAYS: usize = 40;
 /// Bytes per stored cell of [`Geometry`]: cell u8, wall_of u16, two face classes u8, two
 /// partners u32, two fixed values f64.
 pub const GEOMETRY_BYTES: usize = 1 + 2 + 1 + 1 + 4 + 4 + 8 + 8;
@@ -18,6 +21,29 @@ pub const GEOMETRY_BYTES: usize = 1 + 2 + 1 + 1 + 4 + 4 + 8 + 8;
 /// Host bytes per stored cell of the reference backend: its f64 arrays and the geometry.
 pub fn host_bytes_per_cell() -> u64 {
     (REF_F64_ARRAYS * 8 + GEOMETRY_BYTES) as u64
+}
+
+/// f64 arrays per stored cell the OpenCL backends keep on the host: the state read back (two
+/// levels of the six fields), allocated at the first read-back. (On a CPU device the device
+/// buffers are host memory as well and are added to the estimate.)
+pub const OPENCL_HOST_F64_ARRAYS: usize = 12;
+/// f64 arrays per stored cell of a snapshot being written (p, T, ρ, u, v, the fluid mask).
+pub const OUTPUT_F64_ARRAYS: usize = 6;
+/// Host memory that does not grow with the grid: the program and its libraries (34 MB
+/// measured), an OpenCL runtime and its compiler (PoCL with LLVM: about 330 MB), with a margin.
+pub const HOST_FIXED_BYTES: u64 = 512 << 20;
+
+/// Host bytes a run of `stored` stored cells needs on `kind`: the backend's arrays, the
+/// geometry, one snapshot being written and the fixed margin.
+pub fn host_bytes(stored: u64, kind: crate::methods::BackendKind) -> u64 {
+    use crate::methods::BackendKind;
+    let per_cell = match kind {
+        BackendKind::Reference | BackendKind::Parallel => host_bytes_per_cell(),
+        BackendKind::OpenCl => (OPENCL_HOST_F64_ARRAYS * 8 + GEOMETRY_BYTES) as u64,
+    } + (OUTPUT_F64_ARRAYS * 8) as u64;
+    stored
+        .saturating_mul(per_cell)
+        .saturating_add(HOST_FIXED_BYTES)
 }
 /// Above this many stored cells the fluid count is taken without building [`Geometry`].
 const GEOMETRY_MAX_CELLS: usize = 1 << 24;
@@ -66,8 +92,6 @@ pub struct CaseNumbers {
     pub diffusion: f64,
     /// Time steps.
     pub steps: u64,
-    /// Estimated bytes per stored cell of the serial reference.
-    pub bytes_per_cell: usize,
 }
 
 fn min_max(h: &[f64]) -> (f64, f64) {
@@ -111,8 +135,8 @@ impl CaseNumbers {
     /// Compute the numbers of a valid case.
     pub fn new(case: &Case) -> CaseNumbers {
         let b = &case.boundaries;
-        let px = matches!(b.west, Side::Periodic);
-        let py = matches!(b.south, Side::Periodic);
+        let px = matches!(b.west, Side::Periodic {});
+        let py = matches!(b.south, Side::Periodic {});
         let grid = Grid::new(&case.grid, px, py);
         let (nx, ny) = (grid.nx, grid.ny);
         let computed = (nx * ny) as u64;
@@ -161,7 +185,7 @@ impl CaseNumbers {
                 }
                 Side::Pressure { p, t } => rho_min = rho_min.min(p / t),
                 Side::Wall { velocity, .. } => u_max = u_max.max(velocity.abs()),
-                Side::Outflow | Side::Periodic => {}
+                Side::Outflow {} | Side::Periodic {} => {}
             }
         }
         for body in &case.bodies {
@@ -182,13 +206,7 @@ impl CaseNumbers {
             cfl: dt * u_max / h_min,
             diffusion: dt * c.b / (rho_min * h_min * h_min),
             steps: case.time.n_steps(),
-            bytes_per_cell: REF_F64_ARRAYS * 8 + GEOMETRY_BYTES,
         }
-    }
-
-    /// Estimated memory of the serial reference in bytes.
-    pub fn memory_bytes(&self) -> f64 {
-        self.bytes_per_cell as f64 * self.stored as f64
     }
 
     /// The printout of `simplets check`, one quantity per line.
@@ -246,12 +264,19 @@ impl CaseNumbers {
              diffusive dt*B/(rho h_min^2) {:.4} (rho min {:.4})",
             self.cfl, self.u_max, self.diffusion, self.rho_min
         );
-        let _ = writeln!(
-            s,
-            "memory      ~{} B per stored cell (reference estimate), total ~{}",
-            self.bytes_per_cell,
-            crate::text::bytes(self.memory_bytes())
-        );
+        {
+            use crate::methods::BackendKind;
+            let host = |k| crate::text::bytes(host_bytes(self.stored, k) as f64);
+            let _ = writeln!(
+                s,
+                "memory      host: ~{} (reference, parallel: {} B per stored cell), ~{} (opencl \
+                 on a GPU; on a CPU device the buffers below count too), each with {} fixed",
+                host(BackendKind::Reference),
+                host_bytes_per_cell() + (OUTPUT_F64_ARRAYS * 8) as u64,
+                host(BackendKind::OpenCl),
+                crate::text::bytes(HOST_FIXED_BYTES as f64)
+            );
+        }
         let explicit =
             case.scheme.convection == crate::methods::simple_ts::case::Convection::Explicit;
         let sweeps = case.solver.sweeps();

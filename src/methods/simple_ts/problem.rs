@@ -12,6 +12,7 @@ use super::fields::Fields;
 use super::geometry::{Geometry, F_FIXED, F_NONE, SOLID};
 use super::physics::Constants;
 use super::reference::bc::{CellRule, Ghosts};
+use super::reference::ops::{gam_eos, rho_eos};
 use crate::grid::Grid;
 
 /// A case on its grid, ready for any backend.
@@ -40,8 +41,8 @@ impl Problem {
     /// Discretise `case` (which has been validated).
     pub fn new(case: &Case) -> Problem {
         let b = &case.boundaries;
-        let px = matches!(b.west, Side::Periodic);
-        let py = matches!(b.south, Side::Periodic);
+        let px = matches!(b.west, Side::Periodic {});
+        let py = matches!(b.south, Side::Periodic {});
         let grid = Grid::new(&case.grid, px, py);
         let geo = Geometry::new(case, &grid);
         let ghosts = Ghosts::new(&grid, &geo);
@@ -81,16 +82,16 @@ impl Problem {
     /// source's values, through a chain if need be).
     fn cell(&self, ij: usize) -> [f64; 4] {
         match self.rules.0.get(&ij) {
-            Some(&CellRule::Fixed { p, t }) => [p, t, p / t, t.sqrt()],
+            Some(&CellRule::Fixed { p, t }) => [p, t, rho_eos(p, t), gam_eos(t)],
             Some(&CellRule::Copy(src)) => self.cell(src),
             None => {
                 let (p, t) = self.raw_pt(ij);
                 let rho = if self.geo.cell[ij] == SOLID {
                     0.0
                 } else {
-                    p / t
+                    rho_eos(p, t)
                 };
-                [p, t, rho, t.sqrt()]
+                [p, t, rho, gam_eos(t)]
             }
         }
     }

@@ -253,6 +253,8 @@ pub fn build_backend(
 ) -> Result<Box<dyn Backend>, crate::error::DeviceError> {
     use super::opencl::{fused, phase};
     use crate::methods::{BackendKind, KernelForm};
+    // Before anything is allocated: a run that does not fit would abort in the allocator.
+    check_fits(case, choice)?;
     Ok(match choice.kind {
         BackendKind::Reference => Box::new(super::reference::Reference::new(case)),
         BackendKind::Parallel => Box::new(super::reference::Reference::new_parallel(case)),
@@ -279,4 +281,50 @@ pub fn build_backend(
             }
         }
     })
+}
+
+/// The memory a run of `case` on `choice` needs: host bytes, and on OpenCL the device and its
+/// per-cell buffers (total, largest buffer). On a CPU device the buffers are host memory too
+/// and count in both.
+#[allow(clippy::type_complexity)]
+fn footprint(
+    case: &Case,
+    choice: &crate::methods::BackendChoice,
+) -> Result<(u64, Option<(crate::device::DeviceInfo, u64, u64)>), crate::error::DeviceError> {
+    use super::case::Convection;
+    use super::opencl::{fused, phase};
+    use crate::methods::{BackendKind, KernelForm};
+    let stored = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
+    let host = super::numbers::host_bytes(stored, choice.kind);
+    if choice.kind != BackendKind::OpenCl {
+        return Ok((host, None));
+    }
+    let dev = crate::device::select_device(choice.device.as_deref())?;
+    let explicit = case.scheme.convection == Convection::Explicit;
+    let (total, largest) = match (choice.kernel, fused::unsupported(case)) {
+        (KernelForm::Fused, None) => fused::device_bytes(stored, explicit, choice.lean),
+        _ => phase::device_bytes(stored, explicit, case.solver.sweeps()),
+    };
+    let host = if dev.device_type == "CPU" {
+        host.saturating_add(total)
+    } else {
+        host
+    };
+    Ok((host, Some((dev, total, largest))))
+}
+
+/// Whether a run of `case` on `choice` fits the host's memory and, on OpenCL, the device's
+/// (fp64, global memory, largest buffer): the checks the backends make before they allocate,
+/// for `simplets check`, without building anything.
+pub fn check_fits(
+    case: &Case,
+    choice: &crate::methods::BackendChoice,
+) -> Result<(), crate::error::DeviceError> {
+    // The device first: on a GPU its memory is the tighter and more telling limit.
+    let (host, dev) = footprint(case, choice)?;
+    if let Some((dev, total, largest)) = dev {
+        crate::device::require_fp64(&dev)?;
+        crate::device::check_capacity(&dev, total, largest, 0, 1)?;
+    }
+    crate::methods::check_host_memory(host, choice.kind)
 }

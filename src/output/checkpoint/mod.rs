@@ -288,6 +288,8 @@ pub fn write_checkpoint(
         case: case.json.clone(),
         nc_part,
     };
+    // A checkpoint that cannot be completed is not started (the older ones stay).
+    super::space::ensure(&path, &path, 0, header.payload_bytes + (1 << 16))?;
     let atomic = AtomicFile::prepare(&path, true)?;
     let io = |e: std::io::Error| OutputError::Io {
         path: path.display().to_string(),

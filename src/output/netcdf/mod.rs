@@ -135,7 +135,9 @@ impl NcWriter {
         file.add_dimension("x_f", nx + 1)?;
         file.add_dimension("y_f", ny + 1)?;
 
-        define::<f64>(file, "time", &["time"], layout.time_unit)?;
+        // axis = "T": readers that do not know the unit "1" (ParaView's CF reader) would
+        // otherwise take time for a third space dimension.
+        define::<f64>(file, "time", &["time"], layout.time_unit)?.put_attribute("axis", "T")?;
         define::<i64>(file, "step", &["time"], "completed time steps")?;
         let ln_it = "iterations of the last time step (0 for the initial state)";
         define::<i32>(file, "iterations", &["time"], ln_it)?;
@@ -198,9 +200,18 @@ impl NcWriter {
     /// Append one snapshot: its time, step, `iterations` and every variable.
     pub fn append(&mut self, s: &Snapshot, iterations: u32) -> Result<(), OutputError> {
         let path = self.atomic.path().to_path_buf();
-        self.put(s, iterations).map_err(nc_err(&path))?;
+        // Stop before a snapshot the disk cannot take, while the file can still be closed.
+        let tmp = self.atomic.tmp_path();
+        let size = std::fs::metadata(tmp).map_or(0, |m| m.len());
+        let bytes: u64 = s.arrays.iter().map(|a| 8 * a.len() as u64).sum();
+        super::space::ensure(tmp, &path, size, bytes)?;
+        self.put(s, iterations)
+            .map_err(nc_err(&path))
+            .map_err(damaged)?;
         self.written += 1;
-        Ok(())
+        // On disk at every snapshot: should a later write fail (a full disk), the file holds
+        // every snapshot up to here.
+        self.file.sync().map_err(nc_err(&path)).map_err(damaged)
     }
 
     fn put(&mut self, s: &Snapshot, iterations: u32) -> ::netcdf::Result<()> {
@@ -236,7 +247,9 @@ impl NcWriter {
         rep: &StepReport,
     ) -> Result<(), OutputError> {
         let path = self.atomic.path().to_path_buf();
-        self.put_step(step, time, rep).map_err(nc_err(&path))?;
+        self.put_step(step, time, rep)
+            .map_err(nc_err(&path))
+            .map_err(damaged)?;
         self.steps_written += 1;
         Ok(())
     }
@@ -274,12 +287,45 @@ impl NcWriter {
         self.atomic.path()
     }
 
-    /// Close the file and rename it to its final name; returns that name.
+    /// Close the file and rename it to its final name; returns that name. A file that does not
+    /// close cleanly is kept as `<stem>.partial.nc` ([`AtomicFile::keep_partial`]): a failed
+    /// write (a full disk) can leave it unreadable, so it never takes the final name, and it
+    /// holds every snapshot up to the last one written if it is readable.
     pub fn finish(self) -> Result<PathBuf, OutputError> {
         let NcWriter { file, atomic, .. } = self;
-        file.close().map_err(nc_err(atomic.path()))?;
+        if let Err(e) = file.close() {
+            let err = damaged(nc_err(atomic.path())(e));
+            return Err(match atomic.keep_partial() {
+                Some(kept) => OutputError::Partial {
+                    message: err.to_string(),
+                    kept: format!(
+                        "{} (possibly unreadable: a failed write can leave HDF5's metadata \
+                         inconsistent)",
+                        kept.display()
+                    ),
+                },
+                None => err,
+            });
+        }
         atomic.commit()
     }
+}
+
+/// Set once a NetCDF call has failed: HDF5 may then hold a file that netCDF no longer knows,
+/// and HDF5's exit handler crashes closing it (a segmentation fault after a full disk, exit
+/// 139 instead of the run's own status). See [`library_damaged`].
+static DAMAGED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Record a failed NetCDF call (see [`DAMAGED`]) and pass its error on.
+fn damaged(e: OutputError) -> OutputError {
+    DAMAGED.store(true, std::sync::atomic::Ordering::SeqCst);
+    e
+}
+
+/// Whether a NetCDF call failed in this process: the process should then end without running
+/// the C libraries' exit handlers (the binary does so, after flushing its own output).
+pub fn library_damaged() -> bool {
+    DAMAGED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 #[cfg(test)]

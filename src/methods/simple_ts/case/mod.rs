@@ -92,7 +92,8 @@ pub enum WallBc {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Body {
-    /// Optional label used in output.
+    /// Optional label used in output (the forces CSV): letters, digits, '_', '.' and '-',
+    /// unique among the bodies; empty gives `body<k>` for the k-th body.
     #[serde(default)]
     pub name: String,
     /// x extent `[x0, x1]`.
@@ -111,6 +112,17 @@ pub struct Body {
     /// Wall boundary condition.
     #[serde(default)]
     pub wall: WallBc,
+}
+
+impl Body {
+    /// The body's name in output: `name`, or `body<k>` for the `k`-th body when it is empty.
+    pub fn label(&self, k: usize) -> String {
+        if self.name.is_empty() {
+            format!("body{k}")
+        } else {
+            self.name.clone()
+        }
+    }
 }
 
 /// Boundary condition of one side of the domain.
@@ -147,8 +159,10 @@ pub enum Side {
         #[serde(default = "one", rename = "T")]
         t: f64,
     },
-    /// Outflow: zero normal gradient of every quantity.
-    Outflow,
+    /// Outflow: zero normal gradient of every quantity. (An empty struct variant, not a unit
+    /// variant: serde ignores `deny_unknown_fields` on the unit variants of a tagged enum, so
+    /// `{"kind": "outflow", "p": 2}` would pass silently.)
+    Outflow {},
     /// Fixed pressure and temperature in the ghost layer; the boundary velocity is solved.
     Pressure {
         /// Pressure.
@@ -157,8 +171,8 @@ pub enum Side {
         #[serde(default = "one", rename = "T")]
         t: f64,
     },
-    /// Periodic: must be set on both opposite sides.
-    Periodic,
+    /// Periodic: must be set on both opposite sides. (Empty struct variant, see `Outflow`.)
+    Periodic {},
 }
 
 /// The four sides of the domain.

@@ -8,8 +8,8 @@
 
 use super::{Body, Case, Side};
 use crate::case::rules::{
-    check_grid, check_name, check_output, check_time, extent, finite, int_range, invalid,
-    non_negative, num, positive,
+    check_grid, check_label, check_name, check_output, check_time, extent, finite, int_range,
+    invalid, non_negative, num, positive,
 };
 use crate::error::ConfigError;
 use crate::grid::Grid;
@@ -30,6 +30,17 @@ pub fn validate(case: &Case) -> Result<(), ConfigError> {
     let grid = Grid::new(&case.grid, false, false);
     for (k, body) in case.bodies.iter().enumerate() {
         check_body(k, body, &grid)?;
+        let label = body.label(k);
+        if !body.name.is_empty() {
+            check_label(&format!("bodies[{k}].name"), &body.name)?;
+        }
+        if let Some(j) = (0..k).find(|&j| case.bodies[j].label(j) == label) {
+            return Err(invalid(
+                format!("bodies[{k}].name"),
+                format!("{label:?}"),
+                format!("must be unique among the bodies (bodies[{j}] is {label:?})"),
+            ));
+        }
     }
     check_boundaries(case)?;
     check_initial(case)?;
@@ -123,9 +134,9 @@ fn kind(s: &Side) -> &'static str {
     match s {
         Side::Wall { .. } => "wall",
         Side::Inflow { .. } => "inflow",
-        Side::Outflow => "outflow",
+        Side::Outflow {} => "outflow",
         Side::Pressure { .. } => "pressure",
-        Side::Periodic => "periodic",
+        Side::Periodic {} => "periodic",
     }
 }
 
@@ -135,7 +146,10 @@ fn check_boundaries(case: &Case) -> Result<(), ConfigError> {
         ("west", &b.west, "east", &b.east),
         ("south", &b.south, "north", &b.north),
     ] {
-        let (pa, pz) = (matches!(sa, Side::Periodic), matches!(sz, Side::Periodic));
+        let (pa, pz) = (
+            matches!(sa, Side::Periodic {}),
+            matches!(sz, Side::Periodic {}),
+        );
         if pa != pz {
             let (bad, other, s) = if pa { (z, a, sz) } else { (a, z, sa) };
             return Err(invalid(
@@ -178,7 +192,7 @@ fn check_side(name: &str, side: &Side) -> Result<(), ConfigError> {
             positive(&format!("{p}.p"), *pr)?;
             positive(&format!("{p}.T"), *t)
         }
-        Side::Outflow | Side::Periodic => Ok(()),
+        Side::Outflow {} | Side::Periodic {} => Ok(()),
     }
 }
 

@@ -388,3 +388,59 @@ fn probes_are_validated_with_json_paths() {
     );
     assert!(matches!(parse(&v), Err(ConfigError::Parse { .. })));
 }
+
+#[test]
+fn unknown_fields_are_refused_on_every_side_kind() {
+    // Unit variants of a tagged enum would let these pass: each kind must name the field.
+    let sides = [
+        json!({ "kind": "outflow", "p": -5 }),
+        json!({ "kind": "periodic", "T": 2 }),
+        json!({ "kind": "wall", "slip": true }),
+        json!({ "kind": "inflow", "mach": 2.0, "rho": 1 }),
+        json!({ "kind": "pressure", "p": 1.0, "u": 0 }),
+    ];
+    for side in sides {
+        let mut v = base();
+        set(&mut v, "/boundaries/east", side.clone());
+        let err = parse(&v).unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { .. }), "{side}: {err:?}");
+        let msg = err.to_string();
+        assert!(msg.contains("unknown field"), "{side}: {msg}");
+    }
+    // The same kinds without the extra field are accepted (the periodic pair on both sides).
+    let mut v = base();
+    set(&mut v, "/boundaries/south", json!({ "kind": "periodic" }));
+    set(&mut v, "/boundaries/north", json!({ "kind": "periodic" }));
+    parse(&v).unwrap();
+}
+
+#[test]
+fn body_names_are_csv_safe_and_unique() {
+    let with = |names: &[&str]| {
+        let mut v = base();
+        let bodies: Vec<Value> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                let x0 = 0.2 + 0.4 * k as f64;
+                json!({ "name": n, "x": [x0, x0 + 0.3], "y": [0.3, 0.6] })
+            })
+            .collect();
+        set(&mut v, "/bodies", Value::Array(bodies));
+        parse(&v)
+    };
+    with(&["front", "rear"]).unwrap();
+    with(&["", ""]).unwrap();
+    for (names, path) in [
+        (&["a,b", "c"][..], "bodies[0].name"),
+        (&["ok", "two\nlines"][..], "bodies[1].name"),
+        (&["ok", "quote\""][..], "bodies[1].name"),
+        (&["same", "same"][..], "bodies[1].name"),
+        // An empty name becomes body<k>: a body named body1 clashes with it.
+        (&["body1", ""][..], "bodies[1].name"),
+    ] {
+        assert_eq!(invalid_path(with(names)), path, "{names:?}");
+    }
+    let long = "x".repeat(65);
+    assert_eq!(invalid_path(with(&[&long])), "bodies[0].name");
+}

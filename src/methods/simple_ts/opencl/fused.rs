@@ -19,6 +19,7 @@ use crate::methods::simple_ts::backend::Backend;
 use crate::methods::simple_ts::case::{Case, Convection, Side};
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::problem::Problem;
+use crate::methods::simple_ts::reference::ops::{gam_eos, rho_eos};
 
 /// Buffer names of the second Jacobi set, in [`K`] order.
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
@@ -159,7 +160,7 @@ pub fn unsupported(case: &Case) -> Option<String> {
     let b = &case.boundaries;
     if [&b.west, &b.east, &b.south, &b.north]
         .iter()
-        .any(|s| matches!(s, Side::Periodic))
+        .any(|s| matches!(s, Side::Periodic {}))
     {
         return Some("periodic sides (docs/DESIGN.md)".into());
     }
@@ -181,8 +182,8 @@ fn derive_rho_gam(f: &mut crate::methods::simple_ts::fields::Fields) {
         .zip(f.Gam.iter_mut())
         .zip(f.p.iter().zip(&f.T))
     {
-        *rho = p / t;
-        *gam = t.sqrt();
+        *rho = rho_eos(p, t);
+        *gam = gam_eos(t);
     }
 }
 

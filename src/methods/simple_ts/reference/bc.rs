@@ -2,7 +2,7 @@
 //! wall gas values of slip (42) and jump (43), computed inline from iterate k (which equals the
 //! C++ order of computing them at the end of the previous iteration).
 
-use super::ops::{jump, li, slip};
+use super::ops::{gam_eos, jump, li, rho_eos, slip};
 use super::Ctx;
 use crate::grid::Grid;
 use crate::methods::simple_ts::case::WallBc;
@@ -95,8 +95,8 @@ impl Ghosts {
             };
             f.p[ij] = p;
             f.T[ij] = t;
-            f.rho[ij] = p / t;
-            f.Gam[ij] = t.sqrt();
+            f.rho[ij] = rho_eos(p, t);
+            f.Gam[ij] = gam_eos(t);
         }
     }
 
@@ -121,110 +121,118 @@ impl Ghosts {
     }
 }
 
-impl Ctx<'_> {
-    /// Gas velocity at a horizontal wall next to u-face `ij` (the u-CV's ghost value, (42)),
-    /// for the solid cell `s` across the wall, half-cell distance `half_h`.
-    #[inline]
-    pub fn u_wall_gas(&self, ij: usize, s: usize, half_h: f64) -> f64 {
-        let w = self.geo.wall(s);
-        match w.bc {
-            WallBc::Slip => slip(
-                self.k.u[ij],
-                w.u,
-                self.f.rho_u[ij],
-                half_h,
-                self.c.sigma_u,
-                self.c.kn,
-            ),
-            _ => w.u,
-        }
-    }
+/// True if stored cell (i, j) is solid.
+#[inline(always)]
+fn solid(x: &Ctx, i: usize, j: usize) -> bool {
+    x.geo.solid(x.g.idx(i, j))
+}
 
-    /// Gas velocity at a vertical wall next to v-face `ij` (42).
-    #[inline]
-    pub fn v_wall_gas(&self, ij: usize, s: usize, half_h: f64) -> f64 {
-        let w = self.geo.wall(s);
-        match w.bc {
-            WallBc::Slip => slip(
-                self.k.v[ij],
-                w.v,
-                self.f.rho_v[ij],
-                half_h,
-                self.c.sigma_u,
-                self.c.kn,
-            ),
-            _ => w.v,
-        }
-    }
-
-    /// Gas temperature T_s at the wall face between fluid cell `ij` and solid `s` (43);
-    /// `half_h` is half the fluid cell's width normal to the face.
-    #[inline]
-    pub fn T_wall_gas(&self, ij: usize, s: usize, half_h: f64) -> f64 {
-        let w = self.geo.wall(s);
-        match w.bc {
-            WallBc::Slip => jump(
-                self.k.T[ij],
-                w.t,
-                self.k.rho[ij],
-                half_h,
-                self.c.sigma_t,
-                self.c.kn,
-            ),
-            WallBc::NoSlip => w.t,
-            WallBc::Adiabatic => self.k.T[ij],
-        }
-    }
-
-    /// Γ interpolated along y to the corner (x_f[i]... ) of column `i` between rows j−1 and j:
-    /// linear between two fluid cells, √T_s where one of them is solid (spec §3.2).
-    /// Returns `None` when both are solid.
-    #[inline]
-    pub fn gam_col(&self, i: usize, j: usize) -> Option<f64> {
-        let g = self.g;
-        let (a, b) = (g.idx(i, j - 1), g.idx(i, j));
-        match (self.geo.solid(a), self.geo.solid(b)) {
-            (false, false) => Some(li(self.k.Gam[a], self.k.Gam[b], g.hy[j - 1], g.hy[j])),
-            (true, false) => Some(self.T_wall_gas(b, a, 0.5 * g.hy[j]).sqrt()),
-            (false, true) => Some(self.T_wall_gas(a, b, 0.5 * g.hy[j - 1]).sqrt()),
-            (true, true) => None,
-        }
-    }
-
-    /// Γ interpolated along x in row `j` between columns i−1 and i (see [`Ctx::gam_col`]).
-    #[inline]
-    pub fn gam_row(&self, i: usize, j: usize) -> Option<f64> {
-        let g = self.g;
-        let (a, b) = (g.idx(i - 1, j), g.idx(i, j));
-        match (self.geo.solid(a), self.geo.solid(b)) {
-            (false, false) => Some(li(self.k.Gam[a], self.k.Gam[b], g.hx[i - 1], g.hx[i])),
-            (true, false) => Some(self.T_wall_gas(b, a, 0.5 * g.hx[i]).sqrt()),
-            (false, true) => Some(self.T_wall_gas(a, b, 0.5 * g.hx[i - 1]).sqrt()),
-            (true, true) => None,
-        }
-    }
-
-    /// Γc(i,j): Γ at the corner (x_f[i], y_f[j]) for the u-CV cross faces, column
-    /// interpolations first (spec §2.4).
-    #[inline]
-    pub fn gam_c(&self, i: usize, j: usize) -> f64 {
-        mean_of(self.gam_col(i - 1, j), self.gam_col(i, j))
-    }
-
-    /// Γc'(i,j): Γ at the corner (x_f[i], y_f[j]) for the v-CV cross faces, row
-    /// interpolations first.
-    #[inline]
-    pub fn gam_c2(&self, i: usize, j: usize) -> f64 {
-        mean_of(self.gam_row(i, j - 1), self.gam_row(i, j))
+/// (42) gas velocity at a horizontal wall next to u-face (i,j), the solid cell (si,sj) across
+/// it at the half-cell distance `hh`: the slip value for a slip wall, the wall velocity
+/// otherwise.
+#[inline(always)]
+pub fn u_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) -> f64 {
+    let ij = x.g.idx(i, j);
+    let w = x.geo.wall(x.g.idx(si, sj));
+    match w.bc {
+        WallBc::Slip => slip(x.k.u[ij], w.u, x.f.rho_u[ij], hh, x.c.sigma_u, x.c.kn),
+        _ => w.u,
     }
 }
 
-/// Mean of the available values (0 if none: a corner inside a solid, never used).
+/// (42) gas velocity at a vertical wall next to v-face (i,j).
+#[inline(always)]
+pub fn v_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) -> f64 {
+    let ij = x.g.idx(i, j);
+    let w = x.geo.wall(x.g.idx(si, sj));
+    match w.bc {
+        WallBc::Slip => slip(x.k.v[ij], w.v, x.f.rho_v[ij], hh, x.c.sigma_u, x.c.kn),
+        _ => w.v,
+    }
+}
+
+/// (43) gas temperature T_s at the wall face between fluid cell (i,j) and solid (si,sj),
+/// `hh` half the fluid cell's width normal to the face: the jump value (slip), the wall
+/// temperature (no slip), the fluid value (adiabatic).
+#[inline(always)]
+pub fn T_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) -> f64 {
+    let ij = x.g.idx(i, j);
+    let w = x.geo.wall(x.g.idx(si, sj));
+    match w.bc {
+        WallBc::Slip => jump(x.k.T[ij], w.t, x.k.rho[ij], hh, x.c.sigma_t, x.c.kn),
+        WallBc::NoSlip => w.t,
+        WallBc::Adiabatic => x.k.T[ij],
+    }
+}
+
+/// Γ along y to the corner of column `i` between rows j−1 and j: linear between two fluid
+/// cells, √T_s at half a cell where one of them is solid (spec §3.2); 0 where both are solid
+/// (the caller's [`mean_of`] is told so).
 #[inline]
-pub fn mean_of(a: Option<f64>, b: Option<f64>) -> f64 {
-    match (a, b) {
-        (Some(a), Some(b)) => 0.5 * (a + b),
-        (Some(a), None) | (None, Some(a)) => a,
-        (None, None) => 0.0,
+pub fn gam_col(x: &Ctx, i: usize, j: usize) -> f64 {
+    let g = x.g;
+    match (solid(x, i, j - 1), solid(x, i, j)) {
+        (false, false) => li(
+            x.k.Gam[g.idx(i, j - 1)],
+            x.k.Gam[g.idx(i, j)],
+            g.hy[j - 1],
+            g.hy[j],
+        ),
+        (true, false) => T_wall_gas(x, i, j, i, j - 1, 0.5 * g.hy[j]).sqrt(),
+        (false, true) => T_wall_gas(x, i, j - 1, i, j, 0.5 * g.hy[j - 1]).sqrt(),
+        (true, true) => 0.0,
+    }
+}
+
+/// Γ along x in row `j` between columns i−1 and i (see [`gam_col`]).
+#[inline]
+pub fn gam_row(x: &Ctx, i: usize, j: usize) -> f64 {
+    let g = x.g;
+    match (solid(x, i - 1, j), solid(x, i, j)) {
+        (false, false) => li(
+            x.k.Gam[g.idx(i - 1, j)],
+            x.k.Gam[g.idx(i, j)],
+            g.hx[i - 1],
+            g.hx[i],
+        ),
+        (true, false) => T_wall_gas(x, i, j, i - 1, j, 0.5 * g.hx[i]).sqrt(),
+        (false, true) => T_wall_gas(x, i - 1, j, i, j, 0.5 * g.hx[i - 1]).sqrt(),
+        (true, true) => 0.0,
+    }
+}
+
+/// Γc(i,j): Γ at the corner (x_f[i], y_f[j]) for the u-CV cross faces, column
+/// interpolations first (spec §2.4).
+#[inline]
+pub fn gam_c(x: &Ctx, i: usize, j: usize) -> f64 {
+    mean_of(
+        gam_col(x, i - 1, j),
+        solid(x, i - 1, j - 1) && solid(x, i - 1, j),
+        gam_col(x, i, j),
+        solid(x, i, j - 1) && solid(x, i, j),
+    )
+}
+
+/// Γc'(i,j): Γ at the corner (x_f[i], y_f[j]) for the v-CV cross faces, row
+/// interpolations first.
+#[inline]
+pub fn gam_c2(x: &Ctx, i: usize, j: usize) -> f64 {
+    mean_of(
+        gam_row(x, i, j - 1),
+        solid(x, i - 1, j - 1) && solid(x, i, j - 1),
+        gam_row(x, i, j),
+        solid(x, i - 1, j) && solid(x, i, j),
+    )
+}
+
+/// Mean of the available values, 0 if none (a corner inside a solid, never used): `a`
+/// unless `a_none`, `b` unless `b_none`.
+#[inline]
+pub fn mean_of(a: f64, a_none: bool, b: f64, b_none: bool) -> f64 {
+    match (a_none, b_none) {
+        (false, false) => 0.5 * (a + b),
+        (false, true) => a,
+        (true, false) => b,
+        (true, true) => 0.0,
     }
 }

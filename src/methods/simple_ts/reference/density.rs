@@ -7,15 +7,14 @@
 
 use super::ops::{tvd_s, upwind};
 use super::rows::map_rows;
-use super::Fluxes;
-use crate::grid::Grid;
-use crate::methods::simple_ts::fields::Fields;
-use crate::methods::simple_ts::geometry::{Geometry, FLUID};
+use super::{Ctx, Fluxes};
+use crate::methods::simple_ts::geometry::FLUID;
 
 /// TVD_s correction of a cell-centred field `phi` at the west face of cell (i,j) for face
 /// velocity/flux `w`; zero unless cells i−2..i+1 are all computed fluid cells [CHOICE G8].
 #[inline]
-pub fn tvd_fc(g: &Grid, geo: &Geometry, phi: &[f64], i: usize, j: usize, w: f64) -> f64 {
+pub fn tvd_fc(x: &Ctx, phi: &[f64], i: usize, j: usize, w: f64) -> f64 {
+    let (g, geo) = (x.g, x.geo);
     if i < 2 || i + 1 >= g.nxt {
         return 0.0;
     }
@@ -40,7 +39,8 @@ pub fn tvd_fc(g: &Grid, geo: &Geometry, phi: &[f64], i: usize, j: usize, w: f64)
 
 /// TVD_s correction of `phi` at the south face of cell (i,j), the transpose of [`tvd_fc`].
 #[inline]
-pub fn tvd_cf(g: &Grid, geo: &Geometry, phi: &[f64], i: usize, j: usize, w: f64) -> f64 {
+pub fn tvd_cf(x: &Ctx, phi: &[f64], i: usize, j: usize, w: f64) -> f64 {
+    let (g, geo) = (x.g, x.geo);
     if j < 2 || j + 1 >= g.nyt {
         return 0.0;
     }
@@ -67,7 +67,8 @@ pub fn tvd_cf(g: &Grid, geo: &Geometry, phi: &[f64], i: usize, j: usize, w: f64)
 /// (9)/(11) density at the u-face (i,j): upwind between cells i−1 and i, the fluid cell's ρ
 /// next to a solid, 0 between two solids; plus the TVD_s correction (spec §2.3).
 #[inline]
-pub fn rho_fc(g: &Grid, geo: &Geometry, k: &Fields, tvd: bool, i: usize, j: usize) -> f64 {
+pub fn rho_fc(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, geo, k) = (x.g, x.geo, x.k);
     let ij = g.idx(i, j);
     let w = g.idx(i.saturating_sub(1), j);
     match (geo.solid(w), geo.solid(ij)) {
@@ -76,8 +77,8 @@ pub fn rho_fc(g: &Grid, geo: &Geometry, k: &Fields, tvd: bool, i: usize, j: usiz
         (false, true) => k.rho[w],
         (false, false) => {
             let up = upwind(k.rho[w], k.rho[ij], k.u[ij]);
-            if tvd {
-                up + tvd_fc(g, geo, &k.rho, i, j, k.u[ij])
+            if x.tvd {
+                up + tvd_fc(x, &k.rho, i, j, k.u[ij])
             } else {
                 up
             }
@@ -87,7 +88,8 @@ pub fn rho_fc(g: &Grid, geo: &Geometry, k: &Fields, tvd: bool, i: usize, j: usiz
 
 /// (10)/(12) density at the v-face (i,j), the transpose of [`rho_fc`].
 #[inline]
-pub fn rho_cf(g: &Grid, geo: &Geometry, k: &Fields, tvd: bool, i: usize, j: usize) -> f64 {
+pub fn rho_cf(x: &Ctx, i: usize, j: usize) -> f64 {
+    let (g, geo, k) = (x.g, x.geo, x.k);
     let ij = g.idx(i, j);
     let s = g.idx(i, j.saturating_sub(1));
     match (geo.solid(s), geo.solid(ij)) {
@@ -96,8 +98,8 @@ pub fn rho_cf(g: &Grid, geo: &Geometry, k: &Fields, tvd: bool, i: usize, j: usiz
         (false, true) => k.rho[s],
         (false, false) => {
             let up = upwind(k.rho[s], k.rho[ij], k.v[ij]);
-            if tvd {
-                up + tvd_cf(g, geo, &k.rho, i, j, k.v[ij])
+            if x.tvd {
+                up + tvd_cf(x, &k.rho, i, j, k.v[ij])
             } else {
                 up
             }
@@ -105,55 +107,32 @@ pub fn rho_cf(g: &Grid, geo: &Geometry, k: &Fields, tvd: bool, i: usize, j: usiz
     }
 }
 
-/// Rebuild all face densities and the mass fluxes Fx = hy ρu u (7), Fy = hx ρv v (8); rows on
-/// rayon's threads when `par` is set.
-pub fn face_densities(
-    g: &Grid,
-    geo: &Geometry,
-    k: &Fields,
-    tvd: bool,
-    par: bool,
-    out: &mut Fluxes,
-) {
-    if par {
-        let outs = [
-            &mut out.rho_u[..],
-            &mut out.rho_v[..],
-            &mut out.Fx[..],
-            &mut out.Fy[..],
-        ];
-        map_rows(par, g.nxt, outs, 0..g.nyt, |j, [ru, rv, fx, fy]| {
-            for i in 0..g.nxt {
-                (ru[i], rv[i], fx[i], fy[i]) = face_cell(g, geo, k, tvd, i, j);
-            }
-        });
-        return;
-    }
-    for j in 0..g.nyt {
-        for i in 0..g.nxt {
-            let ij = g.idx(i, j);
-            let ru = rho_fc(g, geo, k, tvd, i, j);
-            let rv = rho_cf(g, geo, k, tvd, i, j);
-            out.rho_u[ij] = ru;
-            out.rho_v[ij] = rv;
-            out.Fx[ij] = g.hy[j] * ru * k.u[ij];
-            out.Fy[ij] = g.hx[i] * rv * k.v[ij];
-        }
-    }
+/// (7) mass flux through the west face of cell (i,j) with the face density `ru`: hy ρu u.
+#[inline(always)]
+pub fn Fx_fc(x: &Ctx, ru: f64, i: usize, j: usize) -> f64 {
+    x.g.hy[j] * ru * x.k.u[x.g.idx(i, j)]
 }
 
-/// ρu, ρv, Fx, Fy of the faces of cell (i,j).
+/// (8) mass flux through the south face of cell (i,j) with the face density `rv`: hx ρv v.
 #[inline(always)]
-fn face_cell(
-    g: &Grid,
-    geo: &Geometry,
-    k: &Fields,
-    tvd: bool,
-    i: usize,
-    j: usize,
-) -> (f64, f64, f64, f64) {
-    let ij = g.idx(i, j);
-    let ru = rho_fc(g, geo, k, tvd, i, j);
-    let rv = rho_cf(g, geo, k, tvd, i, j);
-    (ru, rv, g.hy[j] * ru * k.u[ij], g.hx[i] * rv * k.v[ij])
+pub fn Fy_cf(x: &Ctx, rv: f64, i: usize, j: usize) -> f64 {
+    x.g.hx[i] * rv * x.k.v[x.g.idx(i, j)]
+}
+
+/// Rebuild all face densities and the mass fluxes Fx (7), Fy (8) of iterate `x.k` into `out`
+/// (rows on rayon's threads when `x.par`; `x.f` is not read).
+pub fn face_densities(x: &Ctx, out: &mut Fluxes) {
+    let g = x.g;
+    let outs = [
+        &mut out.rho_u[..],
+        &mut out.rho_v[..],
+        &mut out.Fx[..],
+        &mut out.Fy[..],
+    ];
+    map_rows(x.par, g.nxt, outs, 0..g.nyt, |j, [ru, rv, fx, fy]| {
+        for i in 0..g.nxt {
+            let (a, b) = (rho_fc(x, i, j), rho_cf(x, i, j));
+            (ru[i], rv[i], fx[i], fy[i]) = (a, b, Fx_fc(x, a, i, j), Fy_cf(x, b, i, j));
+        }
+    });
 }

@@ -8,6 +8,7 @@
 //! A solid neighbour is a wall face: its T_nb is the jump temperature T_s (43), its conductance
 //! uses √T_s at half a cell, and its convective flux is zero.
 
+use super::bc::{u_wall_gas, v_wall_gas, T_wall_gas};
 use super::density::{tvd_cf, tvd_fc};
 use super::ops::{hi, upwind};
 use super::rows::map_rows;
@@ -27,19 +28,19 @@ pub fn corner_shear(x: &Ctx, i: usize, j: usize) -> f64 {
     let (ssw, sse, snw, sne) = (geo.solid(sw), geo.solid(se), geo.solid(nw), geo.solid(ne));
     let du_dy = if ssw && sse {
         let hh = 0.5 * g.hy[j];
-        (k.u[ne] - x.u_wall_gas(ne, se, hh)) / hh
+        (k.u[ne] - u_wall_gas(x, i, j, i, j - 1, hh)) / hh
     } else if snw && sne {
         let hh = 0.5 * g.hy[j - 1];
-        (x.u_wall_gas(se, ne, hh) - k.u[se]) / hh
+        (u_wall_gas(x, i, j - 1, i, j, hh) - k.u[se]) / hh
     } else {
         (k.u[ne] - k.u[se]) / (0.5 * (g.hy[j - 1] + g.hy[j]))
     };
     let dv_dx = if ssw && snw {
         let hh = 0.5 * g.hx[i];
-        (k.v[ne] - x.v_wall_gas(ne, nw, hh)) / hh
+        (k.v[ne] - v_wall_gas(x, i, j, i - 1, j, hh)) / hh
     } else if sse && sne {
         let hh = 0.5 * g.hx[i - 1];
-        (x.v_wall_gas(nw, ne, hh) - k.v[nw]) / hh
+        (v_wall_gas(x, i - 1, j, i, j, hh) - k.v[nw]) / hh
     } else {
         (k.v[ne] - k.v[nw]) / (0.5 * (g.hx[i - 1] + g.hx[i]))
     };
@@ -71,7 +72,7 @@ pub fn phi_cc(x: &Ctx, i: usize, j: usize) -> f64 {
 
 /// Face `m` of cell (i,j): (neighbour's stored index, face length, h of (i,j), h of the
 /// neighbour) along the face normal.
-#[inline]
+#[inline(always)]
 fn face_geom(g: &Grid, i: usize, j: usize, m: usize) -> (usize, f64, f64, f64) {
     let (p, nx) = (g.idx(i, j), g.nxt);
     match m {
@@ -79,6 +80,17 @@ fn face_geom(g: &Grid, i: usize, j: usize, m: usize) -> (usize, f64, f64, f64) {
         1 => (p + 1, g.hy[j], g.hx[i], g.hx[i + 1]),
         2 => (p - nx, g.hx[i], g.hy[j], g.hy[j - 1]),
         _ => (p + nx, g.hx[i], g.hy[j], g.hy[j + 1]),
+    }
+}
+
+/// The cell (i, j) across face `m` of cell (i,j).
+#[inline(always)]
+fn face_cell(i: usize, j: usize, m: usize) -> (usize, usize) {
+    match m {
+        0 => (i - 1, j),
+        1 => (i + 1, j),
+        2 => (i, j - 1),
+        _ => (i, j + 1),
     }
 }
 
@@ -94,7 +106,8 @@ pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
             return 0.0;
         }
         let hh = 0.5 * h_p;
-        let ts = x.T_wall_gas(p, nb, hh);
+        let (si, sj) = face_cell(i, j, m);
+        let ts = T_wall_gas(x, i, j, si, sj, hh);
         ct1 * len * ts.sqrt() / hh
     } else {
         // (26)-(27) harmonic mean of Γ_λ = √T between the two centres.
@@ -105,19 +118,20 @@ pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
 
 /// (43) T_nb of face `m` where the neighbour is solid: the wall gas temperature T_s at half a
 /// cell, 0 for an adiabatic wall (whose conductance is 0).
-#[inline]
+#[inline(always)]
 pub fn Ts_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
     let (nb, _, h_p, _) = face_geom(x.g, i, j, m);
     if x.geo.wall(nb).bc == WallBc::Adiabatic {
         0.0
     } else {
-        x.T_wall_gas(x.g.idx(i, j), nb, 0.5 * h_p)
+        let (si, sj) = face_cell(i, j, m);
+        T_wall_gas(x, i, j, si, sj, 0.5 * h_p)
     }
 }
 
 /// (25) a_nb of face `m` (before ×Δt) with conductance `d`: 0 across a wall, else `d` plus the
 /// upwind inflow when implicit.
-#[inline]
+#[inline(always)]
 pub fn aT_cc(x: &Ctx, i: usize, j: usize, m: usize, d: f64) -> f64 {
     let (g, f) = (x.g, x.f);
     let p = g.idx(i, j);
@@ -184,7 +198,7 @@ pub fn tP_cc(x: &Ctx, i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) ->
 /// + pⁿ V, minus Δt C_T (explicit, from `ct`) or the deferred TVD correction (implicit TVD).
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub fn tB_cc(x: &Ctx, ct: &[f64], i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) -> f64 {
+pub fn tB_cc(x: &Ctx, i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) -> f64 {
     let (g, geo, k, f, dt) = (x.g, x.geo, x.k, x.f, x.dt);
     let (p, nx) = (g.idx(i, j), g.nxt);
     let vol = g.hx[i] * g.hy[j];
@@ -198,14 +212,14 @@ pub fn tB_cc(x: &Ctx, ct: &[f64], i: usize, j: usize, dw: f64, de: f64, ds: f64,
     }
     let mut src = dt * x.c.ct2 * k.Gam[p] * vol * phi_cc(x, i, j) + x.n.p[p] * vol;
     if x.explicit {
-        src -= dt * ct[p];
+        src -= dt * x.ex.ct[p];
     } else if x.tvd {
         // [CHOICE G7] deferred TVD correction with iterate-k temperatures.
         let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
         let t = &k.T;
-        let c = fe * tvd_fc(g, geo, t, i + 1, j, fe) - fw * tvd_fc(g, geo, t, i, j, fw)
-            + fn_ * tvd_cf(g, geo, t, i, j + 1, fn_)
-            - fs * tvd_cf(g, geo, t, i, j, fs);
+        let c = fe * tvd_fc(x, t, i + 1, j, fe) - fw * tvd_fc(x, t, i, j, fw)
+            + fn_ * tvd_cf(x, t, i, j + 1, fn_)
+            - fs * tvd_cf(x, t, i, j, fs);
         src -= dt * c;
     }
     dt * b + src
@@ -223,7 +237,7 @@ pub fn tDiv_cc(x: &Ctx, i: usize, j: usize) -> f64 {
 /// The loop-3 coefficients of the energy equation at fluid cell (i,j):
 /// [tW, tE, tS, tN, tP, tB, tDiv].
 #[inline(always)]
-fn energy_cell(x: &Ctx, ct: &[f64], i: usize, j: usize) -> [f64; 7] {
+fn energy_cell(x: &Ctx, i: usize, j: usize) -> [f64; 7] {
     let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
     [
         tW_cc(x, i, j, dw),
@@ -231,83 +245,83 @@ fn energy_cell(x: &Ctx, ct: &[f64], i: usize, j: usize) -> [f64; 7] {
         tS_cc(x, i, j, ds),
         tN_cc(x, i, j, dn),
         tP_cc(x, i, j, dw, de, ds, dn),
-        tB_cc(x, ct, i, j, dw, de, ds, dn),
+        tB_cc(x, i, j, dw, de, ds, dn),
         tDiv_cc(x, i, j),
     ]
 }
 
-/// Build the loop-3 coefficients of the energy equation for every fluid cell.
+/// Build the loop-3 coefficients of the energy equation for every fluid cell (rows on
+/// rayon's threads when `x.par`).
 pub fn energy_coeffs(x: &Ctx, w: &mut Work) {
     let (g, geo) = (x.g, x.geo);
-    if x.par {
-        let ct = &w.CT;
-        let outs = [
-            &mut w.tW[..],
-            &mut w.tE[..],
-            &mut w.tS[..],
-            &mut w.tN[..],
-            &mut w.tP[..],
-            &mut w.tB[..],
-            &mut w.tDiv[..],
-        ];
-        map_rows(true, g.nxt, outs, 1..g.ny + 1, |j, mut o| {
+    let outs = [
+        &mut w.tW[..],
+        &mut w.tE[..],
+        &mut w.tS[..],
+        &mut w.tN[..],
+        &mut w.tP[..],
+        &mut w.tB[..],
+        &mut w.tDiv[..],
+    ];
+    map_rows(
+        x.par,
+        g.nxt,
+        outs,
+        1..g.ny + 1,
+        |j, [tw, te, ts, tn, tp, tb, tdiv]| {
             for i in 1..=g.nx {
                 if geo.cell[g.idx(i, j)] != FLUID {
                     continue;
                 }
-                let c = energy_cell(x, ct, i, j);
-                for (a, v) in o.iter_mut().zip(c) {
-                    a[i] = v;
-                }
+                // Direct stores: measured faster than through `energy_cell`'s array.
+                let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
+                tw[i] = tW_cc(x, i, j, dw);
+                te[i] = tE_cc(x, i, j, de);
+                ts[i] = tS_cc(x, i, j, ds);
+                tn[i] = tN_cc(x, i, j, dn);
+                tp[i] = tP_cc(x, i, j, dw, de, ds, dn);
+                tb[i] = tB_cc(x, i, j, dw, de, ds, dn);
+                tdiv[i] = tDiv_cc(x, i, j);
             }
-        });
-        return;
-    }
-    for j in 1..=g.ny {
-        for i in 1..=g.nx {
-            let p = g.idx(i, j);
-            if geo.cell[p] != FLUID {
-                continue;
-            }
-            // The serial baseline assigns directly (measured faster than via energy_cell).
-            let [dw, de, ds, dn] = [0, 1, 2, 3].map(|m| dT_cc(x, i, j, m));
-            w.tW[p] = tW_cc(x, i, j, dw);
-            w.tE[p] = tE_cc(x, i, j, de);
-            w.tS[p] = tS_cc(x, i, j, ds);
-            w.tN[p] = tN_cc(x, i, j, dn);
-            w.tP[p] = tP_cc(x, i, j, dw, de, ds, dn);
-            w.tB[p] = tB_cc(x, &w.CT, i, j, dw, de, ds, dn);
-            w.tDiv[p] = tDiv_cc(x, i, j);
-        }
-    }
+        },
+    );
 }
 
-/// One Jacobi evaluation of (24) at fluid cell `p` from loop-3 buffers.
+/// (24) one Jacobi evaluation of T at fluid cell (i,j) from the coefficients, the previous
+/// sweep's T `to` and p `po` (stored arrays, as the kernel's accessors TO and PO).
 #[inline(always)]
-pub fn T_cc(w: &Work, nx: usize, p: usize) -> f64 {
-    let t = &w.T_old;
-    (w.tW[p] * t[p - 1]
-        + w.tE[p] * t[p + 1]
-        + w.tS[p] * t[p - nx]
-        + w.tN[p] * t[p + nx]
-        + w.tB[p]
-        + w.tDiv[p] * w.p_old[p])
-        / w.tP[p]
+#[allow(clippy::too_many_arguments)]
+pub fn T_cc(
+    x: &Ctx,
+    to: &[f64],
+    po: &[f64],
+    i: usize,
+    j: usize,
+    tw: f64,
+    te: f64,
+    ts: f64,
+    tn: f64,
+    tp: f64,
+    tb: f64,
+    tdiv: f64,
+) -> f64 {
+    let (p, nx) = (x.g.idx(i, j), x.g.nxt);
+    (tw * to[p - 1] + te * to[p + 1] + ts * to[p - nx] + tn * to[p + nx] + tb + tdiv * po[p]) / tp
 }
 
 /// Explicit scheme (30): C_T of fluid cell (i,j) from iterate k (level n at the step start).
 #[inline]
 pub fn c_T_cc(x: &Ctx, i: usize, j: usize) -> f64 {
-    let (g, geo, f, t) = (x.g, x.geo, x.f, &x.k.T);
+    let (g, f, t) = (x.g, x.f, &x.k.T);
     let (p, nx) = (g.idx(i, j), g.nxt);
     let (fw, fe, fs, fn_) = (f.Fx[p], f.Fx[p + 1], f.Fy[p], f.Fy[p + nx]);
     let face = |a: f64, b: f64, fl: f64, corr: f64| fl * (upwind(a, b, fl) + corr);
     let (tvd_e, tvd_w, tvd_n, tvd_s) = if x.tvd {
         (
-            tvd_fc(g, geo, t, i + 1, j, fe),
-            tvd_fc(g, geo, t, i, j, fw),
-            tvd_cf(g, geo, t, i, j + 1, fn_),
-            tvd_cf(g, geo, t, i, j, fs),
+            tvd_fc(x, t, i + 1, j, fe),
+            tvd_fc(x, t, i, j, fw),
+            tvd_cf(x, t, i, j + 1, fn_),
+            tvd_cf(x, t, i, j, fs),
         )
     } else {
         (0.0, 0.0, 0.0, 0.0)
@@ -320,19 +334,11 @@ pub fn c_T_cc(x: &Ctx, i: usize, j: usize) -> f64 {
 /// Explicit scheme (30): C_Tⁿ of every fluid cell from level n (called when k equals n).
 pub fn convective_T(x: &Ctx, out: &mut [f64]) {
     let g = x.g;
-    if x.par {
-        map_rows(true, g.nxt, [out], 1..g.ny + 1, |j, [o]| {
-            for (o, i) in o[1..=g.nx].iter_mut().zip(1..) {
-                *o = c_T_cell(x, i, j);
-            }
-        });
-        return;
-    }
-    for j in 1..=g.ny {
-        for i in 1..=g.nx {
-            out[g.idx(i, j)] = c_T_cell(x, i, j);
+    map_rows(x.par, g.nxt, [out], 1..g.ny + 1, |j, [o]| {
+        for (o, i) in o[1..=g.nx].iter_mut().zip(1..) {
+            *o = c_T_cell(x, i, j);
         }
-    }
+    });
 }
 
 /// C_T of cell (i,j), 0 unless it is a fluid cell.
@@ -343,4 +349,12 @@ fn c_T_cell(x: &Ctx, i: usize, j: usize) -> f64 {
     } else {
         c_T_cc(x, i, j)
     }
+}
+
+/// The kernel sequence of the energy CV of fluid cell (i,j) (the twin of `T_NEW_CC`): the
+/// four conductances, the coefficients, then one Jacobi T from the previous sweep's T `to`
+/// and p `po`.
+pub fn T_new_cc(x: &Ctx, to: &[f64], po: &[f64], i: usize, j: usize) -> f64 {
+    let [tw, te, ts, tn, tp, tb, tdiv] = energy_cell(x, i, j);
+    T_cc(x, to, po, i, j, tw, te, ts, tn, tp, tb, tdiv)
 }

@@ -6,12 +6,11 @@
 //! ρ = p/T, Γ = √T → boundary ghosts → ρu, ρv, Fx, Fy. With one sweep this is exactly the GPU
 //! kernel's order (spec §2.8, G14).
 
+use super::ops::{gam_eos, rho_eos};
 use super::pressure::{correct, p_cc, MaxAt};
 use super::rows::map_rows;
-use super::{ctx, energy, momentum, pressure, Reference, Work};
+use super::{ctx, energy, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
-use crate::grid::Grid;
-use crate::methods::simple_ts::geometry::Geometry;
 use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
 use crate::solver::{Residuals, StepReport};
 
@@ -37,65 +36,49 @@ impl IterInfo {
 
 /// Pseudo-velocities of all solved faces; periodic seam faces take their partner's.
 fn pseudo_velocities(r: &mut Reference) {
-    let x = ctx!(r);
-    let (g, geo) = (x.g, x.geo);
-    let w = &mut r.work;
-    if r.parallel {
-        let cu = &w.Cu;
-        let outs = [&mut w.u_hat[..], &mut w.d_u[..]];
-        map_rows(true, g.nxt, outs, 1..g.ny + 1, |j, [uh, du]| {
+    let mut ps = std::mem::take(&mut r.ps);
+    {
+        let x = ctx!(r);
+        let (g, geo) = (x.g, x.geo);
+        let outs = [&mut ps.u_hat[..], &mut ps.d_u[..]];
+        map_rows(x.par, g.nxt, outs, 1..g.ny + 1, |j, [uh, du]| {
             for i in 1..g.nxt {
                 if geo.u_face[g.idx(i, j)] == F_SOLVED {
-                    (uh[i], du[i]) = momentum::u_hat_d_u(&x, cu, i, j);
+                    (uh[i], du[i]) = momentum::u_hat_d_u(&x, i, j);
                 }
             }
         });
-        let cv = &w.Cv;
-        let outs = [&mut w.v_hat[..], &mut w.d_v[..]];
-        map_rows(true, g.nxt, outs, 1..g.nyt, |j, [vh, dv]| {
+        let outs = [&mut ps.v_hat[..], &mut ps.d_v[..]];
+        map_rows(x.par, g.nxt, outs, 1..g.nyt, |j, [vh, dv]| {
             for i in 1..=g.nx {
                 if geo.v_face[g.idx(i, j)] == F_SOLVED {
-                    (vh[i], dv[i]) = momentum::v_hat_d_v(&x, cv, i, j);
+                    (vh[i], dv[i]) = momentum::v_hat_d_v(&x, i, j);
                 }
             }
         });
-    } else {
-        for j in 1..=g.ny {
-            for i in 1..g.nxt {
-                let ij = g.idx(i, j);
-                if geo.u_face[ij] == F_SOLVED {
-                    (w.u_hat[ij], w.d_u[ij]) = momentum::u_hat_d_u(&x, &w.Cu, i, j);
-                }
-            }
-        }
-        for j in 1..g.nyt {
-            for i in 1..=g.nx {
-                let ij = g.idx(i, j);
-                if geo.v_face[ij] == F_SOLVED {
-                    (w.v_hat[ij], w.d_v[ij]) = momentum::v_hat_d_v(&x, &w.Cv, i, j);
-                }
-            }
-        }
     }
     for &(ij, src) in &r.p.ghosts.u_copies {
-        w.u_hat[ij] = w.u_hat[src];
-        w.d_u[ij] = w.d_u[src];
+        ps.u_hat[ij] = ps.u_hat[src];
+        ps.d_u[ij] = ps.d_u[src];
     }
     for &(ij, src) in &r.p.ghosts.v_copies {
-        w.v_hat[ij] = w.v_hat[src];
-        w.d_v[ij] = w.d_v[src];
+        ps.v_hat[ij] = ps.v_hat[src];
+        ps.d_v[ij] = ps.d_v[src];
     }
+    r.ps = ps;
 }
 
-/// One loop-3 Jacobi sweep over the fluid cells, row-parallel: T_new, p_new from the old
-/// buffers; the largest T and p updates (per row, merged in row order) when `last`.
-fn sweep_par(g: &Grid, geo: &Geometry, w: &mut Work, last: bool) -> (MaxAt, MaxAt) {
+/// One loop-3 Jacobi sweep over the fluid cells: T_new, p_new from the previous sweep's
+/// buffers and the stored coefficients; the largest T and p updates (per row, merged in row
+/// order) when `last`. Rows on rayon's threads when `x.par`.
+fn sweep(x: &Ctx, w: &mut Work, last: bool) -> (MaxAt, MaxAt) {
+    let (g, geo) = (x.g, x.geo);
     let nx = g.nxt;
     let (mut t_new, mut p_new) = (std::mem::take(&mut w.T_new), std::mem::take(&mut w.p_new));
     let rows = {
         let w: &Work = w;
         map_rows(
-            true,
+            x.par,
             nx,
             [&mut t_new[..], &mut p_new[..]],
             1..g.ny + 1,
@@ -106,13 +89,19 @@ fn sweep_par(g: &Grid, geo: &Geometry, w: &mut Work, last: bool) -> (MaxAt, MaxA
                     if geo.cell[p] != FLUID {
                         continue;
                     }
-                    let t = energy::T_cc(w, nx, p);
-                    let q = p_cc(w, g.vol(i, j), nx, p, t);
+                    let (to, po) = (&w.T_old, &w.p_old);
+                    let t = energy::T_cc(
+                        x, to, po, i, j, w.tW[p], w.tE[p], w.tS[p], w.tN[p], w.tP[p], w.tB[p],
+                        w.tDiv[p],
+                    );
+                    let q = p_cc(
+                        x, po, i, j, w.pW[p], w.pE[p], w.pS[p], w.pN[p], w.pD[p], w.pB[p], t,
+                    );
                     tn[i] = t;
                     pn[i] = q;
                     if last {
-                        dt.see(t - w.T_old[p], p);
-                        dp.see(q - w.p_old[p], p);
+                        dt.see(t - to[p], p);
+                        dp.see(q - po[p], p);
                     }
                 }
                 (dt, dp)
@@ -127,75 +116,52 @@ fn sweep_par(g: &Grid, geo: &Geometry, w: &mut Work, last: bool) -> (MaxAt, MaxA
 /// Equation of state and Γ of a fluid cell with the new p and T: [p, T, ρ = p/T, Γ = √T].
 #[inline(always)]
 fn eos_cell(q: f64, t: f64) -> [f64; 4] {
-    [q, t, q / t, t.sqrt()]
+    [q, t, rho_eos(q, t), gam_eos(t)]
 }
 
 /// One loop-2 iteration.
 pub fn iterate_info(r: &mut Reference) -> IterInfo {
     pseudo_velocities(r);
+    let mut w = std::mem::take(&mut r.work);
     {
         let x = ctx!(r);
-        energy::energy_coeffs(&x, &mut r.work);
-        pressure::pressure_coeffs(&x, &mut r.work);
+        energy::energy_coeffs(&x, &mut w);
+        pressure::pressure_coeffs(&x, &mut w);
     }
     // Loop 3.
-    let g = &r.p.grid;
-    let nx = g.nxt;
-    let w = &mut r.work;
-    let k = &mut r.state.k;
-    w.T_old.copy_from_slice(&k.T);
-    w.T_new.copy_from_slice(&k.T);
-    w.p_old.copy_from_slice(&k.p);
-    w.p_new.copy_from_slice(&k.p);
+    {
+        let k = &r.state.k;
+        w.T_old.copy_from_slice(&k.T);
+        w.T_new.copy_from_slice(&k.T);
+        w.p_old.copy_from_slice(&k.p);
+        w.p_new.copy_from_slice(&k.p);
+    }
     let (mut dp, mut dt) = (MaxAt::default(), MaxAt::default());
-    for sweep in 0..r.sweeps {
-        let last = sweep + 1 == r.sweeps;
-        if r.parallel {
-            (dt, dp) = sweep_par(g, &r.p.geo, w, last);
-        } else {
-            for j in 1..=g.ny {
-                for i in 1..=g.nx {
-                    let p = g.idx(i, j);
-                    if r.p.geo.cell[p] != FLUID {
-                        continue;
-                    }
-                    let t = energy::T_cc(w, nx, p);
-                    let q = p_cc(w, g.vol(i, j), nx, p, t);
-                    w.T_new[p] = t;
-                    w.p_new[p] = q;
-                    if last {
-                        dt.see(t - w.T_old[p], p);
-                        dp.see(q - w.p_old[p], p);
-                    }
-                }
-            }
-        }
+    for s in 0..r.sweeps {
+        let last = s + 1 == r.sweeps;
+        (dt, dp) = sweep(&ctx!(r), &mut w, last);
         r.p.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
         std::mem::swap(&mut w.T_old, &mut w.T_new);
         std::mem::swap(&mut w.p_old, &mut w.p_new);
     }
     // Correction with the new pressure (ghosts of periodic/outflow sides already refreshed).
-    let (du, dv) = correct(g, &r.p.geo, w, &w.p_old, k, r.parallel);
-    if r.parallel {
-        let outs = [&mut k.p[..], &mut k.T[..], &mut k.rho[..], &mut k.Gam[..]];
-        let (geo, w) = (&r.p.geo, &*w);
-        map_rows(true, nx, outs, 0..g.nyt, |j, [kp, kt, kr, kg]| {
-            for i in 0..nx {
-                let p = j * nx + i;
-                if geo.cell[p] == FLUID {
-                    [kp[i], kt[i], kr[i], kg[i]] = eos_cell(w.p_old[p], w.T_old[p]);
-                }
-            }
-        });
-    } else {
-        for p in 0..g.len() {
-            if r.p.geo.cell[p] == FLUID {
-                [k.p[p], k.T[p], k.rho[p], k.Gam[p]] = eos_cell(w.p_old[p], w.T_old[p]);
+    let mut k = std::mem::take(&mut r.state.k);
+    let (du, dv) = correct(&ctx!(r), &w.p_old, &mut k);
+    let (g, geo, nx) = (&r.p.grid, &r.p.geo, r.p.grid.nxt);
+    let outs = [&mut k.p[..], &mut k.T[..], &mut k.rho[..], &mut k.Gam[..]];
+    let wr = &w;
+    map_rows(r.parallel, nx, outs, 0..g.nyt, |j, [kp, kt, kr, kg]| {
+        for i in 0..nx {
+            let p = j * nx + i;
+            if geo.cell[p] == FLUID {
+                [kp[i], kt[i], kr[i], kg[i]] = eos_cell(wr.p_old[p], wr.T_old[p]);
             }
         }
-    }
-    r.p.ghosts.apply_cells(k);
-    r.p.ghosts.apply_faces(k);
+    });
+    r.p.ghosts.apply_cells(&mut k);
+    r.p.ghosts.apply_faces(&mut k);
+    r.state.k = k;
+    r.work = w;
     r.update_fluxes();
     IterInfo { du, dv, dp, dt }
 }

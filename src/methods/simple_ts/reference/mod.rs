@@ -28,7 +28,7 @@ use crate::methods::simple_ts::problem::Problem;
 use crate::solver::{Residuals, StepReport};
 
 /// Face densities and mass fluxes of the current iterate (spec §2.2–2.3).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Fluxes {
     /// ρu: density at u-faces.
     pub rho_u: Vec<f64>,
@@ -40,9 +40,10 @@ pub struct Fluxes {
     pub Fy: Vec<f64>,
 }
 
-/// Loop-2 temporaries.
-#[derive(Debug, Clone)]
-pub struct Work {
+/// Pseudo-velocities and d-coefficients of the current loop-2 iteration (15)–(16): written
+/// by the momentum step, read by the pressure equation and the correction.
+#[derive(Debug, Clone, Default)]
+pub struct Pseudo {
     /// û, pseudo-velocity at u-faces (15).
     pub u_hat: Vec<f64>,
     /// d_u = A hy / a_P^u (15).
@@ -51,6 +52,35 @@ pub struct Work {
     pub v_hat: Vec<f64>,
     /// d_v = A hx / a_P^v (16).
     pub d_v: Vec<f64>,
+}
+
+impl Pseudo {
+    fn new(n: usize) -> Pseudo {
+        Pseudo {
+            u_hat: vec![0.0; n],
+            d_u: vec![0.0; n],
+            v_hat: vec![0.0; n],
+            d_v: vec![0.0; n],
+        }
+    }
+}
+
+/// The explicit scheme's convective terms of a time step, from level n (empty for the
+/// implicit scheme, which never reads them).
+#[derive(Debug, Clone, Default)]
+pub struct Explicit {
+    /// Convective term of the u-CV, C_u.
+    pub cu: Vec<f64>,
+    /// Convective term of the v-CV, C_v.
+    pub cv: Vec<f64>,
+    /// Convective term of the energy equation, C_T.
+    pub ct: Vec<f64>,
+}
+
+/// Loop-2 temporaries: the coefficients of the energy and pressure equations and the loop-3
+/// buffers.
+#[derive(Debug, Clone, Default)]
+pub struct Work {
     /// Energy equation: neighbour coefficients ×Δt (W, E, S, N), 0 at walls.
     pub tW: Vec<f64>,
     /// East.
@@ -77,30 +107,20 @@ pub struct Work {
     pub pD: Vec<f64>,
     /// Δt b^p + V pⁿ/Tⁿ.
     pub pB: Vec<f64>,
-    /// Loop-3 buffers.
+    /// Loop-3 buffers: T of the previous sweep.
     pub T_old: Vec<f64>,
-    /// Loop-3 buffers.
+    /// Loop-3 buffers: T of this sweep.
     pub T_new: Vec<f64>,
-    /// Loop-3 buffers.
+    /// Loop-3 buffers: p of the previous sweep.
     pub p_old: Vec<f64>,
-    /// Loop-3 buffers.
+    /// Loop-3 buffers: p of this sweep.
     pub p_new: Vec<f64>,
-    /// Explicit scheme: convective term of the u-CV at level n.
-    pub Cu: Vec<f64>,
-    /// Explicit scheme: convective term of the v-CV at level n.
-    pub Cv: Vec<f64>,
-    /// Explicit scheme: convective term of the energy equation at level n.
-    pub CT: Vec<f64>,
 }
 
 impl Work {
     fn new(n: usize) -> Work {
         let z = || vec![0.0; n];
         Work {
-            u_hat: z(),
-            d_u: z(),
-            v_hat: z(),
-            d_v: z(),
             tW: z(),
             tE: z(),
             tS: z(),
@@ -118,9 +138,6 @@ impl Work {
             T_new: z(),
             p_old: z(),
             p_new: z(),
-            Cu: z(),
-            Cv: z(),
-            CT: z(),
         }
     }
 }
@@ -139,6 +156,11 @@ pub struct Ctx<'a> {
     pub n: &'a Fields,
     /// Face densities and fluxes of iterate k.
     pub f: &'a Fluxes,
+    /// Pseudo-velocities and d-coefficients of this iteration (empty while they are computed).
+    pub ps: &'a Pseudo,
+    /// Explicit convective terms of this step (empty for the implicit scheme, and while they
+    /// are computed).
+    pub ex: &'a Explicit,
     /// Time step.
     pub dt: f64,
     /// TVD corrections on.
@@ -159,6 +181,8 @@ macro_rules! ctx {
             k: &$r.state.k,
             n: &$r.state.n,
             f: &$r.flux,
+            ps: &$r.ps,
+            ex: &$r.ex,
             dt: $r.dt,
             tvd: $r.tvd,
             explicit: $r.explicit,
@@ -184,6 +208,10 @@ pub struct Reference {
     pub state: State,
     /// Face densities and fluxes of iterate k.
     pub flux: Fluxes,
+    /// Pseudo-velocities and d-coefficients.
+    pub ps: Pseudo,
+    /// Explicit convective terms.
+    pub ex: Explicit,
     /// Temporaries.
     pub work: Work,
     /// Run the cell/face loops row-parallel on rayon's threads (the `parallel` backend); the
@@ -232,6 +260,8 @@ impl Reference {
                 time: 0.0,
             },
             flux,
+            ps: Pseudo::new(n),
+            ex: Explicit::default(),
             work: Work::new(n),
             p,
             parallel,
@@ -242,14 +272,9 @@ impl Reference {
 
     /// Rebuild ρu, ρv, Fx, Fy from the current iterate (loop 2 step 7/10).
     pub fn update_fluxes(&mut self) {
-        density::face_densities(
-            &self.p.grid,
-            &self.p.geo,
-            &self.state.k,
-            self.tvd,
-            self.parallel,
-            &mut self.flux,
-        );
+        let mut out = std::mem::take(&mut self.flux);
+        density::face_densities(&ctx!(self), &mut out);
+        self.flux = out;
     }
 
     /// A read-only context over the current state.
@@ -262,18 +287,18 @@ impl Reference {
         self.state.n.clone_from(&self.state.k);
         self.state.time += self.dt;
         if self.explicit {
-            let mut cu = std::mem::take(&mut self.work.Cu);
-            let mut cv = std::mem::take(&mut self.work.Cv);
-            let mut ct = std::mem::take(&mut self.work.CT);
+            let n = self.p.grid.len();
+            let mut ex = std::mem::take(&mut self.ex);
+            for a in [&mut ex.cu, &mut ex.cv, &mut ex.ct] {
+                a.resize(n, 0.0);
+            }
             {
                 let x = ctx!(self);
-                momentum::convective_u(&x, &mut cu);
-                momentum::convective_v(&x, &mut cv);
-                energy::convective_T(&x, &mut ct);
+                momentum::convective_u(&x, &mut ex.cu);
+                momentum::convective_v(&x, &mut ex.cv);
+                energy::convective_T(&x, &mut ex.ct);
             }
-            self.work.Cu = cu;
-            self.work.Cv = cv;
-            self.work.CT = ct;
+            self.ex = ex;
         }
     }
 

@@ -108,6 +108,18 @@ pub fn jump(t1: f64, tw: f64, rho: f64, half_h: f64, sigma_t: f64, kn: f64) -> f
     (a * t1 + tw) / (1.0 + a)
 }
 
+/// Equation of state ρ = p/T (non-dimensional, spec §1.2).
+#[inline(always)]
+pub fn rho_eos(p: f64, t: f64) -> f64 {
+    p / t
+}
+
+/// Γ = √T, the hard-sphere viscosity and conductivity factor (39)(40).
+#[inline(always)]
+pub fn gam_eos(t: f64) -> f64 {
+    t.sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
