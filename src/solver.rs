@@ -257,4 +257,12 @@ pub trait Solver {
     fn profiling(&mut self) -> Option<&mut dyn crate::device::Profiling> {
         None
     }
+    /// True once the solver has reached the end of its run by its own clock: an explicit
+    /// method whose Δt comes from the state (a CFL number) and whose case gives an end time
+    /// cannot know its step count in advance. The driver treats the step after which this
+    /// becomes true as the last one (final snapshot, checkpoint). Default: never; the step
+    /// count of the case decides.
+    fn finished(&self) -> bool {
+        false
+    }
 }

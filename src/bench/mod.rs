@@ -60,6 +60,9 @@ pub struct Spec {
     pub command: String,
     /// `git describe` of the build.
     pub git: String,
+    /// Kernel counts to use instead of `src/bench/counts.json` (a method whose kernels are
+    /// modelled analytically: the explicit methods).
+    pub counts: Option<counts::Counts>,
 }
 
 /// Grid numbers of a run.
@@ -313,11 +316,11 @@ pub fn run(solver: &mut dyn Solver, case: &Common, spec: &Spec) -> Result<Report
         if let Some(p) = solver.profiling() {
             let profile = p.profile().map_err(device_err)?;
             p.set_profiling(false).map_err(device_err)?;
-            let counts = counts::embedded();
-            // None: this form was never counted (the lean storage); false: counted from
-            // another source.
+            let counts = spec.counts.as_ref().unwrap_or_else(|| counts::embedded());
+            // None: this form was never counted (the lean storage) or is modelled; false:
+            // counted from another source.
             report.counts_current = match (&spec.form_source, counts.forms.contains_key(form)) {
-                (Some(src), true) => Some(counts.is_current(form, src)),
+                (Some(src), true) if spec.counts.is_none() => Some(counts.is_current(form, src)),
                 _ => None,
             };
             report.kernels = kernel_rows(

@@ -30,16 +30,34 @@ pub enum Method {
     /// equations (`methods::simple_ts`).
     #[default]
     SimpleTs,
+    /// Linear convection by first-order upwind (seed 003, `methods::convection`).
+    Convection,
+    /// SHLL for the 2D Euler equations (seed 002, `methods::shll`).
+    ShllEuler,
+    /// SHLL for the shallow-water equations (seed 002, `methods::shll`).
+    ShllShallowWater,
+    /// SHLL advection with central diffusion of a scalar (seed 002, `methods::shll`).
+    ShllConvectionDiffusion,
 }
 
 impl Method {
     /// Every method, in the order the documentation lists them.
-    pub const ALL: [Method; 1] = [Method::SimpleTs];
+    pub const ALL: [Method; 5] = [
+        Method::SimpleTs,
+        Method::Convection,
+        Method::ShllEuler,
+        Method::ShllShallowWater,
+        Method::ShllConvectionDiffusion,
+    ];
 
     /// The name used in case files and output (`simple_ts`).
     pub fn name(self) -> &'static str {
         match self {
             Method::SimpleTs => "simple_ts",
+            Method::Convection => "convection",
+            Method::ShllEuler => "shll_euler",
+            Method::ShllShallowWater => "shll_shallow_water",
+            Method::ShllConvectionDiffusion => "shll_convection_diffusion",
         }
     }
 }

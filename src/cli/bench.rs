@@ -83,6 +83,10 @@ pub struct BenchArgs {
     /// OpenCL fused kernel: rows per subdomain (Ny_sub; with --width).
     #[arg(long, value_name = "ROWS", requires = "width")]
     pub rows: Option<usize>,
+    /// Explicit methods: append one CSV line (case, method, nx, ny, backend, threads, steps,
+    /// seconds, ns per cell-step, % of the roofline bound, device ms per step) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
 }
 
 /// `simplets bench`.
@@ -100,6 +104,26 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     if let Some(path) = &args.json {
         simplets::output::atomic::check_writable(path, args.force)
             .map_err(|e| Failure::Input(e.into()))?;
+    }
+    let any = super::load_any(&args.case)?;
+    if any.simple_ts().is_none() {
+        return super::explicit::bench(
+            &any,
+            super::explicit::BenchOpts {
+                backend: args.backend,
+                threads: args.threads,
+                device: args.device.clone(),
+                steps: args.steps,
+                warmup: args.warmup,
+                nx: args.nx,
+                ny: args.ny,
+                triad: args.triad,
+                profile: !args.no_profile,
+                json: args.json.as_deref(),
+                force: args.force,
+                csv: args.csv.as_deref(),
+            },
+        );
     }
     let mut case = resized(&load_simple_ts(&args.case, "bench")?, args.nx, args.ny)?;
     if let Some(scheme) = args.scheme {

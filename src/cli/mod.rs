@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod explicit;
 mod plot;
 mod run;
 mod tools;
@@ -161,7 +162,6 @@ fn load_any(path: &Path) -> Result<AnyCase, Failure> {
 fn load_simple_ts(path: &Path, what: &str) -> Result<Case, Failure> {
     match load_any(path)? {
         AnyCase::SimpleTs(c) => Ok(c),
-        #[allow(unreachable_patterns)]
         other => Err(Failure::Input(anyhow!(
             "{}: {what} needs a simple_ts case, this one is method {}",
             path.display(),

@@ -85,6 +85,7 @@ pub fn check(args: CheckArgs) -> Result<(), Failure> {
                 format!("{backend:?}").to_lowercase()
             );
         }
+        other => super::explicit::check(&other, args.nx, args.ny)?,
     }
     Ok(())
 }
@@ -98,6 +99,10 @@ pub fn devices() -> Result<(), Failure> {
 
 /// `simplets build-kernels`.
 pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
+    let any = load_any(&args.case)?;
+    if any.simple_ts().is_none() {
+        return super::explicit::build_kernels(&any, args.device.as_deref(), args.nx, args.ny);
+    }
     let mut case = resized(
         &load_simple_ts(&args.case, "build-kernels")?,
         args.nx,
@@ -144,7 +149,10 @@ pub fn dump_kernel(
     kernel: Option<KernelForm>,
     force: bool,
 ) -> Result<(), Failure> {
-    let AnyCase::SimpleTs(case) = case;
+    let case = match case {
+        AnyCase::SimpleTs(c) => c,
+        other => return super::explicit::dump_kernel(other, file, force),
+    };
     let p = Problem::new(case);
     let defines = phase::defines(&p);
     let (form, source) = if kernel != Some(KernelForm::Fused) || !fused::supports(case) {

@@ -15,7 +15,9 @@ use super::{
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
     /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets, cavity,
-    /// confined_square, square_low_speed) or `all`.
+    /// confined_square, square_low_speed; the explicit methods: riemann_euler,
+    /// isentropic_vortex, dam_break_1d, dam_break_2d, convection, shock_bubble,
+    /// conservation) or `all`.
     #[arg(default_value = "all")]
     pub case: String,
     /// The coarse variants (`<stem>.quick.json`), as run in CI.
@@ -87,6 +89,8 @@ pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
         simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
     }
     let mut base = choice(backend, args.device.clone(), true);
+    // The explicit methods' cases build their solvers with the same choice.
+    let explicit_choice = base.clone();
     base.kernel = args.kernel.unwrap_or(KernelForm::Phase).into();
     let jobs = args.jobs as usize;
     // With several jobs and no --device, worker k runs on the k-th fp64 GPU (round robin).
@@ -134,7 +138,8 @@ pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
         }
     }))
     .with_only(args.only_runs.clone())
-    .with_cache_only(args.cache_only);
+    .with_cache_only(args.cache_only)
+    .with_choice(explicit_choice);
     let names: Vec<&str> = if args.case == "all" {
         CASES.to_vec()
     } else if CASES.contains(&args.case.as_str()) {

@@ -3,6 +3,9 @@
 //! output, run) know no method. This module is the registry: it reads a case file of any
 //! method ([`AnyCase`]) and builds its solver on the backend a user chose ([`build`]).
 
+pub mod convection;
+pub mod explicit;
+pub mod shll;
 pub mod simple_ts;
 
 use std::path::{Path, PathBuf};
@@ -17,6 +20,14 @@ use crate::solver::Solver;
 pub enum AnyCase {
     /// A SIMPLE-TS case.
     SimpleTs(simple_ts::case::Case),
+    /// A linear-convection case.
+    Convection(convection::case::Case),
+    /// An SHLL Euler case.
+    ShllEuler(shll::case::EulerCase),
+    /// An SHLL shallow-water case.
+    ShllShallowWater(shll::case::ShallowWaterCase),
+    /// An SHLL convection–diffusion case.
+    ShllConvectionDiffusion(shll::case::TransportCase),
 }
 
 impl AnyCase {
@@ -28,17 +39,31 @@ impl AnyCase {
 
     /// Parse and validate a case from JSON text; `source` names it in error messages.
     pub fn from_json(text: &str, source: &str) -> Result<AnyCase, ConfigError> {
-        match crate::case::method_of(text, source)? {
-            Method::SimpleTs => {
-                simple_ts::case::Case::from_json(text, source).map(AnyCase::SimpleTs)
+        Ok(match crate::case::method_of(text, source)? {
+            Method::SimpleTs => AnyCase::SimpleTs(simple_ts::case::Case::from_json(text, source)?),
+            Method::Convection => {
+                AnyCase::Convection(convection::case::Case::from_json(text, source)?)
             }
-        }
+            Method::ShllEuler => {
+                AnyCase::ShllEuler(shll::case::EulerCase::from_json(text, source)?)
+            }
+            Method::ShllShallowWater => {
+                AnyCase::ShllShallowWater(shll::case::ShallowWaterCase::from_json(text, source)?)
+            }
+            Method::ShllConvectionDiffusion => AnyCase::ShllConvectionDiffusion(
+                shll::case::TransportCase::from_json(text, source)?,
+            ),
+        })
     }
 
     /// The method.
     pub fn method(&self) -> Method {
         match self {
             AnyCase::SimpleTs(_) => Method::SimpleTs,
+            AnyCase::Convection(_) => Method::Convection,
+            AnyCase::ShllEuler(_) => Method::ShllEuler,
+            AnyCase::ShllShallowWater(_) => Method::ShllShallowWater,
+            AnyCase::ShllConvectionDiffusion(_) => Method::ShllConvectionDiffusion,
         }
     }
 
@@ -46,6 +71,10 @@ impl AnyCase {
     pub fn common(&self) -> Common {
         match self {
             AnyCase::SimpleTs(c) => c.common(),
+            AnyCase::Convection(c) => c.common(),
+            AnyCase::ShllEuler(c) => c.common(),
+            AnyCase::ShllShallowWater(c) => c.common(),
+            AnyCase::ShllConvectionDiffusion(c) => c.common(),
         }
     }
 
@@ -53,6 +82,18 @@ impl AnyCase {
     pub fn simple_ts(&self) -> Option<&simple_ts::case::Case> {
         match self {
             AnyCase::SimpleTs(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The discretised problem of an explicit method's case (`None` for SIMPLE-TS).
+    pub fn explicit_problem(&self) -> Option<explicit::Problem> {
+        match self {
+            AnyCase::SimpleTs(_) => None,
+            AnyCase::Convection(c) => Some(c.problem()),
+            AnyCase::ShllEuler(c) => Some(c.problem()),
+            AnyCase::ShllShallowWater(c) => Some(c.problem()),
+            AnyCase::ShllConvectionDiffusion(c) => Some(c.problem()),
         }
     }
 }
@@ -132,6 +173,10 @@ pub fn build(case: &AnyCase, choice: &BackendChoice) -> Result<Box<dyn Solver>, 
         AnyCase::SimpleTs(c) => {
             let backend = simple_ts::solver::build_backend(c, choice)?;
             Ok(Box::new(simple_ts::solver::SimpleTs::new(backend)))
+        }
+        other => {
+            let p = other.explicit_problem().expect("an explicit method");
+            Ok(Box::new(explicit::solver::Explicit::new(p, choice)?))
         }
     }
 }

@@ -181,15 +181,20 @@ pub fn run_case(
         log::warn!("the checkpoint is at step {step0}, the run has {total} steps: nothing to do");
     }
     let grid = &layout.grid;
+    // A method whose Δt follows the state (a CFL number) has no dt here and may end sooner.
+    let dt = if case.time.dt.is_finite() {
+        format!("{n_steps} steps of dt = {:?}", case.time.dt)
+    } else {
+        format!("at most {n_steps} steps, dt from the CFL number")
+    };
     log::info!(
-        "case {} ({}): {}x{} cells ({} computed), {n_steps} steps of dt = {:?}, scheme {}, \
-         backend {backend}, output {}{}",
+        "case {} ({}): {}x{} cells ({} computed), {dt}, scheme {}, backend {backend}, \
+         output {}{}",
         case.name,
         case.method,
         grid.nx,
         grid.ny,
         layout.work_cells,
-        case.time.dt,
         case.scheme,
         first_path.display(),
         if per_file > 0 { " (split)" } else { "" }
@@ -255,6 +260,10 @@ pub fn run_case(
         }
         if interrupted {
             log::warn!("interrupted: stopping after step {}", step0 + s);
+            break;
+        }
+        if solver.finished() {
+            log::info!("end time reached at step {}", step0 + s);
             break;
         }
     }

@@ -108,7 +108,7 @@ impl Run<'_> {
             .interrupt
             .as_ref()
             .is_some_and(|f| f.load(Ordering::SeqCst));
-        let end = last || steady;
+        let end = last || steady || solver.finished();
         let interval = case.output.interval;
         let snap = end || interrupted || (interval > 0 && abs % interval == 0);
         let every = opts.checkpoint_every;

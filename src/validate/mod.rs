@@ -10,6 +10,7 @@
 
 mod cases;
 mod cavity;
+pub mod explicit;
 pub mod plot;
 pub mod square;
 
@@ -25,7 +26,7 @@ use crate::run::STEADY_TOL;
 pub use plot::{Plot, Series};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 7] = [
+pub const CASES: [&str; 14] = [
     "couette_heat",
     "channel_kn",
     "grid_convergence",
@@ -33,6 +34,13 @@ pub const CASES: [&str; 7] = [
     "cavity",
     "confined_square",
     "square_low_speed",
+    "riemann_euler",
+    "isentropic_vortex",
+    "dam_break_1d",
+    "dam_break_2d",
+    "convection",
+    "shock_bubble",
+    "conservation",
 ];
 
 thread_local! {
@@ -63,6 +71,9 @@ pub struct Backend<'a> {
     cache: Option<RunCache>,
     only: Option<String>,
     cache_only: bool,
+    /// The backend choice the explicit methods' cases build their solvers with
+    /// (`methods::explicit::solver::Explicit`); the serial reference by default.
+    pub choice: crate::methods::BackendChoice,
 }
 
 /// The solvers a [`Backend`] used, each named once, in order of first use.
@@ -121,7 +132,14 @@ impl<'a> Backend<'a> {
             cache: None,
             only: None,
             cache_only: false,
+            choice: crate::methods::BackendChoice::default(),
         }
+    }
+
+    /// Build the explicit methods' solvers with `choice` (`validate --backend`).
+    pub fn with_choice(mut self, choice: crate::methods::BackendChoice) -> Backend<'a> {
+        self.choice = choice;
+        self
     }
 
     /// Keep finished study runs in `cache` and take them from there ([`RunCache`]).
@@ -467,6 +485,7 @@ pub fn run_case_on(
         "cavity" => cavity::cavity(&dir, quick, &mut rep, bk)?,
         "confined_square" => square::confined_square(&dir, quick, &mut rep, bk)?,
         "square_low_speed" => square::square_low_speed(&dir, quick, &mut rep, bk)?,
+        n if explicit::CASES.contains(&n) => explicit::run(n, &dir, quick, &mut rep, bk)?,
         _ => {
             return Err(ValidateError::UnknownCase {
                 name: name.into(),

@@ -1,0 +1,454 @@
+/* The explicit methods' kernels (docs/method/shll.md §7): one fused kernel per stage that
+ * recomputes every face flux from the stage's input state (no stored split fluxes), the
+ * ghost fills, and the one-group kernel that turns the per-group maxima into the next Δt.
+ * Each inline function is the twin of a Rust function of the same name in
+ * src/methods/explicit/reference.rs: they work on whole states (a private array of
+ * components), which expression macros cannot return; the formulas are the fragments.
+ *
+ * -D contract: CFG_NXT, CFG_NYT, CFG_NS (stored columns, rows, cells per variable), CFG_NX,
+ * CFG_NY (computed), CFG_NG (ghost layers), CFG_DIM (1, 2), CFG_NV, CFG_SYS (1 Euler,
+ * 2 shallow water, 3 convection–diffusion, 4 convection), CFG_FLUX (0 SHLL, 1 HLL,
+ * 2 Rusanov), CFG_MUSCL, CFG_LIMITER, CFG_CLAMP_CHI, CFG_D, CFG_WALLS, CFG_DX, CFG_DY,
+ * CFG_CFL, CFG_T_END, CFG_FIXED_DT, CFG_NGROUPS, the system constants (CFG_GAMMA,
+ * CFG_PHI_DRY, CFG_CX, CFG_CY, CFG_AX, CFG_AY, CFG_NU, CFG_NUX, CFG_NUY), the sides
+ * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
+ * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_RED (reduction
+ * work-groups), CFG_NGROUPS2 (groups of `reduce`).
+ *
+ * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
+ * i = NG … NG+NX−1 and j = NG … NG+NY−1 (2D) or j = 0 (1D). Bytes per cell and stage
+ * (compulsory DRAM traffic): 8·NV read + 8·NV written (+ 8·NV read of U⁰ in the second RK2
+ * stage, + 4 of the mask with walls). */
+
+#ifndef CFG_SYS
+#error "CFG_SYS not defined (1 Euler, 2 shallow water, 3 convection-diffusion, 4 convection)"
+#endif
+#ifndef DEV_LX
+#error "DEV_LX not defined (stage work-group width)"
+#endif
+
+#define Q(q,v,k)   ((q)[(v) * CFG_NS + (k)])
+#if CFG_WALLS
+#define SOLID(k)   (mask[(k)] != 0)
+#else
+#define SOLID(k)   (false)
+#endif
+#define J0         (CFG_DIM == 2 ? CFG_NG : 0)
+#define TWO_D      (CFG_DIM == 2)
+
+inline void load(__global const real* q, const int k, real* s)
+{
+    s[0] = Q(q, 0, k);
+    s[1] = CFG_NV > 1 ? Q(q, 1, k) : 0.0;
+    s[2] = CFG_NV > 2 ? Q(q, 2, k) : 0.0;
+    s[3] = CFG_NV > 3 ? Q(q, 3, k) : 0.0;
+}
+
+inline void frame(real* s, const int axis)
+{
+#if CFG_SYS == 1 || CFG_SYS == 2
+    if (axis == 1) {
+        const real t = s[1];
+        s[1] = s[2];
+        s[2] = t;
+    }
+#endif
+}
+
+inline void mirror(const real* s, real* m)
+{
+    m[0] = s[0];
+#if CFG_SYS == 1 || CFG_SYS == 2
+    m[1] = -s[1];
+#else
+    m[1] = s[1];
+#endif
+    m[2] = s[2];
+    m[3] = s[3];
+}
+
+inline void phys(const real* s, const int axis, real* f, real* un, real* a)
+{
+#if CFG_SYS == 1
+    *un = s[1] / s[0];
+    const real ut = s[2] / s[0];
+    const real p = euler_p(s[1], s[2], *un, ut, s[3]);
+    *a = euler_a(s[0], p);
+    f[0] = s[1];
+    f[1] = euler_f_mn(s[1], *un, p);
+    f[2] = euler_f_mt(s[2], *un);
+    f[3] = euler_f_e(s[3], p, *un);
+#elif CFG_SYS == 2
+    *un = sw_vel(s[0], s[1]);
+    *a = sw_a(s[0]);
+    f[0] = sw_f_phi(s[0], *un);
+    f[1] = sw_f_mn(s[0], s[1], *un);
+    f[2] = sw_f_mt(s[2], *un);
+    f[3] = 0.0;
+#else
+    const real c = axis == 0 ? CFG_CX : CFG_CY;
+    *un = c;
+    *a = axis == 0 ? CFG_AX : CFG_AY;
+    f[0] = c * s[0];
+    f[1] = 0.0;
+    f[2] = 0.0;
+    f[3] = 0.0;
+#endif
+}
+
+inline void face_flux(const real* l, const real* r, const int axis, real* f)
+{
+    real fl[4], fr[4], ul, al, ur, ar;
+    phys(l, axis, fl, &ul, &al);
+    phys(r, axis, fr, &ur, &ar);
+#if CFG_FLUX == 0
+    const real cl = shll_chi(ul, al);
+    const real cr = shll_chi(ur, ar);
+    for (int v = 0; v < CFG_NV; v++)
+        f[v] = shll_plus(l[v], fl[v], al, cl) + shll_minus(r[v], fr[v], ar, cr);
+#elif CFG_FLUX == 1
+    const real sl = hll_sl(ul, al, ur, ar);
+    const real sr = hll_sr(ul, al, ur, ar);
+    for (int v = 0; v < CFG_NV; v++)
+        f[v] = hll_flux(l[v], r[v], fl[v], fr[v], sl, sr);
+#else
+    const real s = rusanov_s(ul, al, ur, ar);
+    for (int v = 0; v < CFG_NV; v++)
+        f[v] = rusanov_flux(l[v], r[v], fl[v], fr[v], s);
+#endif
+}
+
+inline bool admissible(const real* s)
+{
+#if CFG_SYS == 1
+    return s[0] > 0.0 && euler_p(s[1], s[2], s[1] / s[0], s[2] / s[0], s[3]) > 0.0;
+#elif CFG_SYS == 2
+    return s[0] >= 0.0;
+#else
+    return true;
+#endif
+}
+
+#if CFG_MUSCL
+inline void slopes(__global const real* q, __global const int* mask, const int k, const int km,
+                   const int kp, real* s)
+{
+    s[0] = 0.0;
+    s[1] = 0.0;
+    s[2] = 0.0;
+    s[3] = 0.0;
+    if (SOLID(km) || SOLID(kp))
+        return;
+    real sm[4], s0[4], sp[4], hi[4], lo[4];
+    load(q, km, sm);
+    load(q, k, s0);
+    load(q, kp, sp);
+    hi[3] = lo[3] = hi[2] = lo[2] = hi[1] = lo[1] = 0.0;
+    for (int v = 0; v < CFG_NV; v++) {
+        s[v] = muscl_slope(sm[v], s0[v], sp[v]);
+        hi[v] = muscl_plus(s0[v], s[v]);
+        lo[v] = muscl_minus(s0[v], s[v]);
+    }
+    if (!(admissible(hi) && admissible(lo))) {
+        s[0] = 0.0;
+        s[1] = 0.0;
+        s[2] = 0.0;
+        s[3] = 0.0;
+    }
+}
+#endif
+
+inline void face_states(__global const real* q, __global const int* mask, const int kl,
+                        const int kr, const int step, const int axis, real* l, real* r)
+{
+    load(q, kl, l);
+    load(q, kr, r);
+#if CFG_MUSCL
+    real sl[4], sr[4];
+    slopes(q, mask, kl, kl - step, kr, sl);
+    slopes(q, mask, kr, kl, kr + step, sr);
+    for (int v = 0; v < CFG_NV; v++) {
+        l[v] = muscl_plus(l[v], sl[v]);
+        r[v] = muscl_minus(r[v], sr[v]);
+    }
+#endif
+    frame(l, axis);
+    frame(r, axis);
+    if (SOLID(kr))
+        mirror(l, r);
+    else if (SOLID(kl))
+        mirror(r, l);
+}
+
+inline void flux_at(__global const real* q, __global const int* mask, const int kl, const int kr,
+                    const int step, const int axis, real* f)
+{
+    real l[4], r[4];
+    face_states(q, mask, kl, kr, step, axis, l, r);
+    face_flux(l, r, axis, f);
+    frame(f, axis);
+#if CFG_SYS == 3
+    f[0] += cd_diff_flux(Q(q, 0, kl), Q(q, 0, kr), axis == 0 ? CFG_DX : CFG_DY);
+#endif
+}
+
+inline real rate(const real* o)
+{
+    const real dy = TWO_D ? CFG_DY : 1.0;
+#if CFG_SYS == 1
+    const real u = o[1] / o[0];
+    const real v = o[2] / o[0];
+    const real pr = euler_p(o[1], o[2], u, v, o[3]);
+    if (!(o[0] > 0.0 && pr > 0.0))
+        return NAN;
+    const real a = euler_a(o[0], pr);
+    const real sx = fabs(u) + a;
+    const real sy = TWO_D ? fabs(v) + a : 0.0;
+    return cfl_rate_2d(sx, sy, CFG_DX, dy);
+#elif CFG_SYS == 2
+    if (!(o[0] >= 0.0))
+        return NAN;
+    const real a = sw_a(o[0]);
+    const real sx = fabs(sw_vel(o[0], o[1])) + a;
+    const real sy = TWO_D ? fabs(sw_vel(o[0], o[2])) + a : 0.0;
+    return cfl_rate_2d(sx, sy, CFG_DX, dy);
+#elif CFG_SYS == 3
+    if (isnan(o[0]))
+        return NAN;
+    const real ry = TWO_D ? cd_rate(CFG_AY, CFG_DY) : 0.0;
+    return cd_rate(CFG_AX, CFG_DX) + ry;
+#else
+    if (isnan(o[0]))
+        return NAN;
+    return fabs(CFG_NUX) + fabs(CFG_NUY);
+#endif
+}
+
+/* The new state of cell k (the twin of cell_update). */
+inline void cell_update(__global const real* q_in, __global const real* q0, const bool rk2,
+                        __global const int* mask, const real dt, const int k, real* o,
+                        real* r, real* d)
+{
+    real s[4];
+    load(q_in, k, s);
+    if (SOLID(k)) {
+        for (int v = 0; v < 4; v++)
+            o[v] = s[v];
+        *r = 0.0;
+        *d = 0.0;
+        return;
+    }
+    o[1] = o[2] = o[3] = 0.0;
+#if CFG_SYS == 4
+    const real ddx = ftbs_diff(CFG_NUX, Q(q_in, 0, k - 1), s[0], Q(q_in, 0, k + 1));
+    const real ddy = TWO_D ? ftbs_diff(CFG_NUY, Q(q_in, 0, k - CFG_NXT), s[0], Q(q_in, 0, k + CFG_NXT)) : 0.0;
+    o[0] = ftbs_update(s[0], ddx, ddy);
+#else
+    real fw[4], fe[4];
+    flux_at(q_in, mask, k - 1, k, 1, 0, fw);
+    flux_at(q_in, mask, k, k + 1, 1, 0, fe);
+    const real dtdx = dt / CFG_DX;
+#if CFG_DIM == 2
+    real fs[4], fn[4];
+    flux_at(q_in, mask, k - CFG_NXT, k, CFG_NXT, 1, fs);
+    flux_at(q_in, mask, k, k + CFG_NXT, CFG_NXT, 1, fn);
+    const real dtdy = dt / CFG_DY;
+    for (int v = 0; v < CFG_NV; v++)
+        o[v] = fv_update_2d(s[v], fw[v], fe[v], fs[v], fn[v], dtdx, dtdy);
+#else
+    for (int v = 0; v < CFG_NV; v++)
+        o[v] = fv_update_1d(s[v], fw[v], fe[v], dtdx);
+#endif
+#endif
+    real b[4];
+    if (rk2) {
+        load(q0, k, b);
+        for (int v = 0; v < CFG_NV; v++)
+            o[v] = rk2_average(b[v], o[v]);
+    } else {
+        for (int v = 0; v < 4; v++)
+            b[v] = s[v];
+    }
+#if CFG_SYS == 2
+    if (!sw_wet(o[0])) {
+        o[1] = 0.0;
+        o[2] = 0.0;
+    }
+#endif
+    *r = rate(o);
+    *d = fabs(o[0] - b[0]);
+}
+
+/* NaN-propagating maximum of the pairs (lr, ld) of the n work-items of a group (n a power
+ * of two); every item calls it (it holds the barriers); the result is in lr[0], ld[0]. */
+inline void group_max2(__local real* lr, __local real* ld, const int l, const int n)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = n / 2; s > 0; s >>= 1) {
+        if (l < s) {
+            lr[l] = nan_max(lr[l], lr[l + s]);
+            ld[l] = nan_max(ld[l], ld[l + s]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* Each work-item updates DEV_RPI cells (amortising the group reduction): in 2D the rows
+ * DEV_RPI·gj … DEV_RPI·gj + DEV_RPI − 1 of its column, in 1D the cells gi + r·(global size). */
+inline void stage_body(__global const real* q_in, __global const real* q0, const bool rk2,
+                       __global real* q_out, __global const real* clock,
+                       __global real* part_rate, __global real* part_dq,
+                       __global const int* mask, __local real* lr, __local real* ld)
+{
+    const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
+    const real dt = clock[0];
+    real r = 0.0, d = 0.0;
+    for (int c = 0; c < DEV_RPI; c++) {
+#if CFG_DIM == 2
+        const int gi = get_global_id(0), gj = get_global_id(1) * DEV_RPI + c;
+#else
+        const int gi = get_global_id(0) + c * get_global_size(0), gj = 0;
+#endif
+        if (gi < CFG_NX && gj < CFG_NY) {
+            const int k = IDX(gi + CFG_NG, gj + J0);
+            real o[4], rc, dc;
+            cell_update(q_in, q0, rk2, mask, dt, k, o, &rc, &dc);
+            for (int v = 0; v < CFG_NV; v++)
+                Q(q_out, v, k) = o[v];
+            r = nan_max(r, rc);
+            d = nan_max(d, dc);
+        }
+    }
+    lr[l] = r;
+    ld[l] = d;
+    group_max2(lr, ld, l, DEV_LX * DEV_LY);
+    if (l == 0) {
+        const int g = get_group_id(0) + get_group_id(1) * get_num_groups(0);
+        part_rate[g] = lr[0];
+        part_dq[g] = ld[0];
+    }
+}
+
+/* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). */
+__kernel void stage_fe(__global const real* q_in, __global real* q_out,
+                       __global const real* clock, __global real* part_rate,
+                       __global real* part_dq, __global const int* mask)
+{
+    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY];
+    stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld);
+}
+
+/* The second SSP-RK2 stage: q_out = ½ q0 + ½ (q_in + Δt L(q_in)). */
+__kernel void stage_rk2(__global const real* q_in, __global const real* q0,
+                        __global real* q_out, __global const real* clock,
+                        __global real* part_rate, __global real* part_dq,
+                        __global const int* mask)
+{
+    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY];
+    stage_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld);
+}
+
+/* Ghost value of variable v from a source cell (normal momentum `vn` reversed on a
+ * reflective side) or the side's inflow state. */
+inline real ghost_value(__global const real* q, __global const real* inflow, const int bc,
+                        const int side, const int v, const int vn, const int src)
+{
+    if (bc == 2)
+        return inflow[side * 4 + v];
+    const real x = Q(q, v, src);
+    return (bc == 1 && v == vn) ? -x : x;
+}
+
+/* Source index along an axis of ghost layer g (1 … NG, outward) of a side with n computed
+ * cells (the twin of ghost_source; inflow: unused). */
+inline int ghost_src(const int bc, const int n, const int g, const bool low)
+{
+    if (bc == 0)
+        return low ? CFG_NG : CFG_NG + n - 1;
+    if (bc == 1)
+        return low ? CFG_NG + g - 1 : CFG_NG + n - g;
+    return low ? CFG_NG + n - g : CFG_NG + g - 1;
+}
+
+/* x-ghosts of the computed rows: one work-item per (row, layer), both sides. */
+__kernel void ghosts_x(__global real* q, __global const real* inflow)
+{
+    const int w = get_global_id(0);
+    if (w >= CFG_NY * CFG_NG)
+        return;
+    const int j = w / CFG_NG + J0, g = w % CFG_NG + 1;
+    const int iw = CFG_NG - g, ie = CFG_NG + CFG_NX + g - 1;
+    const int sw = ghost_src(CFG_WEST, CFG_NX, g, true), se = ghost_src(CFG_EAST, CFG_NX, g, false);
+    for (int v = 0; v < CFG_NV; v++) {
+        Q(q, v, IDX(iw, j)) = ghost_value(q, inflow, CFG_WEST, 0, v, 1, IDX(sw, j));
+        Q(q, v, IDX(ie, j)) = ghost_value(q, inflow, CFG_EAST, 1, v, 1, IDX(se, j));
+    }
+}
+
+/* y-ghosts of the computed columns (2D): one work-item per (column, layer), both sides. */
+__kernel void ghosts_y(__global real* q, __global const real* inflow)
+{
+    const int w = get_global_id(0);
+    if (w >= CFG_NX * CFG_NG)
+        return;
+#if CFG_DIM == 2
+    const int i = w / CFG_NG + CFG_NG, g = w % CFG_NG + 1;
+    const int js = CFG_NG - g, jn = CFG_NG + CFG_NY + g - 1;
+    const int ss = ghost_src(CFG_SOUTH, CFG_NY, g, true), sn = ghost_src(CFG_NORTH, CFG_NY, g, false);
+    for (int v = 0; v < CFG_NV; v++) {
+        Q(q, v, IDX(i, js)) = ghost_value(q, inflow, CFG_SOUTH, 2, v, 2, IDX(i, ss));
+        Q(q, v, IDX(i, jn)) = ghost_value(q, inflow, CFG_NORTH, 3, v, 2, IDX(i, sn));
+    }
+#endif
+}
+
+/* First level of the reduction of the stage's per-group maxima: CFG_NGROUPS2 groups of
+ * DEV_RED items, each group the maxima of a strided share of the CFG_NGROUPS partials. */
+__kernel void reduce(__global const real* part_rate, __global const real* part_dq,
+                     __global real* part2_rate, __global real* part2_dq)
+{
+    __local real lr[DEV_RED], ld[DEV_RED];
+    const int l = get_local_id(0), g0 = get_global_id(0);
+    real r = 0.0, d = 0.0;
+    for (int g = g0; g < CFG_NGROUPS; g += CFG_NGROUPS2 * DEV_RED) {
+        r = nan_max(r, part_rate[g]);
+        d = nan_max(d, part_dq[g]);
+    }
+    lr[l] = r;
+    ld[l] = d;
+    group_max2(lr, ld, l, DEV_RED);
+    if (l == 0) {
+        part2_rate[get_group_id(0)] = lr[0];
+        part2_dq[get_group_id(0)] = ld[0];
+    }
+}
+
+/* The end of a step, one work-group of DEV_RED items: the largest rate and update of the
+ * new state from the CFG_NGROUPS2 maxima of `reduce`; clock = [Δt, t, max rate, max |Δq0|]
+ * becomes the new state's (t advanced, the next Δt). A NaN (failed step) leaves Δt and t as
+ * they were. */
+__kernel void finish(__global const real* part2_rate, __global const real* part2_dq,
+                     __global real* clock)
+{
+    __local real lr[DEV_RED], ld[DEV_RED];
+    const int l = get_local_id(0);
+    real r = 0.0, d = 0.0;
+    for (int g = l; g < CFG_NGROUPS2; g += DEV_RED) {
+        r = nan_max(r, part2_rate[g]);
+        d = nan_max(d, part2_dq[g]);
+    }
+    lr[l] = r;
+    ld[l] = d;
+    group_max2(lr, ld, l, DEV_RED);
+    if (l == 0) {
+        const real smax = lr[0], dmax = ld[0];
+        clock[2] = smax;
+        clock[3] = dmax;
+        if (!(isnan(smax) || isnan(dmax))) {
+            const real dt = clock[0];
+            const real t = advance_time(clock[1], dt);
+            clock[1] = t;
+            clock[0] = CFG_FIXED_DT ? dt : next_dt(smax, t);
+        }
+    }
+}

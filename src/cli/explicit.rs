@@ -1,0 +1,297 @@
+//! The commands for the explicit methods (convection and SHLL): `check`, `bench`,
+//! `build-kernels` and `run --dump-kernel` on a case whose method is not SIMPLE-TS.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::anyhow;
+use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
+use simplets::methods::explicit::numbers::{flops_per_cell, stage_bytes, FORM};
+use simplets::methods::explicit::opencl::{defines, global, groups, groups2, source};
+use simplets::methods::explicit::solver::Explicit;
+use simplets::methods::explicit::Problem;
+use simplets::methods::AnyCase;
+
+use super::{choice, device_failure, thread_pool, Backend, Failure};
+
+/// The case with its grid set to `nx` × `ny` cells over the same domain (each defaulting to
+/// the case's).
+pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCase, Failure> {
+    let mut c = case.clone();
+    let grid = match &mut c {
+        AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
+        AnyCase::Convection(c) => &mut c.grid,
+        AnyCase::ShllEuler(c) => &mut c.grid,
+        AnyCase::ShllShallowWater(c) => &mut c.grid,
+        AnyCase::ShllConvectionDiffusion(c) => &mut c.grid,
+    };
+    if let Some(n) = nx {
+        grid.nx = n as usize;
+    }
+    if let Some(n) = ny {
+        grid.ny = n as usize;
+    }
+    let text = match &c {
+        AnyCase::Convection(c) => serde_json::to_string(c),
+        AnyCase::ShllEuler(c) => serde_json::to_string(c),
+        AnyCase::ShllShallowWater(c) => serde_json::to_string(c),
+        AnyCase::ShllConvectionDiffusion(c) => serde_json::to_string(c),
+        AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
+    }
+    .expect("a case serialises");
+    // Validate the resized case as a file would be.
+    AnyCase::from_json(&text, "--nx/--ny").map_err(|e| Failure::Input(e.into()))
+}
+
+fn problem(case: &AnyCase) -> Problem {
+    case.explicit_problem().expect("an explicit case")
+}
+
+/// `simplets check` of an explicit case.
+pub fn check(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<(), Failure> {
+    let p = problem(&resized(case, nx, ny)?);
+    print!("{}", simplets::methods::explicit::numbers::render(&p));
+    Ok(())
+}
+
+/// `run --dump-kernel FILE` of an explicit case.
+pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
+    let p = problem(case);
+    let text = format!(
+        "/* simplets {}: case {}, explicit stage kernels ({}), build options: {} */\n{}",
+        env!("CARGO_PKG_VERSION"),
+        p.common.name,
+        p.num.label(),
+        defines(&p).to_options(),
+        source()
+    );
+    simplets::output::atomic::write_atomic(file, text.as_bytes(), force).map_err(|e| match e {
+        simplets::error::OutputError::Exists { .. }
+        | simplets::error::OutputError::NotAFile { .. } => Failure::Input(e.into()),
+        e => Failure::Run(e.into()),
+    })?;
+    println!("{}", file.display());
+    Ok(())
+}
+
+/// `simplets build-kernels` of an explicit case: its one program into the kernel cache.
+pub fn build_kernels(
+    case: &AnyCase,
+    device: Option<&str>,
+    nx: Option<u64>,
+    ny: Option<u64>,
+) -> Result<(), Failure> {
+    let p = problem(&resized(case, nx, ny)?);
+    let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
+    simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
+    let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
+        Failure::Input(anyhow!(
+            "no kernel cache directory: set SIMPLETS_KERNEL_CACHE"
+        ))
+    })?;
+    let cache = simplets::device::KernelCache::new(dir);
+    let built = simplets::device::build_cached(&dev, &source(), &defines(&p), None, Some(&cache))
+        .map_err(|e| Failure::Run(e.into()))?;
+    println!(
+        "kernels for {} on {} cached in {}: explicit {:.2} s ({})",
+        p.common.name,
+        dev.name,
+        cache.dir().display(),
+        built.build_seconds(),
+        built.cache_status()
+    );
+    Ok(())
+}
+
+fn count(unit: &str, flops: f64, read: f64, written: f64) -> KernelCount {
+    KernelCount {
+        unit: unit.into(),
+        launches: 1,
+        flops,
+        add: 0.0,
+        sub: 0.0,
+        mul: 0.0,
+        div: 0.0,
+        sqrt: 0.0,
+        other: 0.0,
+        bytes_read: read,
+        bytes_written: written,
+        bytes_accessed: read + written,
+        reads: Default::default(),
+        writes: Default::default(),
+    }
+}
+
+/// The analytic model of `p`'s kernels as bench counts, per work-item of each launch (a
+/// stage work-item updates up to 4 cells; the launch is rounded up to whole work-groups).
+pub fn counts(p: &Problem) -> Counts {
+    let m = &p.mesh;
+    let g = global(p);
+    let items = (g[0] * g[1]) as f64;
+    let per_item = (m.nx * m.ny) as f64 / items;
+    let fl = flops_per_cell(p) * per_item;
+    let mut kernels = std::collections::BTreeMap::new();
+    let (r, w) = stage_bytes(p, false);
+    kernels.insert(
+        "stage_fe".into(),
+        count("item", fl, r * per_item, w * per_item),
+    );
+    let (r, w) = stage_bytes(p, true);
+    let fl2 = fl + 2.0 * p.nv() as f64 * per_item;
+    kernels.insert(
+        "stage_rk2".into(),
+        count("item", fl2, r * per_item, w * per_item),
+    );
+    // Ghost kernels: each item reads and writes nv values on two sides.
+    let g = 8.0 * p.nv() as f64 * 2.0;
+    kernels.insert("ghosts_x".into(), count("item", 0.0, g, g));
+    kernels.insert("ghosts_y".into(), count("item", 0.0, g, g));
+    // The reductions: 16 B per partial read, spread over their work-items.
+    let (ng, ng2) = (groups(p) as f64, groups2(p) as f64);
+    kernels.insert(
+        "reduce".into(),
+        count("item", 0.0, 16.0 * ng / (256.0 * ng2), 16.0 / 256.0),
+    );
+    kernels.insert(
+        "finish".into(),
+        count("item", 0.0, 16.0 * ng2 / 256.0, 32.0 / 256.0),
+    );
+    let mut schemes = std::collections::BTreeMap::new();
+    schemes.insert(
+        p.common.scheme.clone(),
+        SchemeCounts {
+            stored_cells: m.ns as u64,
+            fluid_cells: p.fluid_cells(),
+            kernels,
+        },
+    );
+    let mut forms = std::collections::BTreeMap::new();
+    forms.insert(
+        FORM.to_string(),
+        FormCounts {
+            source_hash: String::new(),
+            schemes,
+        },
+    );
+    Counts {
+        method: "analytic model of the explicit kernels (src/methods/explicit/numbers.rs)".into(),
+        case: p.common.name.clone(),
+        forms,
+    }
+}
+
+/// What `bench` needs of its arguments for an explicit case.
+pub struct BenchOpts<'a> {
+    /// Backend.
+    pub backend: Backend,
+    /// Parallel threads.
+    pub threads: Option<u32>,
+    /// OpenCL device.
+    pub device: Option<String>,
+    /// Timed steps.
+    pub steps: u64,
+    /// Warm-up steps.
+    pub warmup: u64,
+    /// Grid override.
+    pub nx: Option<u64>,
+    /// Grid override.
+    pub ny: Option<u64>,
+    /// Triad MiB (0: none).
+    pub triad: u64,
+    /// Profiled pass.
+    pub profile: bool,
+    /// JSON output.
+    pub json: Option<&'a Path>,
+    /// Overwrite the JSON file.
+    pub force: bool,
+    /// CSV line appended here.
+    pub csv: Option<&'a Path>,
+}
+
+/// `simplets bench` of an explicit case: fixed steps (the end time is lifted), the roofline
+/// from the analytic model, and optionally one CSV line for the tables of
+/// `scripts/gpu-explicit.sh`.
+pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
+    let mut p = problem(&resized(case, o.nx, o.ny)?);
+    // Fixed step counts: a CFL case with an end time would stop advancing at it.
+    p.t_end = f64::INFINITY;
+    let opencl = matches!(o.backend, Backend::Auto | Backend::Opencl);
+    let mut spec = simplets::bench::Spec {
+        warmup: o.warmup,
+        steps: o.steps,
+        profile: o.profile,
+        form: opencl.then_some(FORM),
+        form_source: None,
+        scheme: p.common.scheme.clone(),
+        order: p.method.to_string(),
+        iters_per_step: 1,
+        host_bytes_per_cell: simplets::methods::explicit::numbers::host_bytes_per_cell(&p),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        git: Some(simplets::output::manifest::GIT_DESCRIBE)
+            .filter(|s| !s.is_empty())
+            .unwrap_or("unknown")
+            .to_string(),
+        counts: Some(counts(&p)),
+        ..Default::default()
+    };
+    if opencl {
+        let dev = simplets::device::select_device(o.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        if o.triad > 0 {
+            let n = o.triad as usize * (1 << 20) / 8;
+            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
+                .map_err(|e| Failure::Run(e.into()))?;
+            spec.triad = Some(bw);
+        }
+        spec.device = Some(dev);
+    }
+    if o.backend == Backend::Parallel {
+        thread_pool(o.threads)?;
+        spec.threads = Some(
+            o.threads
+                .map_or_else(rayon::current_num_threads, |n| n as usize),
+        );
+    }
+    let backend = if opencl { Backend::Opencl } else { o.backend };
+    let ch = choice(backend, o.device.clone(), true);
+    let common = p.common.clone();
+    let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;
+    let report =
+        simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
+    print!("{}", simplets::bench::render(&report));
+    if let Some(path) = o.json {
+        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        simplets::output::atomic::write_atomic(path, text.as_bytes(), o.force)
+            .map_err(|e| Failure::Run(e.into()))?;
+        println!("{}", path.display());
+    }
+    if let Some(path) = o.csv {
+        let cells = (report.grid.nx * report.grid.ny) as f64;
+        let ns = 1e9 * report.seconds / (cells * report.steps.max(1) as f64);
+        let line = format!(
+            "{},{},{},{},{},{},{},{:.6e},{:.4},{},{}\n",
+            report.case,
+            common.method,
+            report.grid.nx,
+            report.grid.ny,
+            report.backend.replace(',', ";"),
+            report.threads.unwrap_or(1),
+            report.steps,
+            report.seconds,
+            ns,
+            report
+                .pct_of_bound_total
+                .map_or(String::new(), |x| format!("{x:.1}")),
+            report
+                .device_ms_per_iteration
+                .map_or(String::new(), |x| format!("{x:.6}")),
+        );
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(line.as_bytes()))
+            .map_err(|e| Failure::Run(anyhow!("cannot append to {}: {e}", path.display())))?;
+    }
+    Ok(())
+}

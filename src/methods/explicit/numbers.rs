@@ -1,0 +1,138 @@
+//! What `simplets check` prints for an explicit case, and the byte and flop model of its
+//! kernels that `simplets bench` turns into its roofline counts (an analytic count from the
+//! code, per computed cell: there is no counting build of these kernels).
+
+use super::opencl::{device_bytes, groups, work_group, RPI};
+use super::reference::max_rate;
+use super::{Flux, Problem, StepRule, System};
+
+/// The bench form name of the explicit kernels.
+pub const FORM: &str = "explicit";
+
+/// Host bytes per stored cell of the reference (two levels, the RK2 stage, ghosts included).
+pub fn host_bytes_per_cell(p: &Problem) -> u64 {
+    (if p.num.muscl { 3 } else { 2 }) * 8 * p.nv() as u64
+}
+
+/// FP64 operations of one stage per computed cell, as written (no common subexpressions
+/// merged; a division or square root counts 1): faces × (two states' fluxes + the flux
+/// formula per component) + the update + the rate of the new state. docs/PERFORMANCE.md
+/// ("explicit methods") derives each term.
+pub fn flops_per_cell(p: &Problem) -> f64 {
+    let nv = p.nv() as f64;
+    let faces = 2.0 * p.mesh.dims as f64;
+    let (state, rate) = match p.system {
+        // u_n, u_t 2, p 6, a 3, fluxes 5 | rate: u, v 2, p 6, a 3, 2 add, 3
+        System::Euler { .. } => (16.0, 16.0),
+        // u 1, a 1, fluxes 6 | rate 8
+        System::ShallowWater { .. } => (8.0, 8.0),
+        System::Transport { .. } => (1.0, 0.0),
+        System::Convection { .. } => return 3.0 * p.mesh.dims as f64 + 1.0,
+    };
+    let per_comp = match p.num.flux {
+        Flux::Shll => 21.0,
+        Flux::Hll => 8.0,
+        Flux::Rusanov => 6.0,
+    };
+    let speeds = match p.num.flux {
+        Flux::Shll => 2.0,
+        Flux::Hll => 4.0,
+        Flux::Rusanov => 4.0,
+    };
+    // MUSCL: two slopes per face of 4 flops per component and 2 face values.
+    let recon = if p.num.muscl {
+        2.0 * nv * (4.0 + 2.0) + 2.0 * state
+    } else {
+        0.0
+    };
+    let diffusion = if matches!(p.system, System::Transport { .. }) {
+        4.0
+    } else {
+        0.0
+    };
+    let face = 2.0 * state + speeds + nv * per_comp + recon + diffusion;
+    let update = nv * 3.0 * p.mesh.dims as f64 + p.mesh.dims as f64;
+    faces * face + update + rate + 1.0
+}
+
+/// Compulsory DRAM bytes of one stage per computed cell: the input state read once, the
+/// output written once (+ U⁰ in the second RK2 stage, + the mask with walls).
+pub fn stage_bytes(p: &Problem, rk2: bool) -> (f64, f64) {
+    let nv = p.nv() as f64;
+    let read = 8.0 * nv * if rk2 { 2.0 } else { 1.0 } + if p.solid.is_some() { 4.0 } else { 0.0 };
+    (read, 8.0 * nv)
+}
+
+/// The `simplets check` text of an explicit problem.
+pub fn render(p: &Problem) -> String {
+    use std::fmt::Write;
+    let m = &p.mesh;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "case        {} ({}, {})",
+        p.common.name, p.method, p.common.scheme
+    );
+    let _ =
+        writeln!(
+        s,
+        "grid        {} x {} = {} computed cells ({}D), {} fluid, {} stored ({} ghost layer(s){})",
+        m.nx,
+        m.ny,
+        m.nx * m.ny,
+        m.dims,
+        p.fluid_cells(),
+        m.ns,
+        m.ng,
+        if m.dims == 1 { ", no ghost rows in 1D" } else { "" }
+    );
+    let _ = writeln!(s, "spacing     dx {:.6e}  dy {:.6e}", m.dx, m.dy);
+    let mut q = p.initial.clone();
+    super::reference::fill_ghosts(p, &mut q);
+    let smax = max_rate(p, &q);
+    match p.rule {
+        StepRule::Cfl(c) => {
+            let _ = writeln!(
+                s,
+                "time step   CFL {c}: initial max rate {smax:.6e} gives dt {:.6e} (recomputed every step)",
+                c / smax
+            );
+        }
+        StepRule::Fixed(dt) => {
+            // Convection's rate is already the Courant number |ν_x| + |ν_y|.
+            let cfl = if matches!(p.system, System::Convection { .. }) {
+                smax
+            } else {
+                dt * smax
+            };
+            let _ = writeln!(s, "time step   fixed dt {dt:.6e}: CFL number {cfl:.6}");
+        }
+    }
+    if p.t_end.is_finite() {
+        let _ = writeln!(
+            s,
+            "run         to t = {} (at most {} steps)",
+            p.t_end, p.total_steps
+        );
+    } else {
+        let _ = writeln!(s, "run         {} steps", p.total_steps);
+    }
+    let (dev, _) = device_bytes(p);
+    let _ = writeln!(
+        s,
+        "memory      device {:.1} MiB ({} B per cell), host reference {:.1} MiB",
+        dev as f64 / 1048576.0,
+        dev / m.ns as u64,
+        (host_bytes_per_cell(p) * m.ns as u64) as f64 / 1048576.0
+    );
+    let (r, w) = stage_bytes(p, false);
+    let _ = writeln!(
+        s,
+        "kernels     stage: {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {RPI} cells",
+        r + w,
+        flops_per_cell(p),
+        groups(p),
+        work_group(m.dims).0 * work_group(m.dims).1
+    );
+    s
+}

@@ -1,0 +1,342 @@
+//! The OpenCL backend of the explicit methods: the state stays on the device in two
+//! ping-pong buffers (plus the first RK2 stage); a step queues the stage kernels, the ghost
+//! fills and `finish`, then reads back the 4-value clock `[Δt, t, max rate, max |Δq0|]`
+//! (one host round trip per step). Fields cross to the host only for output and checkpoints.
+//! Bit-identical to [`super::reference`] (the same per-cell functions and fragments, FP
+//! contraction off, a maximum as the only reduction).
+
+use std::sync::Arc;
+
+use super::reference::{dt_of, fill_ghosts, first_bad, max_rate};
+use super::{Bc, Flux, Limiter, Problem, StepRule, System};
+use crate::device::{
+    build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, Runtime,
+};
+use crate::error::{DeviceError, RunError};
+use crate::methods::BackendChoice;
+
+/// Work-group of the finish kernel (`DEV_RED`).
+const RED: usize = 256;
+
+/// Stage work-group (x, y) of a mesh: 64 × 4 in 2D (rows of 64 cells: coalesced, with a
+/// 4-row tile that reuses the y-neighbours in cache), 256 × 1 in 1D.
+pub fn work_group(dims: usize) -> (usize, usize) {
+    if dims == 2 {
+        (64, 4)
+    } else {
+        (256, 1)
+    }
+}
+
+/// Cells each stage work-item updates (`DEV_RPI`): the group reduction of the rate and the
+/// residual is then paid once per 4 cells.
+pub const RPI: usize = 4;
+
+/// The stage kernels' global size (x, y) of `p`: every computed cell covered with [`RPI`]
+/// cells per work-item (rows in 2D, strided cells in 1D).
+pub fn global(p: &Problem) -> [usize; 2] {
+    let (lx, ly) = work_group(p.mesh.dims);
+    let m = &p.mesh;
+    if m.dims == 2 {
+        [m.nx.div_ceil(lx) * lx, m.ny.div_ceil(ly * RPI) * ly]
+    } else {
+        [m.nx.div_ceil(lx * RPI) * lx, 1]
+    }
+}
+
+/// Stage work-groups of `p`.
+pub fn groups(p: &Problem) -> usize {
+    let (lx, ly) = work_group(p.mesh.dims);
+    let g = global(p);
+    (g[0] / lx) * (g[1] / ly)
+}
+
+/// Groups of the first reduction level (`CFG_NGROUPS2`).
+pub fn groups2(p: &Problem) -> usize {
+    groups(p).div_ceil(RED).clamp(1, 1024)
+}
+
+/// The `-D` defines of `p` (see the contract in `cl/explicit/step.cl`).
+pub fn defines(p: &Problem) -> Defines {
+    let m = &p.mesh;
+    let (lx, ly) = work_group(m.dims);
+    let (gamma, phi_dry, c, a, nu, cn) = match p.system {
+        System::Euler { gamma } => (gamma, 0.0, [0.0; 2], [0.0; 2], 0.0, [0.0; 2]),
+        System::ShallowWater { phi_dry, .. } => (0.0, phi_dry, [0.0; 2], [0.0; 2], 0.0, [0.0; 2]),
+        System::Transport { c, a, nu } => (0.0, 0.0, c, a, nu, [0.0; 2]),
+        System::Convection { nu } => (0.0, 0.0, [0.0; 2], [0.0; 2], 0.0, nu),
+    };
+    let (cfl, fixed) = match p.rule {
+        StepRule::Cfl(c) => (c, 0),
+        StepRule::Fixed(_) => (1.0, 1),
+    };
+    Defines::new()
+        .int("CFG_NXT", m.nxs as i64)
+        .int("CFG_NYT", m.nys as i64)
+        .int("CFG_NS", m.ns as i64)
+        .int("CFG_NX", m.nx as i64)
+        .int("CFG_NY", m.ny as i64)
+        .int("CFG_NG", m.ng as i64)
+        .int("CFG_DIM", m.dims as i64)
+        .int("CFG_NV", p.nv() as i64)
+        .int("CFG_SYS", p.system.id())
+        .int(
+            "CFG_FLUX",
+            match p.num.flux {
+                Flux::Shll => 0,
+                Flux::Hll => 1,
+                Flux::Rusanov => 2,
+            },
+        )
+        .int("CFG_MUSCL", i64::from(p.num.muscl))
+        .int("CFG_LIMITER", i64::from(p.num.limiter == Limiter::VanLeer))
+        .int("CFG_CLAMP_CHI", i64::from(p.num.clamp_chi))
+        .real("CFG_D", p.num.d)
+        .int("CFG_WALLS", i64::from(p.solid.is_some()))
+        .real("CFG_DX", m.dx)
+        .real("CFG_DY", m.dy)
+        .real("CFG_CFL", cfl)
+        .real("CFG_T_END", p.t_end)
+        .int("CFG_FIXED_DT", fixed)
+        .int("CFG_NGROUPS", groups(p) as i64)
+        .int("CFG_NGROUPS2", groups2(p) as i64)
+        .real("CFG_GAMMA", gamma)
+        .real("CFG_PHI_DRY", phi_dry)
+        .real("CFG_CX", c[0])
+        .real("CFG_CY", c[1])
+        .real("CFG_AX", a[0])
+        .real("CFG_AY", a[1])
+        .real("CFG_NU", nu)
+        .real("CFG_NUX", cn[0])
+        .real("CFG_NUY", cn[1])
+        .int("CFG_WEST", p.sides[0].id())
+        .int("CFG_EAST", p.sides[1].id())
+        .int("CFG_SOUTH", p.sides[2].id())
+        .int("CFG_NORTH", p.sides[3].id())
+        .int("DEV_LX", lx as i64)
+        .int("DEV_LY", ly as i64)
+        .int("DEV_RPI", RPI as i64)
+        .int("DEV_RED", RED as i64)
+}
+
+/// The assembled kernel source.
+pub fn source() -> String {
+    super::source::program().assemble()
+}
+
+/// f64 values per stored cell on the device: two time levels (+ the RK2 stage) of `nv`
+/// variables; and int32 per stored cell (the mask, with walls).
+pub fn device_bytes(p: &Problem) -> (u64, u64) {
+    let levels = if p.num.muscl { 3 } else { 2 };
+    let cells = p.mesh.ns as u64;
+    let reals = levels * p.nv() as u64 * cells * 8;
+    let ints = if p.solid.is_some() { 4 * cells } else { 0 };
+    (reals + ints, p.nv() as u64 * cells * 8)
+}
+
+/// The OpenCL solver of an explicit method.
+pub struct OpenCl {
+    p: Arc<Problem>,
+    rt: Runtime,
+    /// Which of `qa` (0), `qb` (1) holds the current state.
+    cur: usize,
+    step: u64,
+    /// `[Δt, t, max rate, max |Δq0|]` of the current state, as on the device.
+    clock: [f64; 4],
+    global: [usize; 2],
+    local: [usize; 2],
+}
+
+const LEVEL: [&str; 2] = ["qa", "qb"];
+
+impl OpenCl {
+    /// Set up `p` on the device `choice` names: buffers, initial state, kernels.
+    pub fn new(p: Arc<Problem>, choice: &BackendChoice) -> Result<OpenCl, DeviceError> {
+        let dev = select_device(choice.device.as_deref())?;
+        require_fp64(&dev)?;
+        let (total, largest) = device_bytes(&p);
+        let (lx, ly) = work_group(p.mesh.dims);
+        check_capacity(&dev, total, largest, (2 * lx * ly * 8) as u64, lx * ly)?;
+        OpenCl::on(p, &dev, choice)
+    }
+
+    /// Set up `p` on `dev` (selected and checked by the caller).
+    pub fn on(
+        p: Arc<Problem>,
+        dev: &DeviceInfo,
+        choice: &BackendChoice,
+    ) -> Result<OpenCl, DeviceError> {
+        let built = build_cached(
+            dev,
+            &source(),
+            &defines(&p),
+            choice.log_dir.as_deref(),
+            choice.cache.as_ref(),
+        )?;
+        let mut rt = Runtime::new(built);
+        let mut q = p.initial.clone();
+        fill_ghosts(&p, &mut q);
+        rt.real("qa", &q)?;
+        rt.real("qb", &q)?;
+        rt.real_zeros("q1", if p.num.muscl { q.len() } else { 0 })?;
+        let ng = groups(&p);
+        for name in ["part_rate", "part_dq", "part1_rate", "part1_dq"] {
+            rt.real_zeros(name, ng)?;
+        }
+        for name in ["part2_rate", "part2_dq"] {
+            rt.real_zeros(name, groups2(&p))?;
+        }
+        let mut inflow = [0.0; 16];
+        for (s, bc) in p.sides.iter().enumerate() {
+            if let Bc::Inflow(st) = bc {
+                inflow[4 * s..4 * s + st.len()].copy_from_slice(st);
+            }
+        }
+        rt.real("inflow", &inflow)?;
+        let mask: Vec<i32> = match &p.solid {
+            Some(m) => m.iter().map(|&x| i32::from(x)).collect(),
+            None => vec![0],
+        };
+        rt.int("mask", &mask)?;
+        let smax = max_rate(&p, &q);
+        let clock = [dt_of(&p, smax, 0.0), 0.0, smax, 0.0];
+        rt.real("clock", &clock)?;
+        // Kernel instances: stage_fe from each level into the other (first order) or into
+        // q1 (RK2 stage 1), stage_rk2 from q1 into the other level, ghosts of every buffer.
+        for (c, (from, to)) in [("qa", "qb"), ("qb", "qa")].into_iter().enumerate() {
+            rt.bind_as(
+                &format!("fe{c}"),
+                "stage_fe",
+                &[("q_in", from), ("q_out", to)],
+            )?;
+            rt.bind_as(
+                &format!("s1_{c}"),
+                "stage_fe",
+                &[
+                    ("q_in", from),
+                    ("q_out", "q1"),
+                    ("part_rate", "part1_rate"),
+                    ("part_dq", "part1_dq"),
+                ],
+            )?;
+            rt.bind_as(
+                &format!("s2_{c}"),
+                "stage_rk2",
+                &[("q_in", "q1"), ("q0", from), ("q_out", to)],
+            )?;
+        }
+        for b in ["qa", "qb", "q1"] {
+            rt.bind_as(&format!("gx_{b}"), "ghosts_x", &[("q", b)])?;
+            rt.bind_as(&format!("gy_{b}"), "ghosts_y", &[("q", b)])?;
+        }
+        rt.bind("reduce")?;
+        rt.bind("finish")?;
+        let (lx, ly) = work_group(p.mesh.dims);
+        log::info!(
+            "OpenCL backend on {} ({}): {} MiB of buffers",
+            dev.name,
+            dev.platform_name,
+            rt.bytes() >> 20
+        );
+        Ok(OpenCl {
+            global: global(&p),
+            local: [lx, ly],
+            p,
+            rt,
+            cur: 0,
+            step: 0,
+            clock,
+        })
+    }
+
+    /// The device.
+    pub fn device(&self) -> &DeviceInfo {
+        self.rt.program().device()
+    }
+
+    /// The runtime (profiling).
+    pub fn runtime_mut(&mut self) -> &mut Runtime {
+        &mut self.rt
+    }
+
+    /// The runtime.
+    pub fn runtime(&self) -> &Runtime {
+        &self.rt
+    }
+
+    fn ghosts(&self, buf: &str) -> Result<(), DeviceError> {
+        let m = &self.p.mesh;
+        self.rt.launch(&format!("gx_{buf}"), m.ny * m.ng, None)?;
+        if m.dims == 2 {
+            self.rt.launch(&format!("gy_{buf}"), m.nx * m.ng, None)?;
+        }
+        Ok(())
+    }
+
+    /// One step; on a non-admissible state the step is undone and the bad cell named.
+    pub fn step(&mut self) -> Result<(), RunError> {
+        let c = self.cur;
+        let to = LEVEL[1 - c];
+        if self.p.num.muscl {
+            self.rt
+                .launch2(&format!("s1_{c}"), self.global, self.local)?;
+            self.ghosts("q1")?;
+            self.rt
+                .launch2(&format!("s2_{c}"), self.global, self.local)?;
+        } else {
+            self.rt
+                .launch2(&format!("fe{c}"), self.global, self.local)?;
+        }
+        self.ghosts(to)?;
+        self.rt
+            .launch("reduce", RED * groups2(&self.p), Some(RED))?;
+        self.rt.launch("finish", RED, Some(RED))?;
+        let mut clock = [0.0; 4];
+        self.rt.read("clock", &mut clock)?;
+        if clock[2].is_nan() || clock[3].is_nan() {
+            let q = self.read_level(1 - c)?;
+            let (i, j, field, value) = first_bad(&self.p, &q).unwrap_or((-1, -1, "?", clock[2]));
+            return Err(RunError::Diverged {
+                step: self.step + 1,
+                iter: 1,
+                field,
+                i,
+                j,
+                value,
+            });
+        }
+        self.clock = clock;
+        self.cur = 1 - c;
+        self.step += 1;
+        Ok(())
+    }
+
+    /// Completed steps, time, Δt of the next step, residual of the last step.
+    pub fn clock(&self) -> (u64, f64, f64, f64) {
+        (self.step, self.clock[1], self.clock[0], self.clock[3])
+    }
+
+    /// The whole state of level `l` (0: `qa`, 1: `qb`), stored layout.
+    fn read_level(&self, l: usize) -> Result<Vec<f64>, DeviceError> {
+        let mut q = vec![0.0; self.p.nv() * self.p.mesh.ns];
+        self.rt.read(LEVEL[l], &mut q)?;
+        Ok(q)
+    }
+
+    /// The current state (`previous`: the state before the last step), stored layout.
+    pub fn state(&self, previous: bool) -> Result<Vec<f64>, DeviceError> {
+        self.read_level(if previous { 1 - self.cur } else { self.cur })
+    }
+
+    /// Replace the state (stored layout, ghosts filled here), step and time.
+    pub fn restore(&mut self, mut q: Vec<f64>, step: u64, time: f64) -> Result<(), DeviceError> {
+        fill_ghosts(&self.p, &mut q);
+        self.rt.write(LEVEL[self.cur], &q)?;
+        self.rt.write(LEVEL[1 - self.cur], &q)?;
+        let smax = max_rate(&self.p, &q);
+        self.clock = [dt_of(&self.p, smax, time), time, smax, 0.0];
+        self.rt.write("clock", &self.clock)?;
+        self.step = step;
+        Ok(())
+    }
+}
