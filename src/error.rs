@@ -277,7 +277,7 @@ pub enum DeviceError {
         available_bytes: u64,
     },
     /// The host cannot hold the run: its estimate exceeds what the host grants the process
-    /// (see [`crate::host`]). Found before anything large is allocated.
+    /// (`MemAvailable`, the cgroup limit, `ulimit -v`). Found before anything large is allocated.
     #[error("host memory: the case needs ~{:.2} GiB on the {backend} backend, but {limit} allows {:.2} GiB; use a smaller grid or a node with more memory", *.needed_bytes as f64 / 1073741824.0, *.available_bytes as f64 / 1073741824.0)]
     HostOutOfMemory {
         /// Backend name.
