@@ -61,32 +61,44 @@ pub struct BuildKernelsArgs {
 
 /// `simplets check`.
 pub fn check(args: CheckArgs) -> Result<(), Failure> {
-    match load_any(&args.case)? {
+    let any = load_any(&args.case)?;
+    let backend = resolve_auto(args.backend, args.device.as_deref());
+    only_for(
+        backend,
+        &[
+            ("--device", args.device.is_some(), Backend::Opencl),
+            ("--kernel", args.kernel.is_some(), Backend::Opencl),
+        ],
+    )?;
+    let mut ch = choice(backend, args.device.clone(), false);
+    ch.kernel = args.kernel.unwrap_or(KernelForm::Phase).into();
+    // What `run` with the same flags would refuse before allocating is refused here (for an
+    // explicit case before its numbers, which need its initial state).
+    match any {
         AnyCase::SimpleTs(c) => {
             let case = resized(&c, args.nx, args.ny)?;
             print!("{}", CaseNumbers::new(&case).render(&case));
-            // What `run` with the same flags would refuse before allocating, refused here.
-            let backend = resolve_auto(args.backend, args.device.as_deref());
-            only_for(
-                backend,
-                &[
-                    ("--device", args.device.is_some(), Backend::Opencl),
-                    ("--kernel", args.kernel.is_some(), Backend::Opencl),
-                ],
-            )?;
-            let mut ch = choice(backend, args.device.clone(), false);
-            ch.kernel = args.kernel.unwrap_or(KernelForm::Phase).into();
-            simplets::methods::simple_ts::solver::check_fits(&case, &ch).map_err(device_failure)?;
-            let budget = simplets::host::available().map_or("unknown".into(), |m| {
-                format!("{} ({})", simplets::text::bytes(m.bytes as f64), m.limit)
-            });
-            println!(
-                "fits        the {} backend: host memory available {budget}",
-                format!("{backend:?}").to_lowercase()
-            );
+            simplets::methods::check_fits(&AnyCase::SimpleTs(case), &ch).map_err(device_failure)?;
         }
-        other => super::explicit::check(&other, args.nx, args.ny)?,
+        other => {
+            if args.kernel.is_some() {
+                return Err(Failure::Input(anyhow!(
+                    "--kernel applies to method simple_ts only (this case is {})",
+                    other.method()
+                )));
+            }
+            let case = super::explicit::resized(&other, args.nx, args.ny)?;
+            simplets::methods::check_fits(&case, &ch).map_err(device_failure)?;
+            super::explicit::check(&case);
+        }
     }
+    let budget = simplets::host::available().map_or("unknown".into(), |m| {
+        format!("{} ({})", simplets::text::bytes(m.bytes as f64), m.limit)
+    });
+    println!(
+        "fits        the {} backend: host memory available {budget}",
+        format!("{backend:?}").to_lowercase()
+    );
     Ok(())
 }
 

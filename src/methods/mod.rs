@@ -175,8 +175,40 @@ pub fn build(case: &AnyCase, choice: &BackendChoice) -> Result<Box<dyn Solver>, 
             Ok(Box::new(simple_ts::solver::SimpleTs::new(backend)))
         }
         other => {
+            // Before the problem allocates its initial state.
+            check_fits(other, choice)?;
             let p = other.explicit_problem().expect("an explicit method");
             Ok(Box::new(explicit::solver::Explicit::new(p, choice)?))
+        }
+    }
+}
+
+/// Host bytes per stored cell and conserved variable of an explicit method: the initial state,
+/// the reference's two levels and MUSCL stage (OpenCL: the host copy read back), and a
+/// snapshot being written (two copies: the conserved and the primitive variables).
+fn explicit_f64_per_cell_and_variable(kind: BackendKind) -> u64 {
+    match kind {
+        BackendKind::Reference | BackendKind::Parallel => 1 + 3 + 2,
+        BackendKind::OpenCl => 1 + 1 + 2,
+    }
+}
+
+/// Whether a run of `case` on `choice` fits the host's memory (and for SIMPLE-TS the
+/// device's too; the explicit methods check the device when they set it up): what `run`
+/// refuses before allocating, for `simplets check` as well.
+pub fn check_fits(case: &AnyCase, choice: &BackendChoice) -> Result<(), DeviceError> {
+    match case {
+        AnyCase::SimpleTs(c) => simple_ts::solver::check_fits(c, choice),
+        other => {
+            let g = other.common().grid;
+            let rows = if g.ny == 1 { 1 } else { g.ny as u64 + 2 };
+            let stored = (g.nx as u64 + 2) * rows;
+            // Four conserved variables at most (Euler), as an upper bound.
+            let per_cell = 4 * 8 * explicit_f64_per_cell_and_variable(choice.kind);
+            let needed = stored
+                .saturating_mul(per_cell)
+                .saturating_add(simple_ts::numbers::HOST_FIXED_BYTES);
+            check_host_memory(needed, choice.kind)
         }
     }
 }
