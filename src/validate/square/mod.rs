@@ -18,9 +18,10 @@
 //! host from the sampled states, so they read the same arrays whatever marched them.
 //! The case files, references and tolerance reasons are in `validation/<case>/README.md`.
 //!
-//! The code: [`spec`] (what each study runs and asserts), [`plan`] (its runs and their
-//! labels), [`run`] (one run: march, sample, measure), [`centreline`] and [`analysis`] (what
-//! is measured), [`cache`] (the run cache), [`study`] (the driver), [`report`] and [`plots`].
+//! The code: `spec.rs` (what each study runs and asserts), `plan.rs` (its runs and their
+//! labels), `run.rs` (one run: march, sample, measure), `centreline.rs` and `analysis.rs`
+//! (what is measured), `cache.rs` (the run cache), `study.rs` (the driver), `report.rs` and
+//! `plots.rs` (rows, notes and plots).
 
 mod analysis;
 mod cache;
