@@ -78,7 +78,7 @@ pub struct CaseReport {
     pub plots: Vec<Plot>,
     /// Extra lines for the report (measured numbers that are not pass/fail).
     pub notes: Vec<String>,
-    /// The solvers that ran it ([`backend_text`]).
+    /// The solvers that ran it ([`backend_text`](super::backend_text)).
     pub backend: String,
     /// Wall-clock seconds the case took.
     pub seconds: f64,

@@ -1,6 +1,6 @@
-//! Restart checkpoints: the complete state of a run ([`Saved`]: the named arrays of the
-//! method's [`Layout::saved`](crate::solver::Layout::saved)) in one binary file,
-//! `<out>/<name>.ckpt-<step>`.
+//! Restart checkpoints: the complete state of a run ([`Saved`](crate::solver::Saved): the
+//! named arrays of the method's [`Layout::saved`](crate::solver::Layout::saved)) in one binary
+//! file, `<out>/<name>.ckpt-<step>`.
 //!
 //! Layout (all numbers little-endian):
 //!
