@@ -250,6 +250,7 @@ fn compare(
     Ok((worst, excluded, dense, pts))
 }
 
+/// `cavity`: the centreline profiles at each Reynolds number against Ghia, Ghia & Shin.
 pub(super) fn cavity(
     dir: &Path,
     quick: bool,
@@ -258,133 +259,164 @@ pub(super) fn cavity(
 ) -> Result<(), ValidateError> {
     let u_tab = Table::read(&dir.join("ghia1982_u.csv"))?;
     let v_tab = Table::read(&dir.join("ghia1982_v.csv"))?;
-    let name = rep.case.clone();
     for &stem in STEMS[usize::from(quick)] {
-        let case = load_variant(dir, stem, quick)?;
-        let b = &case.boundaries;
-        let u_lid = wall_velocity(&b.north);
-        let c = Constants::new(&case.gas);
-        let (t_ref, p_ref) = (case.initial.t, case.initial.p);
-        let len = case.grid.x[1] - case.grid.x[0];
-        let re = p_ref / t_ref * u_lid * len / (c.b * t_ref.sqrt());
-        let nominal: f64 = stem[2..].parse().unwrap_or(f64::NAN);
-        if (re / nominal - 1.0).abs() > RE_MATCH {
-            return Err(ValidateError::Data {
-                path: dir.join(format!("{stem}.json")).display().to_string(),
-                reason: format!(
-                    "the case has Re = {re:.4}, Ghia's column {stem} is Re = {nominal}"
-                ),
-            });
-        }
-        let start = std::time::Instant::now();
-        let mut s = bk.solver(&case)?;
-        let st = march_steady(s.as_mut(), &case, u_lid, len)?;
-        let r = host_copy(&case, s.as_mut())?;
-        let secs = start.elapsed().as_secs_f64();
-        let g = &r.p.grid;
-        let xc = 0.5 * (case.grid.x[0] + case.grid.x[1]);
-        let yc = 0.5 * (case.grid.y[0] + case.grid.y[1]);
-        let (u_dev, u_ex, u_ours, u_ghia) =
-            compare(&u_tab, "u", stem, "y", u_profile(&r, xc), u_lid)?;
-        let (v_dev, v_ex, v_ours, v_ghia) =
-            compare(&v_tab, "v", stem, "x", v_profile(&r, yc), u_lid)?;
-        let tag = format!("Re={nominal}");
-        rep.rows.push(Row::new(
-            &name,
-            &format!("{tag}: u(x=0.5) max |u-u_Ghia|/U"),
-            u_dev,
-            0.0,
-            GHIA_TOL,
-            Check::Absolute,
-        ));
-        rep.rows.push(Row::new(
-            &name,
-            &format!("{tag}: v(y=0.5) max |v-v_Ghia|/U"),
-            v_dev,
-            0.0,
-            GHIA_TOL,
-            Check::Absolute,
-        ));
-        rep.rows.push(Row::new(
-            &name,
-            &format!("{tag}: max|du/dt| L/U^2 at stop"),
-            st.rate,
-            STEADY_RATE,
-            STEADY_RATE,
-            Check::AtMost,
-        ));
-        let (mut rho_lo, mut rho_hi, mut mach_max) = (f64::MAX, f64::MIN, 0.0f64);
-        for j in 1..=g.ny {
-            for i in 1..=g.nx {
-                let p = g.idx(i, j);
-                rho_lo = rho_lo.min(r.state.k.rho[p]);
-                rho_hi = rho_hi.max(r.state.k.rho[p]);
-                let uc = 0.5 * (r.state.k.u[p] + r.state.k.u[p + 1]);
-                let vc = 0.5 * (r.state.k.v[p] + r.state.k.v[p + g.nxt]);
-                let m = mach_of_speed((uc * uc + vc * vc).sqrt(), r.state.k.T[p], c.gamma);
-                mach_max = mach_max.max(m);
-            }
-        }
-        rep.notes.push(format!(
-            "{tag}: {} × {} cells, {}; lid Mach {:.4} (largest cell Mach {mach_max:.4}), Re = {re:.3}; \
-             {} steps of Δt = {} (t U/L = {:.1}), {} loop-2 iterations, max|∂u/∂t| L/U² = {:.2e}{}; \
-             ρ from {rho_lo:.5} to {rho_hi:.5}; {secs:.1} s.",
-            g.nx,
-            g.ny,
-            case.scheme,
-            mach_of_speed(u_lid, t_ref, c.gamma),
-            r.state.step,
-            case.time.dt,
-            r.state.time * u_lid / len,
-            st.iters,
-            st.rate,
-            if st.reached { "" } else { " (NOT steady by the end time)" },
-        ));
-        for (axis, ex) in [("u", &u_ex), ("v", &v_ex)] {
-            for (x, dev) in ex {
-                rep.notes.push(format!(
-                    "{tag}: Ghia's {axis} at {x} is excluded from the metric (README); our deviation \
-                     there is {dev:.4} U."
-                ));
-            }
-        }
-        for (axis, line, ours, ghia) in [
-            ("u", "y / L at x = L/2", u_ours, u_ghia),
-            ("v", "x / L at y = L/2", v_ours, v_ghia),
-        ] {
-            rep.plots.push(Plot {
-                name: format!("{axis}_re{nominal}"),
-                title: format!(
-                    "{axis} / U along the {} centreline, Re = {nominal}",
-                    if axis == "u" {
-                        "vertical"
-                    } else {
-                        "horizontal"
-                    }
-                ),
-                x: line.into(),
-                y: format!("{axis} / U_lid"),
-                series: vec![
-                    Series {
-                        label: format!("simplets ({} × {}, linear between nodes)", g.nx, g.ny),
-                        points: ours,
-                        line: true,
-                    },
-                    Series {
-                        label: "Ghia, Ghia & Shin (1982)".into(),
-                        points: ghia,
-                        line: false,
-                    },
-                ],
-            });
-        }
-        log::info!(
-            "cavity {stem}: {} steps, max|du/dt| L/U^2 = {:.2e}, u dev {u_dev:.4}, v dev {v_dev:.4}, {secs:.1} s",
-            r.state.step,
-            st.rate
-        );
+        reynolds(dir, stem, quick, (&u_tab, &v_tab), rep, bk)?;
     }
     Ok(())
+}
+
+/// One Reynolds number, case file `<stem>` (Ghia's column `stem`): its rows, notes and plots.
+fn reynolds(
+    dir: &Path,
+    stem: &str,
+    quick: bool,
+    (u_tab, v_tab): (&Table, &Table),
+    rep: &mut CaseReport,
+    bk: &Backend,
+) -> Result<(), ValidateError> {
+    let name = rep.case.clone();
+    let case = load_variant(dir, stem, quick)?;
+    let b = &case.boundaries;
+    let u_lid = wall_velocity(&b.north);
+    let c = Constants::new(&case.gas);
+    let (t_ref, p_ref) = (case.initial.t, case.initial.p);
+    let len = case.grid.x[1] - case.grid.x[0];
+    let re = p_ref / t_ref * u_lid * len / (c.b * t_ref.sqrt());
+    let nominal: f64 = stem[2..].parse().unwrap_or(f64::NAN);
+    if (re / nominal - 1.0).abs() > RE_MATCH {
+        return Err(ValidateError::Data {
+            path: dir.join(format!("{stem}.json")).display().to_string(),
+            reason: format!("the case has Re = {re:.4}, Ghia's column {stem} is Re = {nominal}"),
+        });
+    }
+    let start = std::time::Instant::now();
+    let mut s = bk.solver(&case)?;
+    let st = march_steady(s.as_mut(), &case, u_lid, len)?;
+    let r = host_copy(&case, s.as_mut())?;
+    let secs = start.elapsed().as_secs_f64();
+    let g = &r.p.grid;
+    let xc = 0.5 * (case.grid.x[0] + case.grid.x[1]);
+    let yc = 0.5 * (case.grid.y[0] + case.grid.y[1]);
+    let (u_dev, u_ex, u_ours, u_ghia) = compare(u_tab, "u", stem, "y", u_profile(&r, xc), u_lid)?;
+    let (v_dev, v_ex, v_ours, v_ghia) = compare(v_tab, "v", stem, "x", v_profile(&r, yc), u_lid)?;
+    let tag = format!("Re={nominal}");
+    rep.rows.push(Row::new(
+        &name,
+        &format!("{tag}: u(x=0.5) max |u-u_Ghia|/U"),
+        u_dev,
+        0.0,
+        GHIA_TOL,
+        Check::Absolute,
+    ));
+    rep.rows.push(Row::new(
+        &name,
+        &format!("{tag}: v(y=0.5) max |v-v_Ghia|/U"),
+        v_dev,
+        0.0,
+        GHIA_TOL,
+        Check::Absolute,
+    ));
+    rep.rows.push(Row::new(
+        &name,
+        &format!("{tag}: max|du/dt| L/U^2 at stop"),
+        st.rate,
+        STEADY_RATE,
+        STEADY_RATE,
+        Check::AtMost,
+    ));
+    let (rho_lo, rho_hi, mach_max) = extremes(&r, c.gamma);
+    rep.notes.push(format!(
+        "{tag}: {} × {} cells, {}; lid Mach {:.4} (largest cell Mach {mach_max:.4}), Re = {re:.3}; \
+         {} steps of Δt = {} (t U/L = {:.1}), {} loop-2 iterations, max|∂u/∂t| L/U² = {:.2e}{}; \
+         ρ from {rho_lo:.5} to {rho_hi:.5}; {secs:.1} s.",
+        g.nx,
+        g.ny,
+        case.scheme,
+        mach_of_speed(u_lid, t_ref, c.gamma),
+        r.state.step,
+        case.time.dt,
+        r.state.time * u_lid / len,
+        st.iters,
+        st.rate,
+        if st.reached { "" } else { " (NOT steady by the end time)" },
+    ));
+    for (axis, ex) in [("u", &u_ex), ("v", &v_ex)] {
+        for (x, dev) in ex {
+            rep.notes.push(format!(
+                "{tag}: Ghia's {axis} at {x} is excluded from the metric (README); our deviation \
+                 there is {dev:.4} U."
+            ));
+        }
+    }
+    for (axis, ours, ghia) in [("u", u_ours, u_ghia), ("v", v_ours, v_ghia)] {
+        rep.plots
+            .push(profile_plot(axis, nominal, (g.nx, g.ny), ours, ghia));
+    }
+    log::info!(
+        "cavity {stem}: {} steps, max|du/dt| L/U^2 = {:.2e}, u dev {u_dev:.4}, v dev {v_dev:.4}, {secs:.1} s",
+        r.state.step,
+        st.rate
+    );
+    Ok(())
+}
+
+/// The smallest and largest density and the largest cell Mach number of the state of `r`.
+fn extremes(r: &Reference, gamma: f64) -> (f64, f64, f64) {
+    let g = &r.p.grid;
+    let (mut rho_lo, mut rho_hi, mut mach_max) = (f64::MAX, f64::MIN, 0.0f64);
+    for j in 1..=g.ny {
+        for i in 1..=g.nx {
+            let p = g.idx(i, j);
+            rho_lo = rho_lo.min(r.state.k.rho[p]);
+            rho_hi = rho_hi.max(r.state.k.rho[p]);
+            let uc = 0.5 * (r.state.k.u[p] + r.state.k.u[p + 1]);
+            let vc = 0.5 * (r.state.k.v[p] + r.state.k.v[p + g.nxt]);
+            let m = mach_of_speed((uc * uc + vc * vc).sqrt(), r.state.k.T[p], gamma);
+            mach_max = mach_max.max(m);
+        }
+    }
+    (rho_lo, rho_hi, mach_max)
+}
+
+/// The `axis` profile (u along the vertical centreline, v along the horizontal one) at
+/// Reynolds number `nominal` on an `nx × ny` grid: ours against Ghia's points.
+fn profile_plot(
+    axis: &str,
+    nominal: f64,
+    (nx, ny): (usize, usize),
+    ours: Vec<(f64, f64)>,
+    ghia: Vec<(f64, f64)>,
+) -> Plot {
+    let line = if axis == "u" {
+        "y / L at x = L/2"
+    } else {
+        "x / L at y = L/2"
+    };
+    Plot {
+        name: format!("{axis}_re{nominal}"),
+        title: format!(
+            "{axis} / U along the {} centreline, Re = {nominal}",
+            if axis == "u" {
+                "vertical"
+            } else {
+                "horizontal"
+            }
+        ),
+        x: line.into(),
+        y: format!("{axis} / U_lid"),
+        series: vec![
+            Series {
+                label: format!("simplets ({nx} × {ny}, linear between nodes)"),
+                points: ours,
+                line: true,
+            },
+            Series {
+                label: "Ghia, Ghia & Shin (1982)".into(),
+                points: ghia,
+                line: false,
+            },
+        ],
+    }
 }
 
 #[cfg(test)]

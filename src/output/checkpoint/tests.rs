@@ -1,8 +1,13 @@
 //! Checkpoint round trip, refusals (grid, physics, arrays, truncation, corruption) and
 //! rotation, on a generic state: named padded arrays of any method.
 
+use std::path::{Path, PathBuf};
+
 use super::*;
 use crate::case::{Common, GridSpec, Method, OutputSpec, TimeSpec};
+use crate::error::CheckpointError;
+use crate::grid::Grid;
+use crate::solver::Saved;
 
 fn case_json(nx: usize, kn: f64, steps: u64) -> Value {
     serde_json::json!({

@@ -3,6 +3,8 @@
 //! (one T/p evaluation per loop-2 iteration). All fields stay on the device; only the residual
 //! maxima of each work-group cross to the host per iteration, and fields are read back for
 //! output (`state`).
+//!
+//! The boundary copy lists and the geometry upload both forms share are in `phase/copies.rs`.
 
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
@@ -15,14 +17,19 @@ use crate::methods::simple_ts::backend::Backend;
 use crate::methods::simple_ts::case::{Case, Convection, Interpolation};
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::problem::Problem;
-use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};
+
+mod copies;
+
+pub use copies::{levels, Pairs};
+pub(crate) use copies::{upload_geometry, CopyLists};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
 const RED_WG: usize = 256;
 /// Work-groups of each residual reduction per compute unit. Each item strides over the grid,
 /// so enough of them must be in flight to saturate the memory: with 64 groups in all, the
 /// four reductions ran at 7.7 % of their bandwidth bound on an H200 and took 24 % of a
-/// loop-2 iteration (docs/PERFORMANCE.md, tuning step 5).
+/// loop-2 iteration; with 8 per compute unit they reach 56–67 % of the datasheet bandwidth
+/// (measured: docs/performance-log.md, "Tuning step 5").
 const RED_GROUPS_PER_CU: usize = 8;
 
 /// Work-groups of each residual reduction on `dev`.
@@ -154,93 +161,6 @@ pub fn defines(pb: &Problem) -> Defines {
         .int("CFG_NGHOST_COPY0", l.cells.0.len() as i64)
         .int("CFG_NGHOST_COPY1", l.cells.1.len() as i64)
         .int("DEV_RED_WG", RED_WG as i64)
-}
-
-pub(crate) fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
-    v.iter().flat_map(|&(a, b)| [a as i32, b as i32]).collect()
-}
-
-/// A copy list: (destination, source) stored indices.
-pub type Pairs = Vec<(usize, usize)>;
-
-/// Split an ordered copy list into two levels that can each run in parallel: level 0 reads
-/// nothing the list writes; level 1 reads only level-0 results. Applying level 0 then level 1
-/// equals applying the list in order (ghost corners and chained copy faces are level 1).
-pub fn levels(list: &[(usize, usize)]) -> (Pairs, Pairs) {
-    let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _)| d).collect();
-    let (l0, l1): (Vec<_>, Vec<_>) = list.iter().partition(|&&(_, src)| !dsts.contains(&src));
-    let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _)| d).collect();
-    assert!(
-        l1.iter().all(|&(_, src)| !d1.contains(&src)),
-        "copy chains deeper than two levels (geometry invariant)"
-    );
-    (l0, l1)
-}
-
-/// The three copy lists of a case, each in two levels.
-pub(crate) struct CopyLists {
-    pub(crate) u: (Pairs, Pairs),
-    pub(crate) v: (Pairs, Pairs),
-    pub(crate) cells: (Pairs, Pairs),
-}
-
-impl CopyLists {
-    pub(crate) fn new(ghosts: &Ghosts) -> CopyLists {
-        let cells: Vec<(usize, usize)> = ghosts
-            .cells
-            .iter()
-            .filter_map(|&(dst, rule)| match rule {
-                CellRule::Copy(src) => Some((dst, src)),
-                CellRule::Fixed { .. } => None,
-            })
-            .collect();
-        CopyLists {
-            u: levels(&ghosts.u_copies),
-            v: levels(&ghosts.v_copies),
-            cells: levels(&cells),
-        }
-    }
-}
-
-/// Upload the metrics, class arrays, wall records and copy lists both forms read.
-pub(crate) fn upload_geometry(
-    rt: &mut Runtime,
-    pb: &Problem,
-    l: &CopyLists,
-) -> Result<(), DeviceError> {
-    let g = &pb.grid;
-    rt.real("hx", &g.hx)?;
-    rt.real("hy", &g.hy)?;
-    let geo = &pb.geo;
-    let walls = |f: fn(&crate::methods::simple_ts::geometry::Wall) -> f64| {
-        geo.walls.iter().map(f).collect::<Vec<_>>()
-    };
-    rt.real("wall_u", &walls(|w| w.u))?;
-    rt.real("wall_v", &walls(|w| w.v))?;
-    rt.real("wall_t", &walls(|w| w.t))?;
-    let to_i32 = |v: &[u8]| v.iter().map(|&x| i32::from(x)).collect::<Vec<_>>();
-    rt.int("cell", &to_i32(&geo.cell))?;
-    rt.int("u_face", &to_i32(&geo.u_face))?;
-    rt.int("v_face", &to_i32(&geo.v_face))?;
-    rt.int(
-        "wall_of",
-        &geo.wall_of
-            .iter()
-            .map(|&x| i32::from(x))
-            .collect::<Vec<_>>(),
-    )?;
-    rt.int(
-        "wall_bc",
-        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
-    )?;
-    rt.int("u_copy0", &pairs(&l.u.0))?;
-    rt.int("u_copy1", &pairs(&l.u.1))?;
-    rt.int("v_copy0", &pairs(&l.v.0))?;
-    rt.int("v_copy1", &pairs(&l.v.1))?;
-    rt.int("ghost_copy0", &pairs(&l.cells.0))?;
-    rt.int("ghost_copy1", &pairs(&l.cells.1))?;
-    rt.int("fast", &super::paths::fast_mask(g, geo))?;
-    Ok(())
 }
 
 impl OpenCl {
@@ -490,34 +410,4 @@ impl Backend for OpenCl {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::levels;
-
-    /// Level 0 reads nothing the list writes; level 1 reads level-0 results; applying the
-    /// levels in turn equals applying the list in order.
-    #[test]
-    fn copy_levels_preserve_sequential_semantics() {
-        // 10 ← 1, 11 ← 2, 12 ← 10 (chained), 13 ← 3, 14 ← 11 (chained)
-        let list = [(10, 1), (11, 2), (12, 10), (13, 3), (14, 11)];
-        let (l0, l1) = levels(&list);
-        assert_eq!(l0, vec![(10, 1), (11, 2), (13, 3)]);
-        assert_eq!(l1, vec![(12, 10), (14, 11)]);
-        let apply = |v: &mut Vec<i32>, pairs: &[(usize, usize)]| {
-            for &(d, s) in pairs {
-                v[d] = v[s];
-            }
-        };
-        let mut a: Vec<i32> = (0..16).collect();
-        let mut b = a.clone();
-        apply(&mut a, &list);
-        apply(&mut b, &l0);
-        apply(&mut b, &l1);
-        assert_eq!(a, b);
-    }
-
-    #[test]
-    #[should_panic(expected = "deeper than two levels")]
-    fn three_level_chains_are_refused() {
-        levels(&[(10, 1), (11, 10), (12, 11)]);
-    }
-}
+mod tests;

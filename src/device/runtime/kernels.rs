@@ -1,0 +1,154 @@
+//! The kernels of a [`Runtime`]: each argument bound by name to the buffer of that name
+//! (or a renamed one), launched on the in-order queue and noted for the recorders.
+
+use std::collections::HashMap;
+use std::ptr;
+
+use opencl3::event::Event;
+use opencl3::kernel::Kernel;
+
+use super::record::{ArgBinding, TraceOp};
+use super::Runtime;
+use crate::error::DeviceError;
+
+impl Runtime {
+    /// Kernel instances: instance name → (kernel name, argument bindings).
+    pub fn bindings(&self) -> &HashMap<String, (String, Vec<ArgBinding>)> {
+        &self.bindings
+    }
+
+    /// Create kernel `name` and bind every argument to the buffer of the same name.
+    pub fn bind(&mut self, name: &str) -> Result<(), DeviceError> {
+        self.bind_as(name, name, &[])
+    }
+
+    /// Create kernel `kernel` as instance `instance`, binding each argument to the buffer of
+    /// the same name unless `rename` maps the argument name to another buffer (ping-pong
+    /// Jacobi buffers: one instance reads set A and writes B, another the reverse).
+    pub fn bind_as(
+        &mut self,
+        instance: &str,
+        kernel: &str,
+        rename: &[(&str, &str)],
+    ) -> Result<(), DeviceError> {
+        let k = Kernel::create(self.built.program(), kernel).map_err(self.err("clCreateKernel"))?;
+        let n = k.num_args().map_err(self.err("clGetKernelInfo"))?;
+        let mut args = Vec::with_capacity(n as usize);
+        for a in 0..n {
+            let arg = k.get_arg_name(a).map_err(self.err("clGetKernelArgInfo"))?;
+            let name = rename
+                .iter()
+                .find(|(from, _)| *from == arg)
+                .map_or(arg.as_str(), |r| r.1);
+            let buf = self.bufs.get(name).ok_or_else(|| self.missing(name))?;
+            // SAFETY: the argument is a __global pointer bound to a live buffer we own.
+            unsafe { k.set_arg(a, &buf.mem()) }.map_err(self.err("clSetKernelArg"))?;
+            let type_name = k.get_arg_type_name(a).unwrap_or_default();
+            args.push(ArgBinding {
+                buffer: name.to_string(),
+                arg,
+                type_name,
+            });
+        }
+        self.kernels.insert(instance.to_string(), k);
+        self.bindings
+            .insert(instance.to_string(), (kernel.to_string(), args));
+        Ok(())
+    }
+
+    /// Queue kernel instance `name` over a 2-D range `global` in work-groups of `local`.
+    pub fn launch2(
+        &self,
+        name: &str,
+        global: [usize; 2],
+        local: [usize; 2],
+    ) -> Result<(), DeviceError> {
+        let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        // SAFETY: every argument was bound to a buffer that lives as long as self.
+        let ev = unsafe {
+            self.built.queue().enqueue_nd_range_kernel(
+                k.get(),
+                2,
+                ptr::null(),
+                global.as_ptr(),
+                local.as_ptr(),
+                &[],
+            )
+        }
+        .map_err(self.err("clEnqueueNDRangeKernel"))?;
+        self.launched(name, &global, Some(&local), ev);
+        Ok(())
+    }
+
+    /// Profile and trace a launched kernel instance.
+    fn launched(&self, instance: &str, global: &[usize], local: Option<&[usize]>, ev: Event) {
+        let kernel = self
+            .bindings
+            .get(instance)
+            .map_or(instance, |b| b.0.as_str());
+        let items = global.iter().product::<usize>() as u64;
+        self.note(kernel, items, local.is_some(), ev);
+        self.trace(TraceOp::Launch {
+            instance: instance.to_string(),
+            global: global.to_vec(),
+            local: local.map(<[usize]>::to_vec),
+        });
+    }
+
+    /// Queue kernel `name` over a 1-D range of `global` work-items (rounded up to `local`
+    /// when given; kernels guard their own range).
+    pub fn launch(
+        &self,
+        name: &str,
+        global: usize,
+        local: Option<usize>,
+    ) -> Result<(), DeviceError> {
+        let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        let global = match local {
+            Some(l) => global.div_ceil(l) * l,
+            None => global,
+        };
+        let lp = local.as_ref().map_or(ptr::null(), |l| l as *const usize);
+        // SAFETY: every argument was bound in `bind` to a buffer that lives as long as self.
+        let ev = unsafe {
+            self.built
+                .queue()
+                .enqueue_nd_range_kernel(k.get(), 1, ptr::null(), &global, lp, &[])
+        }
+        .map_err(self.err("clEnqueueNDRangeKernel"))?;
+        self.launched(
+            name,
+            &[global],
+            local.as_ref().map(std::slice::from_ref),
+            ev,
+        );
+        Ok(())
+    }
+
+    /// Run kernel `name` over `global` work-items (blocking) and return its device time in
+    /// seconds from the queue's profiling events (turn them on first with
+    /// [`Runtime::set_profiling`]).
+    pub fn time_kernel(&self, name: &str, global: usize) -> Result<f64, DeviceError> {
+        let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        // SAFETY: every argument was bound to a buffer that lives as long as self.
+        let ev = unsafe {
+            self.built.queue().enqueue_nd_range_kernel(
+                k.get(),
+                1,
+                ptr::null(),
+                &global,
+                ptr::null(),
+                &[],
+            )
+        }
+        .map_err(self.err("clEnqueueNDRangeKernel"))?;
+        ev.wait().map_err(self.err("clWaitForEvents"))?;
+        let t0 = ev
+            .profiling_command_start()
+            .map_err(self.err("clGetEventProfilingInfo"))?;
+        let t1 = ev
+            .profiling_command_end()
+            .map_err(self.err("clGetEventProfilingInfo"))?;
+        Ok(t1.saturating_sub(t0) as f64 * 1e-9)
+    }
+}

@@ -1,0 +1,29 @@
+use super::levels;
+
+/// Level 0 reads nothing the list writes; level 1 reads level-0 results; applying the
+/// levels in turn equals applying the list in order.
+#[test]
+fn copy_levels_preserve_sequential_semantics() {
+    // 10 ← 1, 11 ← 2, 12 ← 10 (chained), 13 ← 3, 14 ← 11 (chained)
+    let list = [(10, 1), (11, 2), (12, 10), (13, 3), (14, 11)];
+    let (l0, l1) = levels(&list);
+    assert_eq!(l0, vec![(10, 1), (11, 2), (13, 3)]);
+    assert_eq!(l1, vec![(12, 10), (14, 11)]);
+    let apply = |v: &mut Vec<i32>, pairs: &[(usize, usize)]| {
+        for &(d, s) in pairs {
+            v[d] = v[s];
+        }
+    };
+    let mut a: Vec<i32> = (0..16).collect();
+    let mut b = a.clone();
+    apply(&mut a, &list);
+    apply(&mut b, &l0);
+    apply(&mut b, &l1);
+    assert_eq!(a, b);
+}
+
+#[test]
+#[should_panic(expected = "deeper than two levels")]
+fn three_level_chains_are_refused() {
+    levels(&[(10, 1), (11, 10), (12, 11)]);
+}
