@@ -68,7 +68,7 @@ pub fn source() -> String {
 /// Register cap of the fused kernel on NVIDIA devices. Uncapped, NVIDIA's compiler gives
 /// `loop2` 188–196 registers, which fits one 256-item group per SM; capped at 128 (two groups
 /// per SM, no spills reported) implicit upwind ran 41 % faster on an H200 and 96 was slower
-/// again (docs/PERFORMANCE.md, tuning step 4).
+/// again (docs/performance-log.md).
 pub const NV_MAX_REGISTERS: u32 = 128;
 
 /// The `-D` defines of the fused form for `case` on `dev` with decomposition `dec` (the

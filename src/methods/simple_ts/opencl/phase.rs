@@ -77,7 +77,7 @@ pub struct OpenClOptions {
     /// Directory for the build log and assembled source.
     pub log_dir: Option<std::path::PathBuf>,
     /// Fused form only: lean storage (ρ and Γ computed where read, packed geometry; about
-    /// 100 B per cell for the implicit scheme, `gpu::fused::bytes_per_cell`).
+    /// 100 B per cell for the implicit scheme, `fused::device_bytes`).
     pub lean: bool,
 }
 
