@@ -4,7 +4,7 @@
 // The assembled kernel source (kernel.cl of a `simplets bench --trace` directory) is compiled
 // as C++ after this header, with
 //   - `real` a class holding one double whose arithmetic operators count the FP64 operations
-//     they perform (add, sub, mul, div, sqrt; comparisons, fabs, fmax, fmin, isnan as
+//     they perform (add, sub, mul, div, sqrt; comparisons, fabs, fmax, fmin, isnan, isfinite as
 //     "other", not flops), and whose copy and assignment record global-memory reads and
 //     writes;
 //   - `gint` the int of __global int buffers, recording its reads and writes;
@@ -214,6 +214,11 @@ struct real {
         kc::rd(&a);
         return real(a.v);
     }
+    // (int)x of a control word (gate.cl's group count): a read, no arithmetic.
+    explicit operator int() const {
+        kc::rd(this);
+        return static_cast<int>(v);
+    }
 #define KC_CMP(op)                                      \
     friend bool operator op(const real& a, const real& b) { \
         kc::rd(&a);                                     \
@@ -256,6 +261,11 @@ inline bool isnan(const real& a) {
     kc::rd(&a);
     ++kc::tl.other;
     return std::isnan(a.v);
+}
+inline bool isfinite(const real& a) {
+    kc::rd(&a);
+    ++kc::tl.other;
+    return std::isfinite(a.v);
 }
 
 // The int of __global int buffers.

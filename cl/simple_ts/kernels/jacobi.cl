@@ -7,14 +7,16 @@
  * One work-item per stored cell (k = i + j·CFG_NXT); each kernel guards its own range.
  * Parameters are named like the host's buffers: src/device/runtime.rs binds them by name.
  *
- * Host order per loop-2 iteration: pseudo → copy_hat_* → tp → ghost_pt* [→ (tp_sweep →
- * ghost_pt*) for every further sweep of the C++ order] → correct → eos →
- * ghosts* → faces_* → fluxes → reduce_*. Explicit: convective once per step. */
+ * Host order per loop-2 iteration: pseudo → copy_hat_* → pt_to_new → tp → ghost_pt*
+ * [→ (pt_to_old → tp_sweep → ghost_pt*) for every further sweep of the C++ order] → correct →
+ * eos → ghosts* → faces_* → reduce_all → fluxes → check. Explicit: convective once per step.
+ * Every loop-2 kernel is gated by the device-side loop control (gate.cl). */
 
 /* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
 __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real* rho_v,
-                     __global real* fx, __global real* fy)
+                     __global real* fx, __global real* fy LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
@@ -35,8 +37,9 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                      __global const real* fx, __global const real* fy,
                      __global const real* cu, __global const real* cv,
                      __global real* u_hat, __global real* d_u, __global real* v_hat,
-                     __global real* d_v)
+                     __global real* d_v LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
@@ -63,23 +66,31 @@ inline void hat_pairs(__global const int* l, int n, __global real* hat, __global
     d[l[2 * m]] = d[l[2 * m + 1]];
 }
 
-__kernel void copy_hat_u0(__global const int* u_copy0, __global real* u_hat, __global real* d_u)
+__kernel void copy_hat_u0(__global const int* u_copy0, __global real* u_hat,
+                          __global real* d_u LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     hat_pairs(u_copy0, CFG_NU_COPY0, u_hat, d_u);
 }
 
-__kernel void copy_hat_u1(__global const int* u_copy1, __global real* u_hat, __global real* d_u)
+__kernel void copy_hat_u1(__global const int* u_copy1, __global real* u_hat,
+                          __global real* d_u LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     hat_pairs(u_copy1, CFG_NU_COPY1, u_hat, d_u);
 }
 
-__kernel void copy_hat_v0(__global const int* v_copy0, __global real* v_hat, __global real* d_v)
+__kernel void copy_hat_v0(__global const int* v_copy0, __global real* v_hat,
+                          __global real* d_v LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     hat_pairs(v_copy0, CFG_NV_COPY0, v_hat, d_v);
 }
 
-__kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat, __global real* d_v)
+__kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat,
+                          __global real* d_v LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     hat_pairs(v_copy1, CFG_NV_COPY1, v_hat, d_v);
 }
 
@@ -113,8 +124,9 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
                  __global const real* ct, __global const real* u_hat,
                  __global const real* d_u, __global const real* v_hat,
                  __global const real* d_v, __global real* p_new, __global real* t_new,
-                 __global real* res_p, __global real* res_t)
+                 __global real* res_p, __global real* res_t LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
@@ -135,8 +147,9 @@ __kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                        __global const real* d_u, __global const real* v_hat,
                        __global const real* d_v, __global const real* p_old,
                        __global const real* t_old, __global real* p_new, __global real* t_new,
-                       __global real* res_p, __global real* res_t)
+                       __global real* res_p, __global real* res_t LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
@@ -155,14 +168,16 @@ inline void pt_pairs(__global const int* l, int n, __global real* p_new, __globa
 }
 
 __kernel void ghost_pt0(__global const int* ghost_copy0, __global real* p_new,
-                        __global real* t_new)
+                        __global real* t_new LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     pt_pairs(ghost_copy0, CFG_NGHOST_COPY0, p_new, t_new);
 }
 
 __kernel void ghost_pt1(__global const int* ghost_copy1, __global real* p_new,
-                        __global real* t_new)
+                        __global real* t_new LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     pt_pairs(ghost_copy1, CFG_NGHOST_COPY1, p_new, t_new);
 }
 
@@ -173,8 +188,9 @@ __kernel void correct(__global real* u, __global real* v, __global const int* u_
                       __global const int* v_face, __global const real* u_hat,
                       __global const real* d_u, __global const real* v_hat,
                       __global const real* d_v, __global const real* p_new,
-                      __global real* res_u, __global real* res_v)
+                      __global real* res_u, __global real* res_v LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
@@ -196,8 +212,9 @@ __kernel void correct(__global real* u, __global real* v, __global const int* u_
 /* New p, T into iterate k with ρ = p/T and Γ = √T on fluid cells (iterate.rs, EoS step). */
 __kernel void eos(__global const int* cell, __global const real* p_new,
                   __global const real* t_new, __global real* p, __global real* t,
-                  __global real* rho, __global real* gam)
+                  __global real* rho, __global real* gam LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT || cell[k] != CELL_FLUID)
         return;
@@ -228,31 +245,100 @@ inline void group_max(__global const real* r, __global real* part, __local real*
     }
 }
 
-/* One reduction entry point per residual (kernels bind their buffers by name). */
-__kernel void reduce_u(__global const real* res_u, __global real* part_u)
+/* The four residual maxima in one launch: each work-group reduces u, v, p, T in turn
+ * (part_* get (value, index) per group; the host or `check` merges the groups). */
+__kernel void reduce_all(__global const real* res_u, __global const real* res_v,
+                         __global const real* res_p, __global const real* res_t,
+                         __global real* part_u, __global real* part_v, __global real* part_p,
+                         __global real* part_t LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     __local real lv[DEV_RED_WG];
     __local int li[DEV_RED_WG];
     group_max(res_u, part_u, lv, li);
-}
-
-__kernel void reduce_v(__global const real* res_v, __global real* part_v)
-{
-    __local real lv[DEV_RED_WG];
-    __local int li[DEV_RED_WG];
+    barrier(CLK_LOCAL_MEM_FENCE);
     group_max(res_v, part_v, lv, li);
-}
-
-__kernel void reduce_p(__global const real* res_p, __global real* part_p)
-{
-    __local real lv[DEV_RED_WG];
-    __local int li[DEV_RED_WG];
+    barrier(CLK_LOCAL_MEM_FENCE);
     group_max(res_p, part_p, lv, li);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    group_max(res_t, part_t, lv, li);
 }
 
-__kernel void reduce_t(__global const real* res_t, __global real* part_t)
+/* Loop 3 starts from iterate k: p_new, t_new := p, t (all stored cells, ghosts included). */
+__kernel void pt_to_new(__global const real* p, __global const real* t, __global real* p_new,
+                        __global real* t_new LOOP2_GATE_ARG)
 {
-    __local real lv[DEV_RED_WG];
-    __local int li[DEV_RED_WG];
-    group_max(res_t, part_t, lv, li);
+    LOOP2_GATE
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    p_new[k] = p[k];
+    t_new[k] = t[k];
+}
+
+/* A later sweep starts from the previous one: p_old, t_old := p_new, t_new. */
+__kernel void pt_to_old(__global const real* p_new, __global const real* t_new,
+                        __global real* p_old, __global real* t_old LOOP2_GATE_ARG)
+{
+    LOOP2_GATE
+    const size_t k = get_global_id(0);
+    if (k >= (size_t)CFG_NXT * CFG_NYT)
+        return;
+    p_old[k] = p_new[k];
+    t_old[k] = t_new[k];
+}
+
+/* The per-step entries of ctl back to zero (gate.cl); one work-item. */
+__kernel void ctl_reset(__global real* ctl)
+{
+    if (get_global_id(0) != 0)
+        return;
+    for (int m = 0; m < CTL_RESET; m++)
+        ctl[m] = 0.0;
+}
+
+/* Merge (d, k) into (*best, *at) with the host's rule (loop2.rs `merge`): NaN wins, then the
+ * larger value, ties keep the smaller index. */
+inline void merge_at(real* best, real* at, const real d, const real k)
+{
+    const bool take = (isnan(d) || isnan(*best)) ? (isnan(d) && (!isnan(*best) || k < *at))
+                                                 : (d > *best || (d == *best && k < *at));
+    if (take) {
+        *best = d;
+        *at = k;
+    }
+}
+
+/* The end of a loop-2 iteration (gate.cl): merge the groups' maxima in group order from
+ * (0, 0) as the host does, count the iteration, then the divergence guard in field order
+ * (u, v, p, T: not finite or above the limit) and the tolerances of spec §4. One work-item,
+ * queued after `fluxes`, so a stopping iteration is complete. */
+__kernel void check(__global const real* part_u, __global const real* part_v,
+                    __global const real* part_p, __global const real* part_t,
+                    __global real* ctl)
+{
+    if (get_global_id(0) != 0 || ctl[CTL_STOP] != 0.0)
+        return;
+    __global const real* part[4] = {part_u, part_v, part_p, part_t};
+    const int groups = (int)ctl[CTL_GROUPS];
+    real best[4], at[4];
+    for (int f = 0; f < 4; f++) {
+        best[f] = 0.0;
+        at[f] = 0.0;
+        for (int g = 0; g < groups; g++)
+            merge_at(&best[f], &at[f], part[f][2 * g], part[f][2 * g + 1]);
+        ctl[CTL_MAX + f] = best[f];
+        ctl[CTL_AT + f] = at[f];
+    }
+    ctl[CTL_ITERS] += 1.0;
+    for (int f = 0; f < 4; f++) {
+        if (!isfinite(best[f]) || best[f] > ctl[CTL_LIMIT]) {
+            ctl[CTL_FIELD] = (real)f;
+            ctl[CTL_STOP] = 2.0;
+            return;
+        }
+    }
+    if (best[0] <= ctl[CTL_EPS_V] && best[1] <= ctl[CTL_EPS_V] && best[2] <= ctl[CTL_EPS_P] &&
+        best[3] <= ctl[CTL_EPS_T])
+        ctl[CTL_STOP] = 1.0;
 }

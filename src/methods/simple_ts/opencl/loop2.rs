@@ -35,27 +35,83 @@ pub trait DeviceLoop {
     fn nxt(&self) -> usize;
     /// Completed time steps, advanced by [`step`].
     fn steps_mut(&mut self) -> &mut u64;
+    /// Whether the form checks loop 2 on the device (`cl/simple_ts/kernels/gate.cl`): then
+    /// [`step`] queues iterations in batches through [`DeviceLoop::enqueue_iteration`] and
+    /// reads [`DeviceLoop::read_control`] once per batch.
+    fn device_control(&self) -> bool {
+        false
+    }
+    /// Queue one loop-2 iteration ending with the device-side check (gated: a no-op once the
+    /// check has stopped the step).
+    fn enqueue_iteration(&mut self) -> Result<(), DeviceError> {
+        unreachable!("only forms with device_control queue iterations")
+    }
+    /// The device's loop-2 control record (blocking read).
+    fn read_control(&mut self) -> Result<Control, DeviceError> {
+        unreachable!("only forms with device_control have a control record")
+    }
+    /// Loop-2 iterations of the previous step: the size of the next step's first batch.
+    fn batch_hint(&mut self) -> &mut u32 {
+        unreachable!("only forms with device_control batch iterations")
+    }
+}
+
+/// The device's loop-2 control record after a batch (`gate.cl`: `ctl`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Control {
+    /// 0 running, 1 converged, 2 diverged.
+    pub stop: u8,
+    /// Iterations checked (the one that stopped the step included).
+    pub iters: u32,
+    /// The diverged field (0 u, 1 v, 2 p, 3 T).
+    pub field: usize,
+    /// Maxima of |Δu|, |Δv|, |Δp|, |ΔT| of the last checked iteration, with stored indices.
+    pub max: [MaxAt; 4],
+}
+
+impl Control {
+    /// Decode the `ctl` buffer (gate.cl's layout).
+    pub fn from_ctl(c: &[f64]) -> Control {
+        let at = |f: usize| (c[3 + f], c[7 + f] as usize);
+        Control {
+            stop: c[0] as u8,
+            iters: c[1] as u32,
+            field: c[2] as usize,
+            max: [at(0), at(1), at(2), at(3)],
+        }
+    }
+}
+
+const FIELDS: [&str; 4] = ["u", "v", "p", "T"];
+
+/// The error of a diverged loop-2 iteration `iter`: field `field` with `(value, at)`.
+fn diverged(step: u64, iter: u32, field: usize, (value, at): MaxAt, nx: usize) -> RunError {
+    RunError::Diverged {
+        step,
+        iter,
+        field: FIELDS[field],
+        i: (at % nx) as i64 - 1,
+        j: (at / nx) as i64 - 1,
+        value,
+    }
 }
 
 /// One time step: loop 2 until the tolerances hold or `spec.max_iters`; NaN/Inf or a residual
 /// above the divergence limit rolls back and names the step, field and cell.
 pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, RunError> {
+    if s.device_control() {
+        return step_batched(s, spec);
+    }
     s.begin_step()?;
     let mut report = StepReport::default();
     for iter in 1..=spec.max_iters {
-        let [du, dv, dp, dt] = s.iterate()?;
-        for (field, (value, at)) in [("u", du), ("v", dv), ("p", dp), ("T", dt)] {
+        let max = s.iterate()?;
+        let [du, dv, dp, dt] = max;
+        for (field, &(value, _)) in max.iter().enumerate() {
             if !value.is_finite() || value > spec.divergence_limit {
                 s.rollback()?;
                 let nx = s.nxt();
-                return Err(RunError::Diverged {
-                    step: *s.steps_mut() + 1,
-                    iter,
-                    field,
-                    i: (at % nx) as i64 - 1,
-                    j: (at / nx) as i64 - 1,
-                    value,
-                });
+                return Err(diverged(*s.steps_mut() + 1, iter, field, max[field], nx));
             }
         }
         report.iters = iter;
@@ -67,6 +123,48 @@ pub fn step<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, R
     }
     *s.steps_mut() += 1;
     Ok(report)
+}
+
+/// [`step`] with the loop-2 control on the device: the same iterations, guard and stop, with
+/// one host round trip per batch of iterations instead of one per iteration. The first batch
+/// is as long as the previous step's loop 2 (at least 1); a step that needs more queues
+/// batches of half the iterations done so far. Iterations queued after the stop are no-ops
+/// on the device, so the state and the report are those of the per-iteration loop
+/// (`tests/parity.rs` checks both forms against the reference).
+fn step_batched<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepReport, RunError> {
+    s.begin_step()?;
+    let max_iters = spec.max_iters.max(1);
+    let mut queued = 0u32;
+    let mut batch = (*s.batch_hint()).clamp(1, max_iters);
+    let c = loop {
+        for _ in 0..batch {
+            s.enqueue_iteration()?;
+        }
+        queued += batch;
+        let c = s.read_control()?;
+        if c.stop != 0 || queued >= max_iters {
+            break c;
+        }
+        batch = (queued / 2).clamp(1, max_iters - queued);
+    };
+    if c.stop == 2 {
+        s.rollback()?;
+        let nx = s.nxt();
+        return Err(diverged(
+            *s.steps_mut() + 1,
+            c.iters,
+            c.field,
+            c.max[c.field],
+            nx,
+        ));
+    }
+    *s.batch_hint() = c.iters;
+    *s.steps_mut() += 1;
+    Ok(StepReport {
+        iters: c.iters,
+        res: Residuals(c.max.map(|m| m.0)),
+        converged: c.stop == 1,
+    })
 }
 
 /// Read one set of six field buffers (`names` in [`Fields`](crate::methods::simple_ts::fields::Fields) order:

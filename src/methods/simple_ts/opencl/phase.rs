@@ -96,10 +96,12 @@ pub struct OpenCl {
     counts: [(&'static str, usize); 12],
     /// Work-groups of each residual reduction.
     red_groups: usize,
+    /// Loop-2 iterations of the previous step: the first batch of the next one.
+    hint: u32,
 }
 
-/// Every kernel of `cl/simple_ts/kernels/jacobi.cl`.
-const KERNELS: [&str; 23] = [
+/// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`.
+const KERNELS: [&str; 24] = [
     "fluxes",
     "convective",
     "pseudo",
@@ -107,7 +109,9 @@ const KERNELS: [&str; 23] = [
     "copy_hat_u1",
     "copy_hat_v0",
     "copy_hat_v1",
+    "pt_to_new",
     "tp",
+    "pt_to_old",
     "tp_sweep",
     "ghost_pt0",
     "ghost_pt1",
@@ -119,11 +123,13 @@ const KERNELS: [&str; 23] = [
     "faces_u1",
     "faces_v0",
     "faces_v1",
-    "reduce_u",
-    "reduce_v",
-    "reduce_p",
-    "reduce_t",
+    "reduce_all",
+    "check",
+    "ctl_reset",
 ];
+
+/// Entries of the loop-2 control buffer `ctl` (`cl/simple_ts/kernels/gate.cl`).
+const CTL_LEN: usize = 16;
 
 /// The assembled kernel source of the Jacobi backend.
 pub fn source() -> String {
@@ -214,6 +220,18 @@ impl OpenCl {
         for name in ["part_u", "part_v", "part_p", "part_t"] {
             rt.real(name, &vec![0.0; 2 * red_groups])?;
         }
+        // The loop-2 control (gate.cl): per-step entries zero; tolerances, divergence limit
+        // and group count once.
+        let sv = &case.solver;
+        let mut ctl = [0.0; CTL_LEN];
+        ctl[11..].copy_from_slice(&[
+            sv.eps_v,
+            sv.eps_p,
+            sv.eps_t,
+            sv.divergence_limit,
+            red_groups as f64,
+        ]);
+        rt.real("ctl", &ctl)?;
         let l = CopyLists::new(&p.ghosts);
         upload_geometry(&mut rt, &p, &l)?;
         for kname in KERNELS {
@@ -248,6 +266,7 @@ impl OpenCl {
             dirty: true,
             n,
             sweeps,
+            hint: 1,
             p,
         };
         s.run("fluxes")?;
@@ -263,6 +282,11 @@ impl OpenCl {
         self.rt.launch(kernel, self.n, None)
     }
 
+    /// Launch a one-item kernel (`ctl_reset`).
+    fn run_one(&self, kernel: &str) -> Result<(), DeviceError> {
+        self.rt.launch(kernel, 1, None)
+    }
+
     /// Launch the boundary-copy kernels whose names start with `prefix`, in order, one
     /// work-item per list entry (empty lists are skipped).
     fn copies(&self, prefix: &str) -> Result<(), DeviceError> {
@@ -274,29 +298,22 @@ impl OpenCl {
         Ok(())
     }
 
-    /// The four residual reductions (u, v, p, T), each the largest value with its stored
-    /// index from the per-group partial results, with `fluxes` queued behind them. The four
-    /// partial buffers come back in one host round trip, and `fluxes` runs while the host
-    /// merges them (it overwrites Fx and Fy, which hold the u and v residuals, so it must come
-    /// after the reductions: the in-order queue sees to that).
+    /// The four residual maxima (u, v, p, T) in one reduction launch, each the largest value
+    /// with its stored index from the per-group partial results, with `fluxes` queued behind
+    /// it. The four partial buffers come back in one host round trip, and `fluxes` runs while
+    /// the host merges them (it overwrites Fx and Fy, which hold the u and v residuals, so it
+    /// must come after the reduction: the in-order queue sees to that).
     fn residuals_then_fluxes(&self) -> Result<[(f64, usize); 4], DeviceError> {
-        const RED: [(&str, &str); 4] = [
-            ("reduce_u", "part_u"),
-            ("reduce_v", "part_v"),
-            ("reduce_p", "part_p"),
-            ("reduce_t", "part_t"),
-        ];
-        for (kernel, _) in RED {
-            self.rt
-                .launch(kernel, RED_WG * self.red_groups, Some(RED_WG))?;
-        }
+        const PARTS: [&str; 4] = ["part_u", "part_v", "part_p", "part_t"];
+        self.rt
+            .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
         let mut bufs = [(); 4].map(|()| vec![0.0; 2 * self.red_groups]);
         let [b0, b1, b2, b3] = &mut bufs;
         let mut reads = [
-            (RED[0].1, &mut b0[..]),
-            (RED[1].1, &mut b1[..]),
-            (RED[2].1, &mut b2[..]),
-            (RED[3].1, &mut b3[..]),
+            (PARTS[0], &mut b0[..]),
+            (PARTS[1], &mut b1[..]),
+            (PARTS[2], &mut b2[..]),
+            (PARTS[3], &mut b3[..]),
         ];
         self.rt.read_all_then(&mut reads, || self.run("fluxes"))?;
         Ok(bufs.map(|buf| {
@@ -308,32 +325,53 @@ impl OpenCl {
         }))
     }
 
-    /// One loop-2 iteration on the device; the residuals with their stored indices.
-    pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
+    /// Queue the kernels of one loop-2 iteration up to the correction and the boundary copies
+    /// (its reduction and `fluxes` follow).
+    fn queue_sweeps(&mut self) -> Result<(), DeviceError> {
         self.dirty = true;
         self.run("pseudo")?;
         self.copies("copy_hat_")?;
-        self.rt.copy("p", "p_new")?;
-        self.rt.copy("t", "t_new")?;
+        self.run("pt_to_new")?;
         self.run("tp")?;
         self.copies("ghost_pt")?;
         // Later sweeps of loop 3 (C++ order) start from the previous sweep with its ghosts.
         for _ in 1..self.sweeps {
-            self.rt.copy("p_new", "p_old")?;
-            self.rt.copy("t_new", "t_old")?;
+            self.run("pt_to_old")?;
             self.run("tp_sweep")?;
             self.copies("ghost_pt")?;
         }
         self.run("correct")?;
         self.run("eos")?;
         self.copies("ghosts")?;
-        self.copies("faces_")?;
-        // The reductions before `fluxes`: the u and v residuals live in Fx and Fy.
+        self.copies("faces_")
+    }
+
+    /// One loop-2 iteration on the device; the residuals with their stored indices (one host
+    /// round trip per iteration: the loop without the device-side control, kept for tests).
+    pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
+        self.queue_sweeps()?;
         self.residuals_then_fluxes()
+    }
+
+    /// Queue one loop-2 iteration that ends with the device-side check (gate.cl).
+    fn queue_checked_iteration(&mut self) -> Result<(), DeviceError> {
+        self.queue_sweeps()?;
+        self.rt
+            .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
+        self.run("fluxes")?;
+        self.rt.launch("check", 1, None)
+    }
+
+    /// The loop-2 control record (a blocking read of `ctl`).
+    fn control(&self) -> Result<super::loop2::Control, DeviceError> {
+        let mut c = [0.0; CTL_LEN];
+        self.rt.read("ctl", &mut c)?;
+        Ok(super::loop2::Control::from_ctl(&c))
     }
 
     /// Start a time step: level n := iterate k; explicit convective terms.
     pub fn begin_step(&mut self) -> Result<(), DeviceError> {
+        self.run_one("ctl_reset")?;
         for (k, n) in K.iter().zip(N) {
             self.rt.copy(k, n)?;
         }
@@ -345,6 +383,8 @@ impl OpenCl {
     }
 
     fn rollback(&mut self) -> Result<(), DeviceError> {
+        // The gate is closed after a diverged check: open it for `fluxes`.
+        self.run_one("ctl_reset")?;
         for (k, n) in K.iter().zip(N) {
             self.rt.copy(n, k)?;
         }
@@ -377,6 +417,18 @@ impl super::loop2::DeviceLoop for OpenCl {
     fn steps_mut(&mut self) -> &mut u64 {
         &mut self.host.step
     }
+    fn device_control(&self) -> bool {
+        true
+    }
+    fn enqueue_iteration(&mut self) -> Result<(), DeviceError> {
+        self.queue_checked_iteration()
+    }
+    fn read_control(&mut self) -> Result<super::loop2::Control, DeviceError> {
+        self.control()
+    }
+    fn batch_hint(&mut self) -> &mut u32 {
+        &mut self.hint
+    }
 }
 
 impl Backend for OpenCl {
@@ -400,6 +452,7 @@ impl Backend for OpenCl {
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
+        self.run_one("ctl_reset")?;
         super::loop2::write_fields(&mut self.rt, &K, &state.k)?;
         super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
         self.host = state;

@@ -44,7 +44,10 @@ pub const FLUX_INLINE: (&str, &str) = piece!("kernels/flux_inline.cl");
 /// `kernels/convective_explicit.cl`: shared kernel parameter lists and the explicit scheme's
 /// convective kernel.
 pub const CONVECTIVE: (&str, &str) = piece!("kernels/convective_explicit.cl");
-/// `kernels/boundary.cl`: boundary copies of iterate k (both forms).
+/// `kernels/gate.cl`: the phase form's loop-2 control on the device (the `ctl` buffer and
+/// the gate every loop-2 kernel starts with).
+pub const GATE: (&str, &str) = piece!("kernels/gate.cl");
+/// `kernels/boundary.cl`: boundary copies of iterate k (both forms; gated in the phase form).
 pub const BOUNDARY: (&str, &str) = piece!("kernels/boundary.cl");
 /// `kernels/iterate_fused.cl`: the fused loop-2 kernel (spec §5.3), one work-group per
 /// subdomain, marching along y.
@@ -76,6 +79,7 @@ pub fn phase() -> Source {
     equations()
         .with(FLUX_STORED)
         .with(CONVECTIVE)
+        .with(GATE)
         .with(BOUNDARY)
         .with(MAX_AT)
         .with(JACOBI)
