@@ -8,15 +8,40 @@ use std::path::Path;
 
 use simplets::validate::{run_case, table, CASES};
 
+/// The cases are independent: they run on as many threads as there are cores (about 2 min of
+/// CPU in all), each taking the next case not yet taken; the rows keep the order of [`CASES`].
 #[test]
 fn every_quick_validation_metric_passes() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut rows = vec![];
-    for name in CASES {
-        let rep = run_case(root, name, true).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(!rep.rows.is_empty(), "{name}: no metrics");
-        rows.extend(rep.rows);
-    }
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(CASES.len()));
+    let mut done: Vec<(usize, Vec<_>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(name) = CASES.get(k) else {
+                            return mine;
+                        };
+                        let rep =
+                            run_case(root, name, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+                        assert!(!rep.rows.is_empty(), "{name}: no metrics");
+                        mine.push((k, rep.rows));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(k, _)| *k);
+    assert_eq!(done.len(), CASES.len());
+    let rows: Vec<_> = done.into_iter().flat_map(|(_, rows)| rows).collect();
     eprint!("{}", table(&rows));
     let failed: Vec<_> = rows.iter().filter(|r| !r.pass).collect();
     assert!(failed.is_empty(), "failed metrics: {failed:#?}");
