@@ -1,17 +1,14 @@
 //! Integration tests of the serial reference against analytic solutions and conservation
 //! (issue 2, item 7 (a)–(d)). Each tolerance is a named constant with its reason.
 
-use std::path::Path;
+mod common;
 
 use simplets::methods::simple_ts::backend::Backend as Solver;
 use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme, Side};
 use simplets::methods::simple_ts::reference::Reference;
 
 fn load(name: &str) -> Case {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("configs")
-        .join(name);
-    Case::from_file(&path).unwrap_or_else(|e| panic!("{e}"))
+    Case::from_file(&common::config(name)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn run(r: &mut Reference, steps: u64) {

@@ -1,20 +1,18 @@
-//! `simplets bench` pieces on an OpenCL device (PoCL in CI; run with `--test-threads=1`):
-//! per-kernel profiling, the device memory of both forms, the embedded kernel counts, and the
-//! counting replay of a traced step (when g++ and python3 are present).
+//! `simplets bench` pieces on an OpenCL device (PoCL in CI): per-kernel profiling, the device
+//! memory of both forms, the embedded kernel counts, and the counting replay of a traced step
+//! (needs g++ and python3: a CI run without them fails). The programs come from the shared
+//! kernel cache (`tests/common`); every test builds the [`BUILT`] schemes only.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::process::Command;
-use std::sync::{Mutex, MutexGuard};
 
+use common::{cl_lock, cl_options, root};
 use simplets::bench::{self, counts};
 use simplets::methods::simple_ts::backend::Backend as Solver;
-use simplets::methods::simple_ts::case::{Case, Convection, Interpolation, Scheme};
+use simplets::methods::simple_ts::case::{Case, Convection, Interpolation};
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
-
-fn cl_lock() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const SCHEMES: [(Convection, Interpolation); 4] = [
     (Convection::Implicit, Interpolation::Upwind),
@@ -23,8 +21,8 @@ const SCHEMES: [(Convection, Interpolation); 4] = [
     (Convection::Explicit, Interpolation::Tvd),
 ];
 
-/// The schemes whose kernels these tests build (each build of the fused form takes a minute
-/// on PoCL): one implicit and one explicit, one upwind and one TVD. The storage and the set
+/// The schemes whose kernels these tests build (each build of the fused form takes 30 s to
+/// 2 min on PoCL, the lean one longest): one implicit and one explicit, one upwind and one TVD. The storage and the set
 /// of launched kernels depend on the convection only (explicit adds C_u, C_v, C_T and the
 /// `convective` kernel); the interpolation changes what a kernel computes, not which runs.
 const BUILT: [(Convection, Interpolation); 2] = [
@@ -32,19 +30,13 @@ const BUILT: [(Convection, Interpolation); 2] = [
     (Convection::Explicit, Interpolation::Tvd),
 ];
 
-fn root() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The kernel-count case, shrunk, with `scheme`.
+/// The parity case ([`common::body_case`]: a body, slip walls, one moving and one hot,
+/// inflow and outflow: the sides and walls of the kernel-count case
+/// `scripts/kernel_count/case.json`, so the same kernels run) with `scheme`, two loop-2
+/// iterations per step. Its programs are those `tests/parity.rs` builds: from the cache.
 fn case(convection: Convection, interpolation: Interpolation) -> Case {
-    let c = Case::from_file(&root().join("scripts/kernel_count/case.json")).unwrap();
-    let mut c = simplets::methods::simple_ts::tile::tile_case(&c, 140, 70).unwrap();
+    let mut c = common::body_case(convection, interpolation);
     assert_eq!(c.bodies.len(), 1);
-    c.scheme = Scheme {
-        convection,
-        interpolation,
-    };
     c.solver.max_iters = 2;
     c.solver.eps_v = 0.0;
     c.solver.eps_p = 0.0;
@@ -52,12 +44,19 @@ fn case(convection: Convection, interpolation: Interpolation) -> Case {
     c
 }
 
+/// The fused form with the work-group width `tests/parity.rs` builds for this scheme and
+/// storage (lean implicit: 16; else 8), several work-groups in both directions.
 fn fused(c: &Case, lean: bool) -> simplets::methods::simple_ts::opencl::fused::Fused {
     let opts = OpenClOptions {
         lean,
-        ..OpenClOptions::default()
+        ..cl_options()
     };
-    simplets::methods::simple_ts::opencl::fused::Fused::new(c, &opts, Some((64, 16))).unwrap()
+    let dec = if lean && c.scheme.convection == Convection::Implicit {
+        (16, 3)
+    } else {
+        (8, 5)
+    };
+    simplets::methods::simple_ts::opencl::fused::Fused::new(c, &opts, Some(dec)).unwrap()
 }
 
 /// The per-cell buffers of each form are what `simplets check` reports, in every scheme.
@@ -67,7 +66,7 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
     for (conv, interp) in BUILT {
         let c = case(conv, interp);
         let explicit = conv == Convection::Explicit;
-        let phase = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+        let phase = OpenCl::new(&c, &cl_options()).unwrap();
         let f = fused(&c, false);
         let fl = fused(&c, true);
         for (form, s, expect) in [
@@ -123,11 +122,13 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
 /// The profiled pass sees every launch: one `pseudo`, `tp`, `pt_to_new` and device-side
 /// `check` per iteration, the buffer copies of each step, and one read of the loop-2 control
 /// per batch of iterations: after the first step a step's loop 2 is one batch.
+/// (Explicit, for the `convective` kernel; TVD, to share the program of [`BUILT`].)
 #[test]
 fn profiling_accumulates_every_command() {
     let _g = cl_lock();
-    let c = case(Convection::Explicit, Interpolation::Upwind);
-    let mut s = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+    let c = case(Convection::Explicit, Interpolation::Tvd);
+    assert!(BUILT.contains(&(c.scheme.convection, c.scheme.interpolation)));
+    let mut s = OpenCl::new(&c, &cl_options()).unwrap();
     // The first step learns the batch size (several reads while it grows).
     s.step().unwrap();
     s.runtime_mut().unwrap().set_profiling(true).unwrap();
@@ -194,7 +195,7 @@ fn embedded_counts_are_current_and_complete() {
         if !BUILT.contains(&(conv, interp)) {
             continue;
         }
-        let phase: Box<dyn Solver> = Box::new(OpenCl::new(&c, &OpenClOptions::default()).unwrap());
+        let phase: Box<dyn Solver> = Box::new(OpenCl::new(&c, &cl_options()).unwrap());
         let f: Box<dyn Solver> = Box::new(fused(&c, false));
         for (form, mut s) in [("phase", phase), ("fused", f)] {
             s.runtime_mut().unwrap().set_profiling(true).unwrap();
@@ -218,20 +219,21 @@ fn embedded_counts_are_current_and_complete() {
 /// `simplets bench --trace` and the counting replay (scripts/count_kernels.py) on a tiny case:
 /// the replay reproduces the device's buffers bit for bit (else the script fails) and counts
 /// what the embedded counts say per work-item for a kernel whose work does not depend on the
-/// grid size. Needs g++ (C++20) and python3; says so and passes without them.
+/// grid size. Needs g++ (C++20) and python3: fails without them in CI, else says so and
+/// skips.
 #[test]
 fn traced_step_replays_bit_for_bit_in_the_counting_build() {
+    const TEST: &str = "traced_step_replays_bit_for_bit_in_the_counting_build";
     let _g = cl_lock();
-    let have = |cmd: &str| Command::new(cmd).arg("--version").output().is_ok();
-    if !have("g++") || !have("python3") {
-        eprintln!("SKIPPED: the counting build needs g++ and python3");
-        return;
+    for tool in ["g++", "python3"] {
+        if !common::have(tool) {
+            return common::skip(TEST, &format!("the counting build needs {tool}"));
+        }
     }
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("trace");
-    let bin = env!("CARGO_BIN_EXE_simplets");
     let case_path = root().join("scripts/kernel_count/case.json");
-    let out = Command::new(bin)
+    let out = common::simplets()
         .args(["bench", case_path.to_str().unwrap()])
         .args(["--nx", "60", "--ny", "30", "--scheme", "implicit-tvd"])
         .args([

@@ -1,9 +1,12 @@
 //! The `simplets` binary: bad input gives one `error:` line and a non-zero exit, nothing is
 //! overwritten, `check` prints the derived numbers; a few run the solver end to end (output,
-//! divergence, SIGTERM and restart).
+//! divergence, SIGTERM and restart). The binary runs with the tests' shared kernel cache
+//! (`tests/common`).
+
+mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const VALID: &str = r#"{
     "name": "cli-case",
@@ -20,12 +23,22 @@ const VALID: &str = r#"{
 }"#;
 
 fn simplets(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_simplets"))
+    common::simplets()
         .args(args)
         .current_dir(cwd)
-        .env_remove("RUST_LOG")
         .output()
         .expect("run simplets")
+}
+
+/// Whether a run failed for want of an OpenCL runtime: then the test is skipped outside CI
+/// and fails in CI ([`common::skip`]).
+fn no_opencl(test: &str, out: &Output) -> bool {
+    let err = String::from_utf8_lossy(&out.stderr);
+    let missing = err.contains("no OpenCL platform");
+    if missing {
+        common::skip(test, err.trim());
+    }
+    missing
 }
 
 /// Exit status `code` and exactly one stderr line, starting with `error:`; returns that line.
@@ -273,18 +286,21 @@ fn diverging_run_stops_with_a_message_and_keeps_the_file() {
     assert!(m["status"].as_str().unwrap().starts_with("diverged"), "{m}");
 }
 
-/// `devices` lists the OpenCL devices (PoCL on CI), or says clearly that there are none.
+/// `devices` lists the OpenCL devices (PoCL on CI), or says clearly in one line that there
+/// are none (then the test is skipped, and fails in CI).
 #[test]
 fn devices_lists_opencl_devices() {
     let dir = tempfile::tempdir().unwrap();
     let o = simplets(&["devices"], dir.path());
-    if o.status.success() {
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(out.lines().count() >= 2, "{out}");
-    } else {
+    if !o.status.success() {
         let line = one_error_line(&o, 1);
         assert!(line.contains("OpenCL"), "{line}");
+        return common::skip("devices_lists_opencl_devices", &line);
     }
+    let out = String::from_utf8_lossy(&o.stdout);
+    let d = simplets::device::select_device(None).expect("the default device");
+    assert!(out.lines().count() >= 2, "{out}");
+    assert!(out.contains(&d.name), "{} not listed:\n{out}", d.name);
 }
 
 fn coarse_case() -> String {
@@ -308,7 +324,7 @@ fn sigterm_writes_a_checkpoint_and_restart_completes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("res");
     let case = coarse_case();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_simplets"))
+    let mut child = common::simplets()
         .args(["run", &case, "--out", "res", "--steps", "2000"])
         .args(["--checkpoint-every", "5"])
         .current_dir(dir.path())
@@ -323,7 +339,7 @@ fn sigterm_writes_a_checkpoint_and_restart_completes() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(!checkpoints(&out).is_empty(), "no checkpoint within 20 s");
-    let killed = Command::new("kill")
+    let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
@@ -415,8 +431,8 @@ fn grid_too_large_for_the_device_is_refused() {
         &["run", &p, "--backend", "opencl", "--out", "res"],
         dir.path(),
     );
-    if String::from_utf8_lossy(&o.stderr).contains("no OpenCL platform") {
-        return; // no OpenCL runtime on this machine: covered by the device tests
+    if no_opencl("grid_too_large_for_the_device_is_refused", &o) {
+        return;
     }
     let line = one_error_line(&o, 2);
     assert!(line.contains("needs") || line.contains("needed"), "{line}");
@@ -425,21 +441,21 @@ fn grid_too_large_for_the_device_is_refused() {
 }
 
 /// `build-kernels` compiles into the kernel cache; a second call finds everything cached.
-/// (The periodic Couette case builds only the phase form, which is quick on PoCL.)
+/// (The periodic Couette case builds only the phase form, which is quick on PoCL; a cache of
+/// its own, empty at first: the build is the point.)
 #[test]
 fn build_kernels_fills_the_cache() {
     let dir = tempfile::tempdir().unwrap();
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/couette_slip.json");
+    let case = common::config("couette_slip.json");
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_simplets"))
+        common::simplets()
             .args(["build-kernels", case.to_str().unwrap()])
-            .env("SIMPLETS_KERNEL_CACHE", dir.path())
-            .env_remove("RUST_LOG")
+            .env(simplets::device::cache::CACHE_ENV, dir.path())
             .output()
             .unwrap()
     };
     let first = run();
-    if String::from_utf8_lossy(&first.stderr).contains("no OpenCL platform") {
+    if no_opencl("build_kernels_fills_the_cache", &first) {
         return;
     }
     assert!(
@@ -461,18 +477,17 @@ fn build_kernels_fills_the_cache() {
 fn value_changing_build_options_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let p = write_case(dir.path(), "case.json", VALID);
-    let o = Command::new(env!("CARGO_BIN_EXE_simplets"))
+    let o = common::simplets()
         .args(["run", &p, "--backend", "opencl", "--out", "res"])
         .current_dir(dir.path())
-        .env_remove("RUST_LOG")
         .env(
             "SIMPLETS_CL_OPTIONS",
             "-cl-nv-maxrregcount=128 -cl-fast-relaxed-math",
         )
         .output()
         .expect("run simplets");
-    if String::from_utf8_lossy(&o.stderr).contains("no OpenCL platform") {
-        return; // no OpenCL runtime on this machine: covered by the device tests
+    if no_opencl("value_changing_build_options_are_refused", &o) {
+        return;
     }
     let line = one_error_line(&o, 2);
     assert!(line.contains("SIMPLETS_CL_OPTIONS"), "{line}");

@@ -2,21 +2,19 @@
 //! building the probe program, exact results, and build errors that name `cl/` files.
 //!
 //! The device is looked up once per process (`OnceLock`) and every OpenCL use holds one
-//! global mutex: PoCL races when threads look devices up or build concurrently.
+//! global mutex ([`common::cl_lock`]): PoCL races when threads look devices up or build
+//! concurrently.
 
-use std::sync::{Mutex, MutexGuard, OnceLock};
+mod common;
 
+use std::sync::OnceLock;
+
+use common::cl_lock;
 use simplets::device::{
     build, list_devices, list_devices_from, select_device, select_from, Defines, DeviceInfo,
     Source, BUILD_LOG_FILE, DISABLE_ENV, SOURCE_FILE,
 };
 use simplets::error::DeviceError;
-
-/// Serialises OpenCL use across this file's tests.
-fn cl_lock() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The device the tests build for: the default choice, looked up once.
 fn device() -> &'static DeviceInfo {
@@ -186,16 +184,21 @@ fn no_platform_messages() {
 }
 
 /// `SIMPLETS_OPENCL_DISABLE=1` hides every platform. Checked in a child process (this test
-/// binary re-run on [`disabled_child`]) so the variable never changes under other threads.
+/// binary re-run on this test alone, with the variable set) so the variable never changes
+/// under other threads; the parent checks that the child ran the check and passed.
 #[test]
 fn disable_env_var_gives_no_platform() {
+    const NAME: &str = "disable_env_var_gives_no_platform";
+    if std::env::var(DISABLE_ENV).as_deref() == Ok("1") {
+        // The child.
+        let e = list_devices().unwrap_err();
+        assert_eq!(e, DeviceError::NoPlatform);
+        assert_eq!(select_device(None).unwrap_err(), DeviceError::NoPlatform);
+        eprintln!("{NAME}: NoPlatform checked");
+        return;
+    }
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "disabled_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+        .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
         .env(DISABLE_ENV, "1")
         .output()
         .unwrap();
@@ -203,21 +206,10 @@ fn disable_env_var_gives_no_platform() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
     assert!(
-        text.contains("disabled_child: NoPlatform checked"),
+        text.contains(&format!("{NAME}: NoPlatform checked")),
         "{text}"
     );
-}
-
-/// Runs its check only in the child started by [`disable_env_var_gives_no_platform`].
-#[test]
-fn disabled_child() {
-    if std::env::var(DISABLE_ENV).as_deref() != Ok("1") {
-        return;
-    }
-    let e = list_devices().unwrap_err();
-    assert_eq!(e, DeviceError::NoPlatform);
-    assert_eq!(select_device(None).unwrap_err(), DeviceError::NoPlatform);
-    eprintln!("disabled_child: NoPlatform checked");
+    assert!(text.contains("1 passed"), "{text}");
 }
 
 /// Kernel cache: the first build stores the binary, the second loads it (same results), a
@@ -234,12 +226,12 @@ fn kernel_cache_stores_reuses_and_survives_corruption() {
     assert!(!first.cache_hit());
     let stored: Vec<_> = std::fs::read_dir(cache.dir()).unwrap().collect();
     if stored.is_empty() {
-        // A driver may give no binary; then there is nothing to reuse, and that is allowed.
-        eprintln!(
-            "{} gives no program binary; cache not exercised",
-            device().name
+        // A driver may give no binary; then there is nothing to reuse (allowed, but PoCL in CI
+        // gives one, and the suite's shared cache depends on it).
+        return common::skip(
+            "kernel_cache_stores_reuses_and_survives_corruption",
+            &format!("{} gives no program binary", device().name),
         );
-        return;
     }
     let want = first.run_probe("probe_copy", &a, a.len()).unwrap();
     let second = build_cached(device(), &src, &grid_defines(), None, Some(&cache)).unwrap();

@@ -3,9 +3,11 @@
 //! reference, and the manifest records the device, driver and kernel build.
 #![cfg(feature = "netcdf")]
 
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+mod common;
 
+use std::path::Path;
+
+use common::{cl_lock, cl_options};
 use simplets::device::KernelCache;
 use simplets::methods::simple_ts::case::{Case, SweepOrder};
 use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
@@ -23,12 +25,6 @@ fn run_case(
     simplets::run::run_case(&case.common(), &mut s, o)
 }
 use simplets::methods::simple_ts::backend::Backend as Solver;
-
-/// One OpenCL test at a time (PoCL races on concurrent builds).
-fn cl_lock() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The parity case (a body on an odd grid, slip walls) with forces every 2 steps, two probes
 /// every 3, a snapshot every 4 and two snapshots per file.
@@ -69,12 +65,14 @@ fn manifest(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// Every variable of a NetCDF file as f64 values, by name.
-fn nc_values(path: &Path) -> Vec<(String, Vec<f64>)> {
-    let f = netcdf::open(path).unwrap();
+/// Every variable of a NetCDF file as the bits of its f64 values, by name (compared bit for
+/// bit: NaN fill values compare equal, -0 and +0 do not).
+fn nc_values(path: &Path) -> Vec<(String, Vec<u64>)> {
+    let f = common::open_nc(path);
     let mut out = Vec::new();
     for v in f.variables() {
-        out.push((v.name(), v.get_values::<f64, _>(..).unwrap()));
+        let values = v.get_values::<f64, _>(..).unwrap();
+        out.push((v.name(), values.into_iter().map(f64::to_bits).collect()));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
@@ -89,7 +87,7 @@ fn opencl_run_reads_back_only_for_output_and_matches_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("ref"), dir.path().join("cl"));
     let sum_ref = run_case(&c, &mut Reference::new(&c), &opts(&a)).unwrap();
-    let mut cl = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+    let mut cl = OpenCl::new(&c, &cl_options()).unwrap();
     let sum_cl = run_case(&c, &mut cl, &opts(&b)).unwrap();
     assert_eq!(sum_cl.timings.readbacks, 6);
     assert_eq!(sum_ref.timings.readbacks, 6);
@@ -110,6 +108,7 @@ fn opencl_run_reads_back_only_for_output_and_matches_the_reference() {
 
 /// The manifest of an OpenCL run names the device, its driver and OpenCL version, the kernel
 /// form, the exact build options, the cache key and whether the cache hit, and the build time.
+/// (A cache of its own, empty at first: the miss is the point.)
 #[test]
 fn opencl_manifest_records_device_driver_and_kernel_build() {
     let _g = cl_lock();

@@ -3,6 +3,8 @@
 //! split output, read-backs, side files and the manifest.
 #![cfg(feature = "netcdf")]
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -175,7 +177,7 @@ fn opts(dir: &std::path::Path) -> RunOptions {
 
 /// `step` values and p at stored cell (1, 1) of every snapshot in `path`.
 fn read_steps(path: &std::path::Path) -> (Vec<i64>, Vec<f64>) {
-    let f = ::netcdf::open(path).unwrap();
+    let f = common::open_nc(path);
     let steps = f
         .variable("step")
         .unwrap()
@@ -480,7 +482,7 @@ fn per_step_series_has_every_step_and_its_residuals() {
     let c = case(5, 0);
     let mut m = Mock::new(&c);
     let sum = run_case(&c, &mut m, &opts(dir.path())).unwrap();
-    let f = ::netcdf::open(&sum.output).unwrap();
+    let f = common::open_nc(&sum.output);
     assert_eq!(f.dimension("steps").unwrap().len(), 5);
     assert_eq!(f.dimension("time").unwrap().len(), 2);
     let get = |n: &str| f.variable(n).unwrap().get_values::<f64, _>(..).unwrap();
@@ -705,7 +707,7 @@ fn forces_and_probes_follow_their_cadence_from_a_few_rows() {
 
 /// Global attribute `part`, snapshot steps and series steps of one part.
 fn read_part(path: &std::path::Path) -> (i32, Vec<i64>, Vec<i64>) {
-    let f = ::netcdf::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let f = common::open_nc(path);
     let part = match f.attribute("part").unwrap().value().unwrap() {
         ::netcdf::AttributeValue::Int(p) => p,
         other => panic!("{other:?}"),

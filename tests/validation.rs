@@ -2,19 +2,46 @@
 //! validation case passes on the coarse variants. The full variants run with
 //! `simplets validate all`; reports go to validation/report/.
 
+mod common;
+
 use std::path::Path;
 
 use simplets::validate::{run_case, table, CASES};
 
+/// The cases are independent: they run on as many threads as there are cores (about 2 min of
+/// CPU in all), each taking the next case not yet taken; the rows keep the order of [`CASES`].
 #[test]
 fn every_quick_validation_metric_passes() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut rows = vec![];
-    for name in CASES {
-        let rep = run_case(root, name, true).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(!rep.rows.is_empty(), "{name}: no metrics");
-        rows.extend(rep.rows);
-    }
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(CASES.len()));
+    let mut done: Vec<(usize, Vec<_>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(name) = CASES.get(k) else {
+                            return mine;
+                        };
+                        let rep =
+                            run_case(root, name, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+                        assert!(!rep.rows.is_empty(), "{name}: no metrics");
+                        mine.push((k, rep.rows));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(k, _)| *k);
+    assert_eq!(done.len(), CASES.len());
+    let rows: Vec<_> = done.into_iter().flat_map(|(_, rows)| rows).collect();
     eprint!("{}", table(&rows));
     let failed: Vec<_> = rows.iter().filter(|r| !r.pass).collect();
     assert!(failed.is_empty(), "failed metrics: {failed:#?}");
@@ -28,9 +55,10 @@ fn unknown_case_is_an_error() {
 
 /// `simplets validate couette_heat --quick --backend opencl` on PoCL passes, names the OpenCL
 /// device in the printed table and the report, and its metrics (the full-precision
-/// `<case>.csv`) equal those of the reference run to round-off: the OpenCL backend runs the
-/// case's sweep order (here the default C++ order, two T/p sweeps per loop-2 iteration, on the
-/// phase kernels), whose kernels are bit-identical twins of the reference (`tests/parity.rs`).
+/// `<case>.csv`, shortest round-trip digits) equal those of the reference run bit for bit: the
+/// OpenCL backend runs the case's sweep order (here the default C++ order, two T/p sweeps per
+/// loop-2 iteration, on the phase kernels), whose kernels are bit-identical twins of the
+/// reference (`tests/parity.rs`).
 #[test]
 fn opencl_validation_matches_the_reference() {
     use simplets::methods::simple_ts::backend::Backend as Solver;
@@ -40,12 +68,11 @@ fn opencl_validation_matches_the_reference() {
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+    let out = common::simplets()
         .args(["validate", "couette_heat", "--quick", "--backend", "opencl"])
         .arg("--report-dir")
         .arg(dir.path())
         .current_dir(root)
-        .env_remove("RUST_LOG")
         .output()
         .expect("run simplets");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -71,9 +98,9 @@ fn opencl_validation_matches_the_reference() {
     assert_eq!(ours.len(), reference.rows.len(), "{csv}");
     for ((metric, value), row) in ours.iter().zip(&reference.rows) {
         assert_eq!(metric, &row.metric);
-        let scale = row.value.abs().max(1e-300);
-        assert!(
-            (value - row.value).abs() <= 1e-12 * scale,
+        assert_eq!(
+            value.to_bits(),
+            row.value.to_bits(),
             "{metric}: OpenCL {value:e}, reference {:e}",
             row.value
         );
@@ -85,11 +112,10 @@ fn opencl_validation_matches_the_reference() {
 #[test]
 fn validate_with_an_unknown_device_is_bad_input() {
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+    let out = common::simplets()
         .args(["validate", "couette_heat", "--quick", "--backend", "opencl"])
         .args(["--device", "no-such-device-xyz", "--report-dir"])
         .arg(dir.path())
-        .env_remove("RUST_LOG")
         .output()
         .expect("run simplets");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -103,14 +129,15 @@ fn validate_with_an_unknown_device_is_bad_input() {
 }
 
 /// A confined-square run on the OpenCL backend (PoCL in CI) gives the same C_d and stand-off as
-/// the reference in the GPU sweep order (both set to it), to round-off: the square studies' metrics are
-/// computed on the host from the sampled states, whatever marched them. The same holds for a
-/// run warm-started from the final state on the grid refined by two.
+/// the reference in the GPU sweep order (both set to it), bit for bit: the square studies'
+/// metrics are computed on the host from the sampled states, whatever marched them, and the
+/// states are bit-identical. The same holds for a run warm-started from the final state on the
+/// grid refined by two.
 #[test]
 fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
     use simplets::methods::simple_ts::backend::Backend as Solver;
     use simplets::methods::simple_ts::case::{Case, SweepOrder};
-    use simplets::methods::simple_ts::opencl::phase::{OpenCl, OpenClOptions};
+    use simplets::methods::simple_ts::opencl::phase::OpenCl;
     use simplets::validate::square::{run_square, Averaging};
     use simplets::validate::Backend;
 
@@ -125,14 +152,14 @@ fn square_run_on_opencl_matches_the_reference_in_gpu_order() {
         kick: 0.0,
     };
     let cl = Backend::new(|c: &Case| {
-        let s = OpenCl::new(c, &OpenClOptions::default()).map_err(|e| e.to_string())?;
+        let s = OpenCl::new(c, &common::cl_options()).map_err(|e| e.to_string())?;
         Ok(Box::new(s) as Box<dyn Solver>)
     });
     let (a, end_a) = run_square(&case, &cl, avg, None, true).unwrap();
     assert!(cl.names()[0].starts_with("opencl"), "{:?}", cl.names());
     let rf = Backend::reference();
     let (b, end_b) = run_square(&case, &rf, avg, None, true).unwrap();
-    let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * y.abs();
+    let close = |x: f64, y: f64| x.to_bits() == y.to_bits();
     assert!(close(a.cd, b.cd), "{} {}", a.cd, b.cd);
     let (sa, sb) = (a.standoff.unwrap(), b.standoff.unwrap());
     assert!(close(sa, sb), "{sa} {sb}");
@@ -206,13 +233,12 @@ fn committed_gpu_studies_assemble_from_the_run_cache_and_pass() {
 fn cache_only_with_missing_runs_is_bad_input() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+    let out = common::simplets()
         .args(["validate", "confined_square", "--cache-only", "--cache"])
         .arg(dir.path().join("empty"))
         .arg("--report-dir")
         .arg(dir.path().join("report"))
         .current_dir(root)
-        .env_remove("RUST_LOG")
         .output()
         .expect("run simplets");
     let stderr = String::from_utf8_lossy(&out.stderr);
