@@ -15,6 +15,7 @@
 #                                 backend (opencl, reference, parallel)
 #   bench/<item>.txt, .json       `simplets bench` of each item
 #   summary.txt                   the last line of every item
+# and all of it as $OUT.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:?usage: scripts/gpu-latency.sh BINARY [OLD_BINARY]}
@@ -69,9 +70,13 @@ bench() { # NAME BIN ARGS...
   local name=$1 bin=$2
   shift 2
   "$bin" bench --json "$OUT/bench/$name.json" "$@" >"$OUT/bench/$name.txt" 2>&1
-  say "bench $name (exit $?): $(grep -h 'Mcell-it/s' "$OUT/bench/$name.txt" | tail -1)"
+  say "bench $name (exit $?): $(grep -h '^bench ' "$OUT/bench/$name.txt" | tail -1)"
 }
 SQ=configs/confined_square.json
+# The main job's grid: where its time goes (the profiled pass: device time per kernel).
+bench main-phase "$BIN" configs/default.json --steps 20 --iters 20
+bench main-phase-gpu-order "$BIN" configs/default.json --steps 20 --iters 20 --gpu-order
+bench main-fused "$BIN" configs/default.json --steps 20 --iters 20 --gpu-order --kernel fused
 bench paper-new "$BIN" $SQ --nx 4032 --ny 200 --steps 3 --iters 10
 [ -n "$OLD" ] && bench paper-old "$OLD" $SQ --nx 4032 --ny 200 --steps 3 --iters 10
 bench paper-ref "$BIN" $SQ --nx 4032 --ny 200 --backend reference --warmup 0 --steps 1 --iters 3
@@ -83,3 +88,5 @@ bench big-gpu-order "$BIN" $SQ --nx 4032 --ny 4000 --steps 3 --iters 10 --gpu-or
 bench big-fused "$BIN" $SQ --nx 4032 --ny 4000 --steps 3 --iters 10 --gpu-order --kernel fused \
   --no-profile
 say "done in ${SECONDS} s"
+# One archive of everything (the device tool brings back a bounded number of files).
+tar czf "$OUT.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

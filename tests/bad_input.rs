@@ -81,6 +81,21 @@ fn a_body_name_that_would_break_the_forces_csv_is_refused() {
     assert!(line.contains("bodies[0].name"), "{line}");
 }
 
+/// Values that are numbers but overflow what the solver does with them: a speed whose square
+/// is infinite (the kinetic energy), a time step whose end time is infinite.
+#[test]
+fn values_that_overflow_the_solver_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to, field) in [
+        (r#""mach": 2.43"#, r#""mach": 1e300"#, "boundaries.west.mach"),
+        (r#""dt": 0.01"#, r#""dt": 1e308"#, "time.dt"),
+    ] {
+        let p = write_case(dir.path(), "c.json", &VALID.replace(from, to));
+        let line = one_error_line(&simplets(&["check", &p], dir.path()), 2);
+        assert!(line.contains(field), "{line}");
+    }
+}
+
 /// A grid within the cell limit but beyond the host's memory: `check` and `run` refuse it with
 /// one line naming the need and the budget, before allocating (the allocator would abort).
 #[test]

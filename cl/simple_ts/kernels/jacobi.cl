@@ -309,27 +309,40 @@ inline void merge_at(real* best, real* at, const real d, const real k)
     }
 }
 
-/* The end of a loop-2 iteration (gate.cl): merge the groups' maxima in group order from
- * (0, 0) as the host does, count the iteration, then the divergence guard in field order
- * (u, v, p, T: not finite or above the limit) and the tolerances of spec §4. One work-item,
- * queued after `fluxes`, so a stopping iteration is complete. */
+/* The end of a loop-2 iteration (gate.cl): merge the groups' maxima, count the iteration,
+ * then the divergence guard in field order (u, v, p, T: not finite or above the limit) and
+ * the tolerances of spec §4. One work-group of DEV_RED_WG items, queued after `fluxes`, so a
+ * stopping iteration is complete. The merge rule orders (value, index) pairs totally (NaN
+ * first, by smaller index; then the larger value; ties to the smaller index), so the strided
+ * and tree merge here picks the same pair as the host's merge in group order from (0, 0). */
 __kernel void check(__global const real* part_u, __global const real* part_v,
                     __global const real* part_p, __global const real* part_t,
                     __global real* ctl)
 {
-    if (get_global_id(0) != 0 || ctl[CTL_STOP] != 0.0)
+    __local real lv[DEV_RED_WG];
+    __local int li[DEV_RED_WG];
+    const int l = (int)get_local_id(0);
+    if (ctl[CTL_STOP] != 0.0)
         return;
     __global const real* part[4] = {part_u, part_v, part_p, part_t};
     const int groups = (int)ctl[CTL_GROUPS];
-    real best[4], at[4];
+    real best[4];
     for (int f = 0; f < 4; f++) {
-        best[f] = 0.0;
-        at[f] = 0.0;
-        for (int g = 0; g < groups; g++)
-            merge_at(&best[f], &at[f], part[f][2 * g], part[f][2 * g + 1]);
-        ctl[CTL_MAX + f] = best[f];
-        ctl[CTL_AT + f] = at[f];
+        real b = 0.0, at = 0.0;
+        for (int g = l; g < groups; g += DEV_RED_WG)
+            merge_at(&b, &at, part[f][2 * g], part[f][2 * g + 1]);
+        lv[l] = b;
+        li[l] = (int)at;
+        group_max_at(lv, li, l, DEV_RED_WG);
+        best[f] = lv[0];
+        if (l == 0) {
+            ctl[CTL_MAX + f] = lv[0];
+            ctl[CTL_AT + f] = (real)li[0];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
+    if (l != 0)
+        return;
     ctl[CTL_ITERS] += 1.0;
     for (int f = 0; f < 4; f++) {
         if (!isfinite(best[f]) || best[f] > ctl[CTL_LIMIT]) {

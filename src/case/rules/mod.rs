@@ -39,6 +39,21 @@ pub fn finite(path: &str, v: f64) -> Result<(), ConfigError> {
     }
 }
 
+/// A speed (a velocity component or a Mach number): finite, and its square too, since the
+/// equations square velocities (kinetic energy, |V|²); beyond that the solver would only
+/// overflow.
+pub fn speed(path: &str, v: f64) -> Result<(), ConfigError> {
+    if (v * v).is_finite() {
+        Ok(())
+    } else {
+        Err(invalid(
+            path,
+            num(v),
+            "must be finite with a finite square (|value| < 1e154)",
+        ))
+    }
+}
+
 /// `v` must be finite and > 0.
 pub fn positive(path: &str, v: f64) -> Result<(), ConfigError> {
     if v > 0.0 && v.is_finite() {
@@ -183,6 +198,11 @@ pub fn check_time(t: &TimeSpec) -> Result<(), ConfigError> {
             "give exactly one of steps and end_time",
         )),
         (Some(0), None) => Err(invalid("time.steps", 0, "must be >= 1")),
+        (Some(n), None) if !(t.dt * n as f64).is_finite() => Err(invalid(
+            "time.dt",
+            num(t.dt),
+            format!("dt × steps ({n}) overflows: the end time must be finite"),
+        )),
         (Some(_), None) => Ok(()),
         (None, Some(e)) => positive("time.end_time", e),
     }

@@ -8,8 +8,8 @@
 
 use super::{Body, Case, Side};
 use crate::case::rules::{
-    check_grid, check_label, check_name, check_output, check_time, extent, finite, int_range,
-    invalid, non_negative, num, positive,
+    check_grid, check_label, check_name, check_output, check_time, extent, int_range, invalid,
+    non_negative, num, positive, speed,
 };
 use crate::error::ConfigError;
 use crate::grid::Grid;
@@ -94,8 +94,8 @@ fn check_body(k: usize, b: &Body, grid: &Grid) -> Result<(), ConfigError> {
     for (axis, e) in [("x", b.x), ("y", b.y)] {
         extent(&format!("{p}.{axis}"), e)?;
     }
-    finite(&format!("{p}.u_wall"), b.u_wall)?;
-    finite(&format!("{p}.v_wall"), b.v_wall)?;
+    speed(&format!("{p}.u_wall"), b.u_wall)?;
+    speed(&format!("{p}.v_wall"), b.v_wall)?;
     positive(&format!("{p}.T_wall"), b.t_wall)?;
     let axes = [
         ("x", b.x, &grid.x_v, grid.nx, "column"),
@@ -174,7 +174,7 @@ fn check_side(name: &str, side: &Side) -> Result<(), ConfigError> {
     let p = format!("boundaries.{name}");
     match side {
         Side::Wall { velocity, t, .. } => {
-            finite(&format!("{p}.velocity"), *velocity)?;
+            speed(&format!("{p}.velocity"), *velocity)?;
             positive(&format!("{p}.T"), *t)
         }
         Side::Pressure { p: pr, t } => {
@@ -213,11 +213,12 @@ fn check_inflow(
         -1.0
     };
     if let Some(u) = u {
-        finite(&format!("{p}.u"), u)?;
+        speed(&format!("{p}.u"), u)?;
     }
-    finite(&format!("{p}.v"), v)?;
+    speed(&format!("{p}.v"), v)?;
     if let Some(m) = mach {
         positive(&format!("{p}.mach"), m)?;
+        speed(&format!("{p}.mach"), m)?;
     }
     let sign = if inward > 0.0 { "> 0" } else { "< 0" };
     if x_normal {
@@ -259,8 +260,8 @@ fn check_inflow(
 
 fn check_initial(case: &Case) -> Result<(), ConfigError> {
     let i = &case.initial;
-    finite("initial.u", i.u)?;
-    finite("initial.v", i.v)?;
+    speed("initial.u", i.u)?;
+    speed("initial.v", i.v)?;
     positive("initial.p", i.p)?;
     if let Some(pe) = i.p_east {
         positive("initial.p_east", pe)?;

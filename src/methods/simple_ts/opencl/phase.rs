@@ -359,7 +359,7 @@ impl OpenCl {
         self.rt
             .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
         self.run("fluxes")?;
-        self.rt.launch("check", 1, None)
+        self.rt.launch("check", RED_WG, Some(RED_WG))
     }
 
     /// The loop-2 control record (a blocking read of `ctl`).
