@@ -77,20 +77,20 @@ fn on_ranks(
                     ..BackendChoice::default()
                 };
                 let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice).unwrap();
+                if !comm.is_root() {
+                    // Steps and gathers as rank 0 orders them.
+                    r.follow();
+                    return None;
+                }
                 let reports: Vec<StepReport> = (0..steps).map(|_| r.step().unwrap()).collect();
                 let st = r.state().unwrap().clone();
-                (comm.rank(), reports, st)
+                Some((reports, st))
             })
         })
         .collect();
-    let mut out = None;
-    for t in threads {
-        let (rank, reports, st) = t.join().unwrap();
-        if rank == 0 {
-            out = Some((reports, st));
-        }
-    }
-    out.unwrap()
+    let mut out: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(out[1..].iter().all(Option::is_none));
+    out.swap_remove(0).unwrap()
 }
 
 fn same_bits(case: &Case, layouts: &[(usize, usize)], steps: u64, kind: BackendKind) {

@@ -10,11 +10,13 @@
 //! (after the face densities), and the OpenCL phase form (`opencl/phase.rs`, the same points,
 //! halos staged through the host).
 
+pub mod orders;
 pub mod sub;
 
 use std::ops::Range;
 use std::sync::Arc;
 
+pub use orders::Order;
 pub use sub::{merged, sub_problem, tp_residuals, uv_residuals};
 
 use super::backend::Backend;
@@ -40,6 +42,8 @@ pub struct Ranks {
     host: State,
     /// The manifest record of every rank (rank 0; built at set-up).
     info: SolverInfo,
+    /// The other ranks were released ([`Order::Done`] sent or received).
+    done: bool,
 }
 
 impl Ranks {
@@ -81,6 +85,7 @@ impl Ranks {
             dec,
             host: State::empty(),
             info,
+            done: false,
         }
     }
 
@@ -253,7 +258,11 @@ impl Backend for Ranks {
     }
 
     fn step(&mut self) -> Result<StepReport, RunError> {
-        self.local.step()
+        self.order(&Order::Step);
+        match self.local.step() {
+            Err(e) if !matches!(e, RunError::Diverged { .. }) => self.fail(&e),
+            r => r,
+        }
     }
 
     fn clock(&self) -> (u64, f64) {
@@ -261,13 +270,19 @@ impl Backend for Ranks {
     }
 
     fn state(&mut self) -> Result<&State, RunError> {
+        self.order(&Order::State);
         let all = 0..self.global.grid.nyt;
-        self.gather(&[true, false], std::slice::from_ref(&all))?;
+        if let Err(e) = self.gather(&[true, false], std::slice::from_ref(&all)) {
+            self.fail(&e)
+        }
         Ok(&self.host)
     }
 
     fn iterate_rows(&mut self, rows: &[Range<usize>]) -> Result<&State, RunError> {
-        self.gather(&[false], rows)?;
+        self.order(&Order::Rows(rows.to_vec()));
+        if let Err(e) = self.gather(&[false], rows) {
+            self.fail(&e)
+        }
         Ok(&self.host)
     }
 
@@ -276,6 +291,7 @@ impl Backend for Ranks {
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
+        self.order(&Order::Restore);
         let comm = Arc::clone(&self.halo.comm);
         let win = self.halo.win.clone();
         // Step and time from rank 0 (the others were handed an empty state).
@@ -320,12 +336,16 @@ impl Backend for Ranks {
         };
         let (ln, lk) = (level(), level());
         self.host = State::empty();
-        self.local.restore(State {
+        let restored = self.local.restore(State {
             n: ln,
             k: lk,
             step: clock[0] as u64,
             time: clock[1],
-        })
+        });
+        if let Err(e) = restored {
+            self.fail(&e)
+        }
+        Ok(())
     }
 
     fn details(&self) -> Vec<(String, String)> {

@@ -1,0 +1,161 @@
+//! A whole `run` split among ranks (threads of one process, the messages of MPI): rank 0 runs
+//! the run driver and writes, the other ranks follow its orders. Every NetCDF variable, the
+//! forces and probes CSV files and the checkpoints equal the single-process run's bit for bit,
+//! and a restart on another rank count continues bit-exactly. `scripts/test-mpi.sh` runs the
+//! same comparison through `mpirun`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use simplets::decomp::{Comm, Decomposition, ThreadComm};
+use simplets::methods::simple_ts::case::Case;
+use simplets::methods::simple_ts::problem::Problem;
+use simplets::methods::simple_ts::ranks;
+use simplets::methods::simple_ts::reference::Reference;
+use simplets::methods::simple_ts::solver::SimpleTs;
+use simplets::methods::{BackendChoice, BackendKind};
+use simplets::run::status::Progress;
+use simplets::run::{run_case, RunOptions, RunSummary};
+
+/// A supersonic channel with a square body and two probes; forces every 2 steps, probes every
+/// 3, snapshots every 4 in files of 2.
+fn case() -> Case {
+    let text = r#"{
+        "name": "rk",
+        "gas": { "kn": 0.05 },
+        "grid": { "nx": 37, "ny": 19, "x": [0.0, 7.4], "y": [0.0, 3.8] },
+        "bodies": [ { "name": "sq", "x": [2.0, 3.0], "y": [1.4, 2.4], "wall": "slip" } ],
+        "boundaries": {
+            "west": { "kind": "inflow", "mach": 1.5 },
+            "east": { "kind": "outflow" },
+            "south": { "kind": "wall", "velocity": 0.3, "wall": "slip" },
+            "north": { "kind": "wall", "velocity": 0.0, "T": 1.2, "wall": "slip" }
+        },
+        "initial": { "u": 1.0 },
+        "scheme": { "interpolation": "tvd" },
+        "time": { "dt": 0.01, "steps": 8 },
+        "solver": { "max_iters": 5 },
+        "output": { "interval": 4, "forces_every": 2, "probes_every": 3, "snapshots_per_file": 2,
+                    "probes": [ { "name": "low", "x": 1.1, "y": 0.3 },
+                                { "name": "wake", "x": 5.5, "y": 2.9 } ] }
+    }"#;
+    Case::from_json(text, "rk").unwrap()
+}
+
+fn opts(out: &Path, restart: Option<PathBuf>) -> RunOptions {
+    RunOptions {
+        out_dir: out.to_path_buf(),
+        progress: Progress::Off,
+        checkpoint_every: Some(4),
+        restart,
+        ..RunOptions::default()
+    }
+}
+
+/// `case` on `px × py` thread ranks: rank 0's summary.
+fn on_ranks(case: &Case, px: usize, py: usize, o: &RunOptions) -> RunSummary {
+    let pb = Arc::new(Problem::new(case));
+    let dec = Decomposition::new(case.grid.nx, case.grid.ny, px, py).unwrap();
+    let threads: Vec<_> = ThreadComm::group(px * py)
+        .into_iter()
+        .map(|c| {
+            let (pb, dec, o, common) = (Arc::clone(&pb), dec.clone(), o.clone(), case.common());
+            std::thread::spawn(move || {
+                let comm: Arc<dyn Comm> = Arc::new(c);
+                let choice = BackendChoice {
+                    kind: BackendKind::Reference,
+                    ..BackendChoice::default()
+                };
+                let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice).unwrap();
+                if !comm.is_root() {
+                    r.follow();
+                    return None;
+                }
+                let mut s = SimpleTs::new(Box::new(r));
+                Some(run_case(&common, &mut s, &o).unwrap())
+            })
+        })
+        .collect();
+    let mut out: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    out.swap_remove(0).unwrap()
+}
+
+/// Every variable of a NetCDF file as f64 bits, by name.
+fn nc_bits(path: &Path) -> Vec<(String, Vec<u64>)> {
+    let f = netcdf::open(path).unwrap();
+    let mut out: Vec<(String, Vec<u64>)> = f
+        .variables()
+        .map(|v| {
+            let x = v.get_values::<f64, _>(..).unwrap();
+            (v.name(), x.iter().map(|x| x.to_bits()).collect())
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The files of `a` and `b` are the same: NetCDF variables bit for bit, CSV and checkpoint
+/// files byte for byte.
+fn same_files(a: &Path, b: &Path, what: &str) {
+    let mut names: Vec<_> = std::fs::read_dir(a)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| !n.ends_with(".json") && !n.ends_with(".log"))
+        .collect();
+    names.sort();
+    assert!(names.iter().any(|n| n.ends_with(".nc")), "{names:?}");
+    assert!(names.iter().any(|n| n.contains(".ckpt-")), "{names:?}");
+    for n in &names {
+        let (p, q) = (a.join(n), b.join(n));
+        if n.ends_with(".nc") {
+            assert_eq!(nc_bits(&p), nc_bits(&q), "{what}: {n}");
+        } else {
+            let (x, y) = (std::fs::read(&p).unwrap(), std::fs::read(&q).unwrap());
+            assert!(x == y, "{what}: {n} differs");
+        }
+    }
+}
+
+#[test]
+fn ranked_runs_write_the_files_of_one_process_and_restart_on_other_counts() {
+    let c = case();
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one");
+    let sum = run_case(
+        &c.common(),
+        &mut SimpleTs::new(Box::new(Reference::new(&c))),
+        &opts(&one, None),
+    )
+    .unwrap();
+    assert_eq!(sum.outputs.len(), 2);
+    for (px, py) in [(3, 1), (2, 2), (1, 3)] {
+        let out = dir.path().join(format!("r{px}x{py}"));
+        let s = on_ranks(&c, px, py, &opts(&out, None));
+        assert_eq!((s.steps, s.iterations), (sum.steps, sum.iterations));
+        same_files(&one, &out, &format!("{px} x {py}"));
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("rk.manifest.json")).unwrap())
+                .unwrap();
+        let r = &m["ranks"];
+        assert_eq!(
+            (r["ranks_x"].as_u64(), r["ranks_y"].as_u64()),
+            (Some(px as u64), Some(py as u64))
+        );
+        assert_eq!(r["each"].as_array().map(Vec::len), Some(px * py));
+    }
+    // The checkpoint of step 4 written on one process, continued on 2 × 2 ranks and on one
+    // process: the same files.
+    let ckpt = one.join("rk.ckpt-4");
+    let (ra, rb) = (dir.path().join("ra"), dir.path().join("rb"));
+    for d in [&ra, &rb] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    run_case(
+        &c.common(),
+        &mut SimpleTs::new(Box::new(Reference::new(&c))),
+        &opts(&ra, Some(ckpt.clone())),
+    )
+    .unwrap();
+    on_ranks(&c, 2, 2, &opts(&rb, Some(ckpt)));
+    same_files(&ra, &rb, "restart on 2 x 2");
+}
