@@ -11,6 +11,7 @@
 mod bench;
 mod explicit;
 mod plot;
+mod ranks;
 mod run;
 mod tools;
 mod validate;
