@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::{Comm, Window, EAST, HALO, NORTH, SOUTH, WEST};
+use super::{Comm, Window, EAST, NORTH, SOUTH, WEST};
 
 /// A rectangle of a window: columns `x0..x1`, rows `y0..y1` (window coordinates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +117,7 @@ impl Halo {
     pub fn new(comm: Arc<dyn Comm>, win: Window) -> Halo {
         let (w, h) = (win.width(), win.height());
         let (ox, oy) = (win.own_x_local(), win.own_y_local());
+        let hw = win.halo;
         let strip = |side: usize, send: Rect, recv: Rect| {
             win.neighbours[side].map(|peer| Strip {
                 peer,
@@ -141,18 +142,18 @@ impl Halo {
         let stage_x = [
             strip(
                 WEST,
-                cols(ox.start, ox.start + HALO),
-                cols(ox.start - HALO.min(ox.start), ox.start),
+                cols(ox.start, ox.start + hw),
+                cols(ox.start - hw.min(ox.start), ox.start),
             ),
-            strip(EAST, cols(ox.end - HALO, ox.end), cols(ox.end, w)),
+            strip(EAST, cols(ox.end - hw, ox.end), cols(ox.end, w)),
         ];
         let stage_y = [
             strip(
                 SOUTH,
-                rows(oy.start, oy.start + HALO),
-                rows(oy.start - HALO.min(oy.start), oy.start),
+                rows(oy.start, oy.start + hw),
+                rows(oy.start - hw.min(oy.start), oy.start),
             ),
-            strip(NORTH, rows(oy.end - HALO, oy.end), rows(oy.end, h)),
+            strip(NORTH, rows(oy.end - hw, oy.end), rows(oy.end, h)),
         ];
         Halo {
             comm,

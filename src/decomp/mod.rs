@@ -35,9 +35,32 @@ pub use comm::Comm;
 pub use halo::{Halo, HaloStats, Strip};
 pub use threads::ThreadComm;
 
-/// Halo width in cells: SIMPLE-TS reads up to 3 faces and 2 cells away, and its position tests
-/// (`i < 2`, `j + 2 < nyt`) look 2 cells from the stored edge.
+/// Halo width of SIMPLE-TS in cells: its TVD stencils reach 2 cells and 2 faces, and its
+/// position tests (`i >= 2`, `i + 2 < nxt`) look 2 cells from the stored edge; one more for
+/// margin (docs/decisions.md, "Several processes").
 pub const HALO: usize = 3;
+
+/// How a method stores its grid and how far its phases read: ghost layers on each side of x
+/// and y (SIMPLE-TS: 1 and 1; the explicit methods: `ng`, and none along y in 1D) and the halo
+/// width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layers {
+    /// Ghost layers of the stored grid on each side along x.
+    pub ghost_x: usize,
+    /// Ghost layers on each side along y.
+    pub ghost_y: usize,
+    /// Halo width in cells towards a neighbour rank.
+    pub halo: usize,
+}
+
+impl Layers {
+    /// SIMPLE-TS: one ghost layer, [`HALO`].
+    pub const SIMPLE_TS: Layers = Layers {
+        ghost_x: 1,
+        ghost_y: 1,
+        halo: HALO,
+    };
+}
 
 /// A `px × py` split of a grid's stored cells among ranks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,38 +73,55 @@ pub struct Decomposition {
     cols: Vec<usize>,
     /// Cut points of the stored rows.
     rows: Vec<usize>,
+    /// Ghost layers and halo width.
+    pub layers: Layers,
 }
 
-/// Cut points of `n` computed cells (stored `0..n + 2`) into `p` blocks: the computed cells as
-/// evenly as possible, the ghost layers to the first and last block.
-fn cuts(n: usize, p: usize) -> Vec<usize> {
-    let mut c: Vec<usize> = (0..=p).map(|k| 1 + k * n / p).collect();
+/// Cut points of `n` computed cells (stored `0..n + 2g`) into `p` blocks: the computed cells
+/// as evenly as possible, the `g` ghost layers to the first and last block.
+fn cuts(n: usize, p: usize, g: usize) -> Vec<usize> {
+    let mut c: Vec<usize> = (0..=p).map(|k| g + k * n / p).collect();
     c[0] = 0;
-    c[p] = n + 2;
+    c[p] = n + 2 * g;
     c
 }
 
 impl Decomposition {
-    /// Split `nx × ny` computed cells among `px × py` ranks. Every rank along a split axis
-    /// needs [`HALO`] computed cells of its own (its neighbours' halos lie in its block).
+    /// Split `nx × ny` computed cells of SIMPLE-TS among `px × py` ranks
+    /// ([`Layers::SIMPLE_TS`]).
     pub fn new(nx: usize, ny: usize, px: usize, py: usize) -> Result<Decomposition, String> {
+        Decomposition::with_layers(nx, ny, px, py, Layers::SIMPLE_TS)
+    }
+
+    /// Split `nx × ny` computed cells stored with `layers` among `px × py` ranks. Every rank
+    /// along a split axis needs `layers.halo` computed cells of its own (its neighbours' halos
+    /// lie in its block).
+    pub fn with_layers(
+        nx: usize,
+        ny: usize,
+        px: usize,
+        py: usize,
+        layers: Layers,
+    ) -> Result<Decomposition, String> {
         if px == 0 || py == 0 {
             return Err(format!("a {px} × {py} rank layout has no ranks"));
         }
+        let h = layers.halo;
         for (axis, n, p, what) in [("x", nx, px, "columns"), ("y", ny, py, "rows")] {
-            if p > 1 && n < HALO * p {
+            if p > 1 && n < h * p {
                 return Err(format!(
-                    "{p} ranks along {axis} need at least {} {what} of cells ({HALO} per rank), \
+                    "{p} ranks along {axis} need at least {} {what} of cells ({h} per rank), \
                      the grid has {n}",
-                    HALO * p
+                    h * p
                 ));
             }
         }
         Ok(Decomposition {
             px,
             py,
-            cols: cuts(nx, px),
-            rows: cuts(ny, py),
+            cols: cuts(nx, px, layers.ghost_x),
+            rows: cuts(ny, py, layers.ghost_y),
+            layers,
         })
     }
 
@@ -168,12 +208,12 @@ impl Decomposition {
         let east = (cx + 1 < self.px).then(|| at(cx + 1, cy));
         let south = (cy > 0).then(|| at(cx, cy - 1));
         let north = (cy + 1 < self.py).then(|| at(cx, cy + 1));
-        let lo =
-            |own: &Range<usize>, n: Option<usize>| own.start - if n.is_some() { HALO } else { 0 };
-        let hi =
-            |own: &Range<usize>, n: Option<usize>| own.end + if n.is_some() { HALO } else { 0 };
+        let h = self.layers.halo;
+        let lo = |own: &Range<usize>, n: Option<usize>| own.start - if n.is_some() { h } else { 0 };
+        let hi = |own: &Range<usize>, n: Option<usize>| own.end + if n.is_some() { h } else { 0 };
         Window {
             rank,
+            halo: h,
             x: lo(&own_x, west)..hi(&own_x, east),
             y: lo(&own_y, south)..hi(&own_y, north),
             own_x,
@@ -204,6 +244,8 @@ pub const NORTH: usize = 3;
 pub struct Window {
     /// The rank.
     pub rank: usize,
+    /// Halo width in cells (towards the neighbours that exist).
+    pub halo: usize,
     /// Held stored columns (block and halo).
     pub x: Range<usize>,
     /// Held stored rows.
@@ -317,6 +359,25 @@ mod tests {
         }
         assert!(owner.iter().all(|&o| o < 6));
         assert_eq!(d.window(4).neighbours, [Some(3), Some(5), Some(1), None]);
+    }
+
+    /// Two ghost layers along x and none along y (an explicit method's 1D grid), halo 2.
+    #[test]
+    fn other_layers_cut_their_own_stored_grid() {
+        let layers = Layers {
+            ghost_x: 2,
+            ghost_y: 0,
+            halo: 2,
+        };
+        let d = Decomposition::with_layers(20, 1, 2, 1, layers).unwrap();
+        assert_eq!(d.stored(), (24, 1));
+        let (a, b) = (d.window(0), d.window(1));
+        assert_eq!(
+            (a.own_x.clone(), a.x.clone(), a.y.clone()),
+            (0..12, 0..14, 0..1)
+        );
+        assert_eq!((b.own_x.clone(), b.x.clone()), (12..24, 10..24));
+        assert!(Decomposition::with_layers(3, 1, 2, 1, layers).is_err());
     }
 
     #[test]

@@ -72,7 +72,7 @@ impl Ranks {
             ranks: dec.ranks(),
             ranks_x: dec.px,
             ranks_y: dec.py,
-            halo: crate::decomp::HALO,
+            halo: dec.layers.halo,
             each: all
                 .iter()
                 .filter_map(|t| serde_json::from_str(t).ok())
