@@ -5,9 +5,11 @@
 //! same comparison through `mpirun`.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use simplets::decomp::{Comm, Decomposition, ThreadComm};
+use simplets::error::RunError;
 use simplets::methods::simple_ts::case::Case;
 use simplets::methods::simple_ts::problem::Problem;
 use simplets::methods::simple_ts::ranks;
@@ -54,25 +56,44 @@ fn opts(out: &Path, restart: Option<PathBuf>) -> RunOptions {
 
 /// `case` on `px × py` thread ranks: rank 0's summary.
 fn on_ranks(case: &Case, px: usize, py: usize, o: &RunOptions) -> RunSummary {
+    run_on_ranks(case, px, py, o, None).unwrap()
+}
+
+/// `case` on `px × py` thread ranks, each with its own SIGTERM flag, the flag of rank
+/// `signalled` raised before the first step: rank 0's result.
+fn run_on_ranks(
+    case: &Case,
+    px: usize,
+    py: usize,
+    o: &RunOptions,
+    signalled: Option<usize>,
+) -> Result<RunSummary, RunError> {
     let pb = Arc::new(Problem::new(case));
     let dec = Decomposition::new(case.grid.nx, case.grid.ny, px, py).unwrap();
     let threads: Vec<_> = ThreadComm::group(px * py)
         .into_iter()
         .map(|c| {
-            let (pb, dec, o, common) = (Arc::clone(&pb), dec.clone(), o.clone(), case.common());
+            let (pb, dec, common) = (Arc::clone(&pb), dec.clone(), case.common());
+            let flag = Arc::new(AtomicBool::new(signalled == Some(c.rank())));
+            let o = RunOptions {
+                interrupt: Some(Arc::clone(&flag)),
+                ..o.clone()
+            };
             std::thread::spawn(move || {
                 let comm: Arc<dyn Comm> = Arc::new(c);
                 let choice = BackendChoice {
                     kind: BackendKind::Reference,
                     ..BackendChoice::default()
                 };
-                let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice).unwrap();
+                let r = ranks::build(pb, dec, Arc::clone(&comm), &choice).unwrap();
+                r.share_interrupt(flag);
                 if !comm.is_root() {
+                    let mut r = r;
                     r.follow();
                     return None;
                 }
                 let mut s = SimpleTs::new(Box::new(r));
-                Some(run_case(&common, &mut s, &o).unwrap())
+                Some(run_case(&common, &mut s, &o))
             })
         })
         .collect();
@@ -158,4 +179,41 @@ fn ranked_runs_write_the_files_of_one_process_and_restart_on_other_counts() {
     .unwrap();
     on_ranks(&c, 2, 2, &opts(&rb, Some(ckpt)));
     same_files(&ra, &rb, "restart on 2 x 2");
+}
+
+/// SIGTERM on one rank other than 0 stops the whole run after its first step with rank 0's
+/// checkpoint, from which one process continues to the files of an uninterrupted run.
+#[test]
+fn a_signal_to_any_rank_stops_the_run_with_a_checkpoint() {
+    let c = case();
+    let dir = tempfile::tempdir().unwrap();
+    let (one, cut, cont) = (
+        dir.path().join("one"),
+        dir.path().join("cut"),
+        dir.path().join("cont"),
+    );
+    run_case(
+        &c.common(),
+        &mut SimpleTs::new(Box::new(Reference::new(&c))),
+        &opts(&one, None),
+    )
+    .unwrap();
+    let e = run_on_ranks(&c, 3, 1, &opts(&cut, None), Some(2)).unwrap_err();
+    let RunError::Interrupted { step, checkpoint } = e else {
+        panic!("{e}")
+    };
+    assert_eq!(step, 1);
+    assert_eq!(checkpoint, cut.join("rk.ckpt-1"));
+    std::fs::create_dir_all(&cont).unwrap();
+    run_case(
+        &c.common(),
+        &mut SimpleTs::new(Box::new(Reference::new(&c))),
+        &opts(&cont, Some(checkpoint)),
+    )
+    .unwrap();
+    let read = |d: &Path| std::fs::read(d.join("rk.ckpt-8")).unwrap();
+    assert!(
+        read(&one) == read(&cont),
+        "the continued run's last checkpoint differs"
+    );
 }

@@ -99,6 +99,9 @@ pub fn run(
             comm.abort(1)
         }
     };
+    if let Some(flag) = &opts.interrupt {
+        r.share_interrupt(Arc::clone(flag));
+    }
     if !comm.is_root() {
         r.follow();
         return Ok(());

@@ -3,7 +3,8 @@
 //! residual maxima of the owned cells merged over all ranks, and the counters
 //! `simplets bench` reports ([`HaloStats`]).
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use super::{Comm, Window, EAST, NORTH, SOUTH, WEST};
@@ -91,6 +92,8 @@ pub struct Halo {
     pub win: Window,
     stages: [Vec<Strip>; 2],
     stats: Mutex<HaloStats>,
+    /// The rank's SIGTERM/SIGINT flag, shared with every rank through the reductions.
+    interrupt: OnceLock<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Halo {
@@ -163,6 +166,7 @@ impl Halo {
                 stage_y.into_iter().flatten().collect(),
             ],
             stats: Mutex::new(HaloStats::default()),
+            interrupt: OnceLock::new(),
         }
     }
 
@@ -259,21 +263,36 @@ impl Halo {
         best
     }
 
+    /// Share `flag` (the run's SIGTERM/SIGINT flag) with the other ranks: every reduction
+    /// carries it, and a rank sets its own when any rank's is set, so a signal to any one
+    /// rank stops the run (rank 0 checkpoints) after the current step.
+    pub fn share_interrupt(&self, flag: Arc<AtomicBool>) {
+        let _ = self.interrupt.set(flag);
+    }
+
     /// Merge per-rank maxima (value, window index) over all ranks: the value and the whole
     /// grid's stored index a single-process scan finds (NaN wins, then the larger value, ties
     /// to the smaller index), identical on every rank.
     pub fn reduce_max_at<const N: usize>(&self, local: [(f64, usize); N]) -> [(f64, usize); N] {
         let t = Instant::now();
-        let mine: Vec<f64> = local
+        let flag = self.interrupt.get();
+        let raised = flag.is_some_and(|f| f.load(Ordering::SeqCst));
+        let mut mine: Vec<f64> = local
             .iter()
             .flat_map(|&(v, k)| [v, self.win.global(k) as f64])
             .collect();
+        mine.push(f64::from(u8::from(raised)));
         let all = self.comm.all_gather(&mine);
         let mut out = [(0.0f64, 0usize); N];
-        for rank in all.chunks(2 * N) {
-            for (m, pair) in out.iter_mut().zip(rank.chunks(2)) {
+        let mut any = false;
+        for rank in all.chunks(2 * N + 1) {
+            for (m, pair) in out.iter_mut().zip(rank[..2 * N].chunks(2)) {
                 merge(m, (pair[0], pair[1] as usize));
             }
+            any |= rank[2 * N] != 0.0;
+        }
+        if let (true, Some(f)) = (any && !raised, flag) {
+            f.store(true, Ordering::SeqCst);
         }
         let mut s = self.counters();
         s.reductions += 1;

@@ -89,6 +89,12 @@ impl Ranks {
         }
     }
 
+    /// Stop after the current step when `flag` (this rank's SIGTERM/SIGINT flag) or any other
+    /// rank's is raised: the reductions of every loop-2 iteration carry it to all ranks.
+    pub fn share_interrupt(&self, flag: Arc<std::sync::atomic::AtomicBool>) {
+        self.halo.share_interrupt(flag);
+    }
+
     /// The halo traffic of this rank so far.
     pub fn halo_stats(&self) -> HaloStats {
         self.halo.stats()
