@@ -92,6 +92,35 @@ for variant in "cpp implicit tvd" "gpu explicit upwind"; do
     echo "mpi: $variant: 1 to 4 ranks, 1D and 2D layouts, restarts: equal to one process"
 done
 
+# SIGTERM to one rank (not necessarily rank 0) stops every rank after the current step with a
+# checkpoint (exit 3); continued on 2 ranks and on one process, the files are the same.
+sed 's/"steps": 8/"steps": 1000000/' "$case" >"$work/long.json"
+"${launch[@]}" -n 3 "$bin" run "$work/long.json" --out "$work/sig" --force --backend reference \
+    >/dev/null 2>&1 &
+job=$!
+for _ in $(seq 100); do
+    [ -f "$work/sig/rk.probes.csv.tmp" ] && [ "$(wc -l <"$work/sig/rk.probes.csv.tmp")" -gt 20 ] && break
+    sleep 0.2
+done
+rank="$(pgrep -P "$job" | tail -n 1)"
+kill -TERM "$rank"
+set +e
+wait "$job"
+status=$?
+set -e
+ckpt="$(ls "$work"/sig/rk.ckpt-* 2>/dev/null | head -n 1)"
+if [ "$status" -ne 3 ] || [ -z "$ckpt" ] || ! grep -q '"status": "interrupted"' "$work/sig/rk.manifest.json"; then
+    echo "FAIL SIGTERM to one of 3 ranks: status $status, checkpoint '${ckpt}'" >&2
+    failed=1
+else
+    step="${ckpt##*.ckpt-}"
+    case="$work/long.json"
+    run "$work/sig-one" 0 --backend reference --restart "$ckpt" --steps $((step + 6))
+    run "$work/sig-two" 2 --backend reference --restart "$ckpt" --steps $((step + 6))
+    same "$work/sig-one" "$work/sig-two" "continued after SIGTERM on 2 ranks"
+    echo "mpi: SIGTERM to one of 3 ranks: checkpoint at step $step, exit 3, continued on 2 ranks"
+fi
+
 # Divergence is found by every rank in the same iteration: the job ends with the error and
 # status of one process, and keeps the last good state.
 sed -i 's/"max_iters": 5/"max_iters": 5, "divergence_limit": 1e-9/' "$case"
