@@ -227,6 +227,16 @@ pub struct RanksRecord {
     /// Every rank: its number, node-local rank, host, owned stored columns and rows, backend
     /// and device.
     pub each: Vec<serde_json::Value>,
+    /// Rank 0's halo exchanges so far (one per phase that reads neighbours).
+    pub exchanges: u64,
+    /// Bytes rank 0 sent in them.
+    pub halo_bytes: u64,
+    /// Wall seconds rank 0 spent in them (packing, transfers, waiting for its neighbours).
+    pub halo_seconds: f64,
+    /// Residual reductions over all ranks (one per loop-2 iteration).
+    pub reductions: u64,
+    /// Wall seconds rank 0 spent in them.
+    pub reduce_seconds: f64,
 }
 
 /// What a backend runs on, for the run manifest; empty for the CPU backends.

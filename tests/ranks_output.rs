@@ -163,6 +163,14 @@ fn ranked_runs_write_the_files_of_one_process_and_restart_on_other_counts() {
             (Some(px as u64), Some(py as u64))
         );
         assert_eq!(r["each"].as_array().map(Vec::len), Some(px * py));
+        // One reduction per loop-2 iteration, and at least 4 exchanges (pseudo-velocities, a
+        // sweep, the correction, the fluxes) with bytes in each.
+        assert_eq!(r["reductions"].as_u64(), Some(sum.iterations));
+        let (x, b) = (
+            r["exchanges"].as_u64().unwrap(),
+            r["halo_bytes"].as_u64().unwrap(),
+        );
+        assert!(x >= 4 * sum.iterations && b >= 8 * x, "{r}");
     }
     // The checkpoint of step 4 written on one process, continued on 2 × 2 ranks and on one
     // process: the same files.

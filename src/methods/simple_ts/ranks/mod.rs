@@ -77,6 +77,7 @@ impl Ranks {
                 .iter()
                 .filter_map(|t| serde_json::from_str(t).ok())
                 .collect(),
+            ..Default::default()
         });
         Ranks {
             global,
@@ -293,7 +294,13 @@ impl Backend for Ranks {
     }
 
     fn info(&self) -> SolverInfo {
-        self.info.clone()
+        let mut info = self.info.clone();
+        if let Some(r) = &mut info.ranks {
+            let h = self.halo.stats();
+            (r.exchanges, r.halo_bytes, r.halo_seconds) = (h.exchanges, h.bytes, h.seconds);
+            (r.reductions, r.reduce_seconds) = (h.reductions, h.reduce_seconds);
+        }
+        info
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
