@@ -121,6 +121,18 @@ else
     echo "mpi: SIGTERM to one of 3 ranks: checkpoint at step $step, exit 3, continued on 2 ranks"
 fi
 
+# A layout that does not fit the job is refused by every rank, reported once (status 2).
+set +e
+got="$(timeout 120 "${launch[@]}" -n 2 "$bin" run "$case" --out "$work/bad" --force --ranks-x 3 2>&1 >/dev/null)"
+status=$?
+set -e
+if [ "$status" -ne 2 ] || [ "$(grep -c '^error: --ranks-x 3 does not divide the 2 ranks' <<<"$got")" -ne 1 ]; then
+    echo "FAIL --ranks-x 3 on 2 ranks: status $status, got: $got" >&2
+    failed=1
+else
+    echo "mpi: --ranks-x 3 on 2 ranks: refused once, status 2"
+fi
+
 # Divergence is found by every rank in the same iteration: the job ends with the error and
 # status of one process, and keeps the last good state.
 sed -i 's/"max_iters": 5/"max_iters": 5, "divergence_limit": 1e-9/' "$case"

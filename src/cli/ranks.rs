@@ -62,21 +62,31 @@ pub fn run(
              or parallel"
         )));
     }
-    let pb = Arc::new(Problem::new(c));
-    let periodic = |a: usize, b: usize| {
-        [a, b]
-            .iter()
-            .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
+    // The checks every rank makes before it allocates; one that fails on some ranks only (the
+    // memory of its node) is agreed on, so that no rank waits for one that has stopped.
+    let checked = simplets::methods::check_fits(case, choice)
+        .map_err(super::device_failure)
+        .and_then(|()| {
+            let pb = Arc::new(Problem::new(c));
+            let periodic = |a: usize, b: usize| {
+                [a, b]
+                    .iter()
+                    .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
+            };
+            let dec = Decomposition::choose(
+                c.grid.nx,
+                c.grid.ny,
+                comm.size(),
+                ranks_x,
+                ranks_y,
+                (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
+            )
+            .map_err(|e| Failure::Input(anyhow!(e)))?;
+            Ok((pb, dec))
+        });
+    let Some((pb, dec)) = agree(comm.as_ref(), checked)? else {
+        return Ok(());
     };
-    let dec = Decomposition::choose(
-        c.grid.nx,
-        c.grid.ny,
-        comm.size(),
-        ranks_x,
-        ranks_y,
-        (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
-    )
-    .map_err(|e| Failure::Input(anyhow!(e)))?;
     if comm.is_root() {
         log::info!(
             "{} MPI ranks as {} x {} blocks ({})",
@@ -108,4 +118,35 @@ pub fn run(
     }
     let mut solver = SimpleTs::new(Box::new(r));
     outcome(run_case(&c.common(), &mut solver, opts))
+}
+
+/// `mine` if every rank's set-up succeeded. Otherwise rank 0 returns the failure: its own, or
+/// one naming the first rank that failed, which prints its reason in one line; the other ranks
+/// return `None` and end quietly.
+fn agree<T>(comm: &dyn Comm, mine: Result<T, Failure>) -> Result<Option<T>, Failure> {
+    let code = mine.as_ref().err().map_or(0, Failure::code);
+    let codes = comm.all_gather(&[f64::from(code)]);
+    let Some(first) = codes.iter().position(|&c| c != 0.0) else {
+        return mine.map(Some);
+    };
+    match (comm.rank(), mine) {
+        (0, Err(e)) => Err(e),
+        (0, Ok(_)) => {
+            let why = anyhow!("rank {first} of {} failed during set-up", comm.size());
+            Err(if codes[first] == 2.0 {
+                Failure::Input(why)
+            } else {
+                Failure::Run(why)
+            })
+        }
+        (r, Err(e)) if codes[0] == 0.0 => {
+            eprintln!(
+                "simplets: rank {r} of {} failed: {}",
+                comm.size(),
+                e.one_line()
+            );
+            Ok(None)
+        }
+        _ => Ok(None),
+    }
 }
