@@ -22,6 +22,11 @@ use simplets::run::{run_case, RunOptions, RunSummary};
 /// A supersonic channel with a square body and two probes; forces every 2 steps, probes every
 /// 3, snapshots every 4 in files of 2.
 fn case() -> Case {
+    Case::from_json(&case_json().to_string(), "rk").unwrap()
+}
+
+/// The case of [`case`] as JSON.
+fn case_json() -> serde_json::Value {
     let text = r#"{
         "name": "rk",
         "gas": { "kn": 0.05 },
@@ -41,7 +46,7 @@ fn case() -> Case {
                     "probes": [ { "name": "low", "x": 1.1, "y": 0.3 },
                                 { "name": "wake", "x": 5.5, "y": 2.9 } ] }
     }"#;
-    Case::from_json(text, "rk").unwrap()
+    serde_json::from_str(text).unwrap()
 }
 
 fn opts(out: &Path, restart: Option<PathBuf>) -> RunOptions {
@@ -224,4 +229,49 @@ fn a_signal_to_any_rank_stops_the_run_with_a_checkpoint() {
         read(&one) == read(&cont),
         "the continued run's last checkpoint differs"
     );
+}
+
+/// What the binary says when it is started by an MPI launcher it cannot use, or asked for a
+/// layout without one: one `error:` line and status 2, nothing run.
+#[test]
+fn launches_it_cannot_serve_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("rk.json");
+    std::fs::write(&case, serde_json::to_string(&case_json()).unwrap()).unwrap();
+    let case = case.to_str().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let simplets = |args: &[&str], ranks: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"));
+        c.args(args).env_remove("RUST_LOG");
+        for v in [
+            "OMPI_COMM_WORLD_SIZE",
+            "PMI_SIZE",
+            "PMIX_RANK",
+            "MPI_LOCALNRANKS",
+        ] {
+            c.env_remove(v);
+        }
+        if let Some(n) = ranks {
+            c.env("OMPI_COMM_WORLD_SIZE", n);
+        }
+        let o = c.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {err}");
+        lines[0].to_string()
+    };
+    let e = simplets(&["check", case], Some("2"));
+    assert!(
+        e.contains("only `simplets run` runs on several MPI ranks"),
+        "{e}"
+    );
+    let e = simplets(&["run", case, "--out", out, "--ranks-x", "2"], None);
+    assert!(e.contains("need an MPI launch"), "{e}");
+    if !cfg!(feature = "mpi") {
+        let e = simplets(&["run", case, "--out", out], Some("3"));
+        assert!(e.contains("built without the feature `mpi`"), "{e}");
+    }
+    assert!(!Path::new(out).join("rk.nc").exists());
 }

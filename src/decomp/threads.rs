@@ -131,7 +131,21 @@ mod tests {
     /// Every halo value after an exchange is its owner's, for a 3 × 2 layout.
     #[test]
     fn exchange_fills_every_halo_cell_from_its_owner() {
-        let d = Decomposition::new(11, 9, 3, 2).unwrap();
+        exchange_on(Decomposition::new(11, 9, 3, 2).unwrap());
+    }
+
+    /// The same with two ghost layers along x, none along y, a halo of 2 and 4 × 1 ranks.
+    #[test]
+    fn exchange_fills_halos_of_other_layers() {
+        let layers = crate::decomp::Layers {
+            ghost_x: 2,
+            ghost_y: 0,
+            halo: 2,
+        };
+        exchange_on(Decomposition::with_layers(9, 3, 4, 1, layers).unwrap());
+    }
+
+    fn exchange_on(d: Decomposition) {
         let (nxt, _) = d.stored();
         let comms = ThreadComm::group(d.ranks());
         let handles: Vec<_> = comms
@@ -163,8 +177,8 @@ mod tests {
             .collect();
         let results: Vec<_> = handles.into_iter().map(|t| t.join().unwrap()).collect();
         // The largest rank wins the first; the NaN of the smallest global index the second.
-        let w5 = d.window(5);
-        assert_eq!(results[0].0, (5.0, w5.global(0)));
+        let last = d.ranks() - 1;
+        assert_eq!(results[0].0, (last as f64, d.window(last).global(0)));
         let nan_at = d.windows().iter().map(|w| w.global(1)).min().unwrap();
         assert!(results.iter().all(|r| r.1 .0.is_nan() && r.1 .1 == nan_at));
         assert!(nxt > 0);
