@@ -160,3 +160,18 @@ fn ranks_equal_one_process_in_many_layouts() {
     );
     same_bits(&case, &[(3, 2)], 3, BackendKind::Parallel);
 }
+
+/// A periodic x axis (never split): the seam's copies stay inside every window; 1 × 2 and
+/// 1 × 3 layouts, both orders, TVD.
+#[test]
+fn ranks_equal_one_process_with_a_periodic_axis() {
+    let mut case = body_case(r#"{ "kind": "periodic" }"#, r#"{ "kind": "periodic" }"#);
+    case.scheme = Scheme {
+        convection: Convection::Implicit,
+        interpolation: Interpolation::Tvd,
+    };
+    for order in [SweepOrder::Cpp, SweepOrder::Gpu] {
+        case.solver.order = order;
+        same_bits(&case, &[(1, 2), (1, 3)], 3, BackendKind::Reference);
+    }
+}
