@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use simplets::decomp::{Comm, Decomposition, ThreadComm};
 use simplets::error::RunError;
@@ -47,6 +47,14 @@ fn case_json() -> serde_json::Value {
                                 { "name": "wake", "x": 5.5, "y": 2.9 } ] }
     }"#;
     serde_json::from_str(text).unwrap()
+}
+
+/// One test at a time: HDF5 (under NetCDF) is not thread-safe, and each test writes and reads
+/// NetCDF files.
+fn nc_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn opts(out: &Path, restart: Option<PathBuf>) -> RunOptions {
@@ -144,6 +152,7 @@ fn same_files(a: &Path, b: &Path, what: &str) {
 
 #[test]
 fn ranked_runs_write_the_files_of_one_process_and_restart_on_other_counts() {
+    let _g = nc_lock();
     let c = case();
     let dir = tempfile::tempdir().unwrap();
     let one = dir.path().join("one");
@@ -198,6 +207,7 @@ fn ranked_runs_write_the_files_of_one_process_and_restart_on_other_counts() {
 /// checkpoint, from which one process continues to the files of an uninterrupted run.
 #[test]
 fn a_signal_to_any_rank_stops_the_run_with_a_checkpoint() {
+    let _g = nc_lock();
     let c = case();
     let dir = tempfile::tempdir().unwrap();
     let (one, cut, cont) = (
