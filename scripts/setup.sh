@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Install what simplets needs to build and test on Debian: a C toolchain, NetCDF (output),
 # OpenCL on the CPU through PoCL (tests), and Rust (stable, if cargo is missing).
+# `scripts/setup.sh mpi` adds Open MPI and libclang, what the cargo feature `mpi` builds with.
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 
 pkgs=(build-essential pkg-config libnetcdf-dev netcdf-bin ocl-icd-libopencl1 pocl-opencl-icd clinfo)
+if [ "${1:-}" = mpi ]; then
+    pkgs+=(libopenmpi-dev openmpi-bin libclang-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

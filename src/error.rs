@@ -66,6 +66,10 @@ pub enum RunError {
     /// An OpenCL call failed during the run.
     #[error(transparent)]
     Device(#[from] DeviceError),
+    /// A failure that every rank of a decomposed run stops for, found by rank 0 (the run
+    /// driver's guard on the gathered fields); the text is rank 0's error.
+    #[error("{0}")]
+    Agreed(String),
     /// SIGTERM or SIGINT arrived: the run stopped after a complete step, wrote a checkpoint,
     /// finished its output and manifest.
     #[error("interrupted after step {step}; checkpoint written to {}: resume with --restart {}", .checkpoint.display(), .checkpoint.display())]

@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod case;
+pub mod decomp;
 pub mod device;
 pub mod error;
 pub mod exact;

@@ -211,13 +211,44 @@ pub struct KernelRecord {
     pub build_seconds: f64,
 }
 
+/// The ranks of a decomposed run (run manifest).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RanksRecord {
+    /// The transport: `mpi`, or `threads` (the tests' in-process ranks).
+    pub transport: String,
+    /// Ranks in all.
+    pub ranks: usize,
+    /// Ranks along x.
+    pub ranks_x: usize,
+    /// Ranks along y.
+    pub ranks_y: usize,
+    /// Halo width in cells.
+    pub halo: usize,
+    /// Every rank: its number, node-local rank, host, owned stored columns and rows, backend
+    /// and device.
+    pub each: Vec<serde_json::Value>,
+    /// Rank 0's halo exchanges so far (one per phase that reads neighbours).
+    pub exchanges: u64,
+    /// Bytes rank 0 sent in them.
+    pub halo_bytes: u64,
+    /// Wall seconds rank 0 spent in them (packing, transfers, waiting for its neighbours).
+    pub halo_seconds: f64,
+    /// Residual reductions over all ranks (one per loop-2 iteration).
+    pub reductions: u64,
+    /// Wall seconds rank 0 spent in them.
+    pub reduce_seconds: f64,
+}
+
 /// What a backend runs on, for the run manifest; empty for the CPU backends.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SolverInfo {
-    /// The OpenCL device.
+    /// The OpenCL device (rank 0's in a decomposed run).
     pub device: Option<DeviceRecord>,
-    /// The OpenCL program.
+    /// The OpenCL program (rank 0's in a decomposed run).
     pub kernels: Option<KernelRecord>,
+    /// The ranks of a decomposed run (absent in a single-process run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<RanksRecord>,
 }
 
 /// A method on a backend, as the run driver and the applications see it.

@@ -13,23 +13,27 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("case", &["error"]),
     ("grid", &["case", "error"]),
     ("device", &["error", "text"]),
+    ("decomp", &[]),
     ("solver", &["case", "device", "error", "grid"]),
     ("output", &["case", "error", "grid", "solver", "text"]),
     (
         "run",
-        &["case", "error", "grid", "output", "solver", "text"],
+        &[
+            "case", "decomp", "error", "grid", "output", "solver", "text",
+        ],
     ),
     (
         "methods",
         &[
-            "case", "device", "error", "exact", "grid", "host", "solver", "text",
+            "case", "decomp", "device", "error", "exact", "grid", "host", "solver", "text",
         ],
     ),
     ("plot", &["case", "error", "output", "text"]),
     (
         "bench",
         &[
-            "case", "device", "error", "grid", "methods", "output", "run", "solver", "text",
+            "case", "decomp", "device", "error", "grid", "methods", "output", "run", "solver",
+            "text",
         ],
     ),
     (

@@ -11,6 +11,7 @@
 mod bench;
 mod explicit;
 mod plot;
+mod ranks;
 mod run;
 mod tools;
 mod validate;
@@ -141,6 +142,12 @@ impl Failure {
 
 /// Run the parsed command line.
 pub fn execute(cli: Cli) -> Result<(), Failure> {
+    // Only `run` splits its work among MPI ranks; any other command would run N times over.
+    if !matches!(cli.command, Command::Run(_)) && ranks::launched_with_several() {
+        return Err(Failure::Input(anyhow!(
+            "only `simplets run` runs on several MPI ranks; start this command as one process"
+        )));
+    }
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Check(args) => tools::check(args),

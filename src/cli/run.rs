@@ -9,7 +9,7 @@ use anyhow::anyhow;
 use simplets::error::{OutputError, RunError};
 use simplets::output::checkpoint::{check_header, read_header};
 use simplets::output::series::NcLayout;
-use simplets::run::{interrupt_on_signals, run_case, RunOptions};
+use simplets::run::{interrupt_on_signals, run_case, RunOptions, RunSummary};
 
 use super::{
     choice, default_case, device_failure, lean_option, load_any, only_for, resolve_auto,
@@ -64,6 +64,13 @@ pub struct RunArgs {
     /// step 0); output goes to <OUT>/<name>.s<step>.nc, or to the next part of split output.
     #[arg(long, value_name = "FILE")]
     pub restart: Option<PathBuf>,
+    /// Under MPI (`mpirun -n N simplets run …`, a build with the feature `mpi`): ranks along x
+    /// (default: all ranks along the longer axis; with --ranks-y alone, N / ranks-y).
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..))]
+    pub ranks_x: Option<u32>,
+    /// Under MPI: ranks along y.
+    #[arg(long, value_name = "PY", value_parser = clap::value_parser!(u32).range(1..))]
+    pub ranks_y: Option<u32>,
     /// Split the NetCDF output into <OUT>/<name>.0001.nc, .0002.nc, … of at most N snapshots
     /// each (overrides output.snapshots_per_file; 0: one file).
     #[arg(long, value_name = "N")]
@@ -76,6 +83,8 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
         Some(p) => p,
         None => default_case()?,
     };
+    // MPI first (a launcher's environment is all it needs), before any thread is started.
+    let world = super::ranks::world();
     let case = load_any(&path)?;
     if let Some(file) = &args.dump_kernel {
         return super::tools::dump_kernel(&case, file, args.kernel, args.force);
@@ -146,6 +155,24 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             .as_ref()
             .is_some_and(|f| f.load(Ordering::SeqCst))
     };
+    if let Some(comm) = world {
+        if comm.size() > 1 || backend != Backend::Opencl {
+            let layout = (
+                args.ranks_x.map(|x| x as usize),
+                args.ranks_y.map(|y| y as usize),
+            );
+            return super::ranks::run(comm, &case, &choice, &opts, layout);
+        }
+    } else if super::ranks::launched_with_several() {
+        return Err(Failure::Input(anyhow!(
+            "started as one of several MPI ranks, but this simplets was built without the \
+             feature `mpi` (cargo build --release --features mpi)"
+        )));
+    } else if args.ranks_x.is_some() || args.ranks_y.is_some() {
+        return Err(Failure::Input(anyhow!(
+            "--ranks-x/--ranks-y need an MPI launch (mpirun -n N simplets run …)"
+        )));
+    }
     let mut solver = simplets::methods::build(&case, &choice).map_err(|e| {
         if interrupted() {
             Failure::Interrupted(anyhow!(
@@ -161,7 +188,12 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             "interrupted during set-up before any step; nothing was written: run again"
         )));
     }
-    match run_case(&common, solver.as_mut(), &opts) {
+    outcome(run_case(&common, solver.as_mut(), &opts))
+}
+
+/// The exit of `run` for the run driver's result: the output files on stdout, or the failure.
+pub(super) fn outcome(result: Result<RunSummary, RunError>) -> Result<(), Failure> {
+    match result {
         Ok(summary) => {
             for path in &summary.outputs {
                 println!("{}", path.display());

@@ -268,6 +268,8 @@ pub fn run_case(
         }
     }
     ui.finish();
+    // The backend's record as it stands at the end (a decomposed run adds its halo traffic).
+    run.m.info = solver.info();
     run.finish(steady, interrupted)
 }
 

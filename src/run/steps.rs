@@ -204,6 +204,7 @@ impl Run<'_> {
         if let Err(e) = side.finish() {
             log::error!("could not keep the per-step CSV files: {e}");
         }
+        m.info = solver.info();
         let written = nc.last_step();
         let layout = m.layout;
         let mut append = |level: Level, c: Clock, check: bool| -> Option<Result<(), RunError>> {

@@ -335,6 +335,7 @@ impl Solver for Explicit {
                         cache: b.cache_status().to_string(),
                         build_seconds: b.build_seconds(),
                     }),
+                    ranks: None,
                 }
             }
             Engine::Reference(_) => SolverInfo::default(),

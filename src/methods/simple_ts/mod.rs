@@ -6,6 +6,8 @@
 //! - [`reference`]: the serial solver, the oracle of every backend (and, row-parallel, the
 //!   `parallel` backend).
 //! - [`opencl`]: the same method on an OpenCL device, kernels from `cl/simple_ts/`.
+//! - [`ranks`]: a run split among MPI ranks, one window of the grid and one backend each,
+//!   bit-identical to one process.
 //! - [`forces`], [`probes`]: what a run writes besides the fields; [`prolong`]: a state
 //!   carried to a grid refined by two; [`numbers`]: what `simplets check` prints.
 
@@ -20,6 +22,7 @@ pub mod physics;
 pub mod probes;
 pub mod problem;
 pub mod prolong;
+pub mod ranks;
 pub mod reference;
 pub mod side;
 pub mod solver;

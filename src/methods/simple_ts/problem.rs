@@ -46,6 +46,12 @@ impl Problem {
         let grid = Grid::new(&case.grid, px, py);
         let geo = Geometry::new(case, &grid);
         let ghosts = Ghosts::new(&grid, &geo);
+        Problem::from_parts(case, grid, geo, ghosts)
+    }
+
+    /// The problem of `case` on `grid` with the classes `geo` and the ghost rules `ghosts`
+    /// (a rank's window of the whole problem: `methods::simple_ts::ranks`).
+    pub fn from_parts(case: &Case, grid: Grid, geo: Geometry, ghosts: Ghosts) -> Problem {
         let rules = (
             ghosts.cells.iter().copied().collect(),
             ghosts.u_copies.iter().copied().collect(),

@@ -238,6 +238,7 @@ pub fn info(
             cache: built.cache_status().to_string(),
             build_seconds: built.build_seconds(),
         }),
+        ranks: None,
     }
 }
 

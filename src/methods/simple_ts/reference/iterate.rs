@@ -12,6 +12,7 @@ use super::rows::map_rows;
 use super::{ctx, energy, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
 use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
+use crate::methods::simple_ts::ranks;
 use crate::solver::{Residuals, StepReport};
 
 /// Update norms of one iteration with the cells where they occur.
@@ -122,6 +123,10 @@ fn eos_cell(q: f64, t: f64) -> [f64; 4] {
 /// One loop-2 iteration.
 pub fn iterate_info(r: &mut Reference) -> IterInfo {
     pseudo_velocities(r);
+    if let Some(h) = &r.halo {
+        let ps = &mut r.ps;
+        h.exchange(&mut [&mut ps.u_hat, &mut ps.d_u, &mut ps.v_hat, &mut ps.d_v]);
+    }
     let mut w = std::mem::take(&mut r.work);
     {
         let x = ctx!(r);
@@ -141,12 +146,19 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         let last = s + 1 == r.sweeps;
         (dt, dp) = sweep(&ctx!(r), &mut w, last);
         r.p.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
+        if let Some(h) = &r.halo {
+            if last {
+                (dt, dp) = ranks::tp_residuals(h, &r.p.geo, &w);
+            }
+            h.exchange(&mut [&mut w.p_new, &mut w.T_new]);
+        }
         std::mem::swap(&mut w.T_old, &mut w.T_new);
         std::mem::swap(&mut w.p_old, &mut w.p_new);
     }
     // Correction with the new pressure (ghosts of periodic/outflow sides already refreshed).
     let mut k = std::mem::take(&mut r.state.k);
-    let (du, dv) = correct(&ctx!(r), &w.p_old, &mut k);
+    let before = r.halo.as_ref().map(|_| (k.u.clone(), k.v.clone()));
+    let (mut du, mut dv) = correct(&ctx!(r), &w.p_old, &mut k);
     let (g, geo, nx) = (&r.p.grid, &r.p.geo, r.p.grid.nxt);
     let outs = [&mut k.p[..], &mut k.T[..], &mut k.rho[..], &mut k.Gam[..]];
     let wr = &w;
@@ -160,10 +172,18 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     });
     r.p.ghosts.apply_cells(&mut k);
     r.p.ghosts.apply_faces(&mut k);
+    if let (Some(h), Some(before)) = (&r.halo, &before) {
+        (du, dv) = ranks::uv_residuals(h, &r.p.geo, before, &k);
+        h.exchange(&mut [&mut k.u, &mut k.v]);
+    }
     r.state.k = k;
     r.work = w;
     r.update_fluxes();
-    IterInfo { du, dv, dp, dt }
+    let info = IterInfo { du, dv, dp, dt };
+    match &r.halo {
+        Some(h) => ranks::merged(h, info),
+        None => info,
+    }
 }
 
 /// One loop-2 iteration; the residuals only.
@@ -182,8 +202,9 @@ fn guard(r: &Reference, info: &IterInfo, iter: u32) -> Result<(), RunError> {
     ];
     for (name, m) in fields {
         if !m.value.is_finite() || m.value > limit {
-            let g = &r.p.grid;
-            let (i, j) = (m.at % g.nxt, m.at / g.nxt);
+            // A decomposed run's maxima carry the whole grid's index.
+            let nxt = r.halo.as_ref().map_or(r.p.grid.nxt, |h| h.win.nxt);
+            let (i, j) = (m.at % nxt, m.at / nxt);
             return Err(RunError::Diverged {
                 step: r.state.step + 1,
                 iter,

@@ -217,6 +217,9 @@ pub struct Reference {
     /// Run the cell/face loops row-parallel on rayon's threads (the `parallel` backend); the
     /// equations and the bits are those of the serial loops.
     pub parallel: bool,
+    /// One rank's window of a decomposed run: the halo exchanged after every phase that
+    /// neighbours read, the residuals merged over all ranks (`None`: the whole grid).
+    pub halo: Option<Arc<crate::decomp::Halo>>,
 }
 
 impl Reference {
@@ -265,6 +268,7 @@ impl Reference {
             work: Work::new(n),
             p,
             parallel,
+            halo: None,
         };
         r.update_fluxes();
         r
@@ -274,6 +278,9 @@ impl Reference {
     pub fn update_fluxes(&mut self) {
         let mut out = std::mem::take(&mut self.flux);
         density::face_densities(&ctx!(self), &mut out);
+        if let Some(h) = &self.halo {
+            h.exchange(&mut [&mut out.rho_u, &mut out.rho_v, &mut out.Fx, &mut out.Fy]);
+        }
         self.flux = out;
     }
 

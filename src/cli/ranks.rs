@@ -1,0 +1,152 @@
+//! `simplets run` under an MPI launcher (`mpirun -n N`, `srun`; cargo feature `mpi`): every
+//! rank builds its window of the case on its backend, rank 0 runs the run driver and writes
+//! every file, the other ranks follow its orders (`methods::simple_ts::ranks`). Without the
+//! feature, or started without a launcher, `run` is the single-process run.
+
+use std::sync::Arc;
+
+use anyhow::anyhow;
+use simplets::decomp::{Comm, Decomposition};
+use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
+use simplets::methods::simple_ts::problem::Problem;
+use simplets::methods::simple_ts::ranks;
+use simplets::methods::simple_ts::solver::SimpleTs;
+use simplets::methods::{AnyCase, BackendChoice, BackendKind};
+use simplets::run::{run_case, RunOptions};
+
+use super::run::outcome;
+use super::Failure;
+
+/// The ranks of this job if an MPI launcher started it (MPI initialised here); `None` for a
+/// single-process run. Ranks other than 0 log warnings and errors only.
+pub fn world() -> Option<Arc<dyn Comm>> {
+    #[cfg(feature = "mpi")]
+    {
+        let w = simplets::decomp::mpi::World::init()?;
+        if !w.is_root() {
+            log::set_max_level(log::LevelFilter::Warn);
+        }
+        Some(Arc::new(w))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        None
+    }
+}
+
+/// True if the process was started by an MPI launcher (also without the feature: then `run`
+/// refuses a job of several ranks instead of running it N times).
+pub fn launched_with_several() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .any(|n| n.trim().parse::<u32>().is_ok_and(|n| n > 1))
+}
+
+/// Run `case` on the ranks of `comm`, `ranks_x × ranks_y` of them where given.
+pub fn run(
+    comm: Arc<dyn Comm>,
+    case: &AnyCase,
+    choice: &BackendChoice,
+    opts: &RunOptions,
+    (ranks_x, ranks_y): (Option<usize>, Option<usize>),
+) -> Result<(), Failure> {
+    let AnyCase::SimpleTs(c) = case else {
+        return Err(Failure::Input(anyhow!(
+            "only SIMPLE-TS cases run on several MPI ranks; run this case on one"
+        )));
+    };
+    if choice.kind == BackendKind::OpenCl {
+        return Err(Failure::Input(anyhow!(
+            "the OpenCL backend does not run on several MPI ranks yet: use --backend reference \
+             or parallel"
+        )));
+    }
+    // The checks every rank makes before it allocates; one that fails on some ranks only (the
+    // memory of its node) is agreed on, so that no rank waits for one that has stopped.
+    let checked = simplets::methods::check_fits(case, choice)
+        .map_err(super::device_failure)
+        .and_then(|()| {
+            let pb = Arc::new(Problem::new(c));
+            let periodic = |a: usize, b: usize| {
+                [a, b]
+                    .iter()
+                    .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
+            };
+            let dec = Decomposition::choose(
+                c.grid.nx,
+                c.grid.ny,
+                comm.size(),
+                ranks_x,
+                ranks_y,
+                (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
+            )
+            .map_err(|e| Failure::Input(anyhow!(e)))?;
+            Ok((pb, dec))
+        });
+    let Some((pb, dec)) = agree(comm.as_ref(), checked)? else {
+        return Ok(());
+    };
+    if comm.is_root() {
+        log::info!(
+            "{} MPI ranks as {} x {} blocks ({})",
+            dec.ranks(),
+            dec.px,
+            dec.py,
+            comm.kind()
+        );
+    }
+    // A rank whose set-up fails alone (its device) ends the job: the others wait for it.
+    let mut r = match ranks::build(pb, dec, Arc::clone(&comm), choice) {
+        Ok(r) => r,
+        Err(e) if comm.size() == 1 => return Err(super::device_failure(e)),
+        Err(e) => {
+            eprintln!(
+                "simplets: rank {} of {} failed: {e}",
+                comm.rank(),
+                comm.size()
+            );
+            comm.abort(1)
+        }
+    };
+    if let Some(flag) = &opts.interrupt {
+        r.share_interrupt(Arc::clone(flag));
+    }
+    if !comm.is_root() {
+        r.follow();
+        return Ok(());
+    }
+    let mut solver = SimpleTs::new(Box::new(r));
+    outcome(run_case(&c.common(), &mut solver, opts))
+}
+
+/// `mine` if every rank's set-up succeeded. Otherwise rank 0 returns the failure: its own, or
+/// one naming the first rank that failed, which prints its reason in one line; the other ranks
+/// return `None` and end quietly.
+fn agree<T>(comm: &dyn Comm, mine: Result<T, Failure>) -> Result<Option<T>, Failure> {
+    let code = mine.as_ref().err().map_or(0, Failure::code);
+    let codes = comm.all_gather(&[f64::from(code)]);
+    let Some(first) = codes.iter().position(|&c| c != 0.0) else {
+        return mine.map(Some);
+    };
+    match (comm.rank(), mine) {
+        (0, Err(e)) => Err(e),
+        (0, Ok(_)) => {
+            let why = anyhow!("rank {first} of {} failed during set-up", comm.size());
+            Err(if codes[first] == 2.0 {
+                Failure::Input(why)
+            } else {
+                Failure::Run(why)
+            })
+        }
+        (r, Err(e)) if codes[0] == 0.0 => {
+            eprintln!(
+                "simplets: rank {r} of {} failed: {}",
+                comm.size(),
+                e.one_line()
+            );
+            Ok(None)
+        }
+        _ => Ok(None),
+    }
+}
