@@ -38,16 +38,20 @@ pub enum Method {
     ShllShallowWater,
     /// SHLL advection with central diffusion of a scalar (seed 002, `methods::shll`).
     ShllConvectionDiffusion,
+    /// Chang's space-time CE/SE scheme (α-scheme) for the 1D and 2D Euler equations (seed
+    /// 000, `methods::cese`).
+    CeseEuler,
 }
 
 impl Method {
     /// Every method, in the order the documentation lists them.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 6] = [
         Method::SimpleTs,
         Method::Convection,
         Method::ShllEuler,
         Method::ShllShallowWater,
         Method::ShllConvectionDiffusion,
+        Method::CeseEuler,
     ];
 
     /// The name used in case files and output (`simple_ts`).
@@ -58,6 +62,7 @@ impl Method {
             Method::ShllEuler => "shll_euler",
             Method::ShllShallowWater => "shll_shallow_water",
             Method::ShllConvectionDiffusion => "shll_convection_diffusion",
+            Method::CeseEuler => "cese_euler",
         }
     }
 }

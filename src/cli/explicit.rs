@@ -24,6 +24,7 @@ pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCa
         AnyCase::ShllEuler(c) => &mut c.grid,
         AnyCase::ShllShallowWater(c) => &mut c.grid,
         AnyCase::ShllConvectionDiffusion(c) => &mut c.grid,
+        AnyCase::CeseEuler(c) => &mut c.grid,
     };
     if let Some(n) = nx {
         grid.nx = n as usize;
@@ -36,6 +37,7 @@ pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCa
         AnyCase::ShllEuler(c) => serde_json::to_string(c),
         AnyCase::ShllShallowWater(c) => serde_json::to_string(c),
         AnyCase::ShllConvectionDiffusion(c) => serde_json::to_string(c),
+        AnyCase::CeseEuler(c) => serde_json::to_string(c),
         AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
     }
     .expect("a case serialises");

@@ -66,6 +66,7 @@ fn with_grid(case: &AnyCase, nx: usize, ny: Option<usize>) -> AnyCase {
         AnyCase::ShllEuler(c) => &mut c.grid,
         AnyCase::ShllShallowWater(c) => &mut c.grid,
         AnyCase::ShllConvectionDiffusion(c) => &mut c.grid,
+        AnyCase::CeseEuler(c) => &mut c.grid,
         AnyCase::SimpleTs(c) => &mut c.grid,
     };
     g.nx = nx;
