@@ -348,7 +348,8 @@ __kernel void half_a(__global const real* q, __global real* h, __global const re
                      __global const real* inflow)
 {
     const int i = get_global_id(0), j = get_global_id(1);
-    if (i > CFG_NX || (TWO_D && j > CFG_NY))
+    /* (nx + 1) × (ny + 1) half points in 2D, nx + 1 in 1D (CFG_NYT = 1: j = 0 only). */
+    if (i > CFG_NX || j >= CFG_NYT)
         return;
     const StepK k = step_k(clock[0]);
 #if CFG_DIM == 1

@@ -122,6 +122,7 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
                 json: args.json.as_deref(),
                 force: args.force,
                 csv: args.csv.as_deref(),
+                kernel: args.kernel.into(),
             },
         );
     }

@@ -1,4 +1,4 @@
-//! The commands for the explicit methods (convection and SHLL): `check`, `bench`,
+//! The commands for the explicit methods (convection and SHLL; CE/SE through `cli/cese.rs`): `check`, `bench`,
 //! `build-kernels` and `run --dump-kernel` on a case whose method is not SIMPLE-TS.
 
 use std::io::Write;
@@ -51,12 +51,18 @@ fn problem(case: &AnyCase) -> Problem {
 
 /// `simplets check` of an explicit case, already resized and found to fit the host.
 pub fn check(case: &AnyCase) {
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        return super::cese::check(case);
+    }
     let p = problem(case);
     print!("{}", simplets::methods::explicit::numbers::render(&p));
 }
 
 /// `run --dump-kernel FILE` of an explicit case.
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        return super::cese::dump_kernel(case, file, force);
+    }
     let p = problem(case);
     let text = format!(
         "/* simplets {}: case {}, explicit stage kernels ({}), build options: {} */\n{}",
@@ -82,6 +88,9 @@ pub fn build_kernels(
     nx: Option<u64>,
     ny: Option<u64>,
 ) -> Result<(), Failure> {
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        return super::cese::build_kernels(case, device, nx, ny);
+    }
     let p = problem(&resized(case, nx, ny)?);
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
     simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
@@ -207,12 +216,18 @@ pub struct BenchOpts<'a> {
     pub force: bool,
     /// CSV line appended here.
     pub csv: Option<&'a Path>,
+    /// Kernel form (CE/SE: `fused` for the fused half steps).
+    pub kernel: simplets::methods::KernelForm,
 }
 
 /// `simplets bench` of an explicit case: fixed steps (the end time is lifted), the roofline
 /// from the analytic model, and optionally one CSV line for the tables of
 /// `scripts/gpu-explicit.sh`.
 pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        let kernel = o.kernel;
+        return super::cese::bench(case, o, kernel);
+    }
     let mut p = problem(&resized(case, o.nx, o.ny)?);
     // Fixed step counts: a CFL case with an end time would stop advancing at it.
     p.t_end = f64::INFINITY;
@@ -259,9 +274,18 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
     let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;
     let report =
         simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
-    print!("{}", simplets::bench::render(&report));
+    report_out(&report, &common, &o)
+}
+
+/// Print a bench report, write its JSON and append its CSV line where asked.
+pub fn report_out(
+    report: &simplets::bench::Report,
+    common: &simplets::case::Common,
+    o: &BenchOpts,
+) -> Result<(), Failure> {
+    print!("{}", simplets::bench::render(report));
     if let Some(path) = o.json {
-        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        let text = serde_json::to_string_pretty(report).expect("report serialises");
         simplets::output::atomic::write_atomic(path, text.as_bytes(), o.force)
             .map_err(|e| Failure::Run(e.into()))?;
         println!("{}", path.display());

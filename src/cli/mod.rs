@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod cese;
 mod explicit;
 mod plot;
 mod run;

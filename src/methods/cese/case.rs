@@ -23,8 +23,8 @@ use crate::case::{GridSpec, Method, OutputSpec};
 use crate::error::ConfigError;
 use crate::grid::Grid;
 use crate::methods::explicit::case::{
-    check_boundaries, check_grid, check_name, check_time, common, parse_for, time_rule,
-    Boundaries, ExplicitTime, Region, Side,
+    check_boundaries, check_grid, check_name, check_time, common, parse_for, time_rule, Boundaries,
+    ExplicitTime, Region, Side,
 };
 use crate::methods::shll::case::{EulerState, Gas};
 

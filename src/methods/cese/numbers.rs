@@ -64,7 +64,12 @@ pub fn render(p: &Problem) -> String {
     use std::fmt::Write;
     let m = &p.mesh;
     let mut s = String::new();
-    let _ = writeln!(s, "case        {} (cese_euler, {})", p.common.name, p.label());
+    let _ = writeln!(
+        s,
+        "case        {} (cese_euler, {})",
+        p.common.name,
+        p.label()
+    );
     let _ = writeln!(
         s,
         "grid        {} x {} = {} integer points ({}D), {} half-level points, dx = {:?}{}",

@@ -210,11 +210,7 @@ impl OpenCl {
                     )?;
                 }
                 Form::Fused => {
-                    rt.bind_as(
-                        &format!("f{c}"),
-                        fused,
-                        &[("q_old", from), ("q_out", to)],
-                    )?;
+                    rt.bind_as(&format!("f{c}"), fused, &[("q_old", from), ("q_out", to)])?;
                 }
             }
         }

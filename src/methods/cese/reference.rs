@@ -108,8 +108,22 @@ pub fn ghost_src(bc: &Bc, i: isize, n: usize) -> Option<(usize, bool)> {
     let low = i < 0;
     match bc {
         Bc::Outflow => Some((if low { 0 } else { n as usize - 1 }, false)),
-        Bc::Reflective => Some((if low { (-1 - i) as usize } else { (2 * n - 1 - i) as usize }, true)),
-        Bc::Periodic => Some((if low { (i + n) as usize } else { (i - n) as usize }, false)),
+        Bc::Reflective => Some((
+            if low {
+                (-1 - i) as usize
+            } else {
+                (2 * n - 1 - i) as usize
+            },
+            true,
+        )),
+        Bc::Periodic => Some((
+            if low {
+                (i + n) as usize
+            } else {
+                (i - n) as usize
+            },
+            false,
+        )),
         Bc::Inflow(_) => None,
     }
 }
@@ -488,9 +502,7 @@ pub fn half_b(
             if a >= b {
                 return (0.0, 0.0);
             }
-            let par: Vec<Parent1> = (a..=b)
-                .map(|i| parent_1d(c, k, &load(m, h, i)))
-                .collect();
+            let par: Vec<Parent1> = (a..=b).map(|i| parent_1d(c, k, &load(m, h, i))).collect();
             let (mut r, mut d) = (0.0, 0.0);
             for i in a..b {
                 let pt = point_1d(c, &par[i - a], &par[i - a + 1]);

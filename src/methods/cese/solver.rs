@@ -56,11 +56,7 @@ pub fn layout(p: &Problem) -> Layout {
     };
     let m = &p.mesh;
     let variables = if m.dims == 1 {
-        vec![
-            v("rho", "density"),
-            v("u", "velocity"),
-            v("p", "pressure"),
-        ]
+        vec![v("rho", "density"), v("u", "velocity"), v("p", "pressure")]
     } else {
         vec![
             v("rho", "density"),
@@ -162,12 +158,7 @@ impl Cese {
                 let kg = g.idx(i + 1, j + 1);
                 let vals = if m.dims == 1 {
                     let w = u[1] / u[0];
-                    [
-                        u[0],
-                        w,
-                        super::fragments::c1_p(gamma, u[1], u[2], w),
-                        0.0,
-                    ]
+                    [u[0], w, super::fragments::c1_p(gamma, u[1], u[2], w), 0.0]
                 } else {
                     let (wx, wy) = (u[1] / u[0], u[2] / u[0]);
                     [
