@@ -258,7 +258,7 @@ impl Case {
         }
         let mut grad = [[0.0; 4]; 2];
         if let Some(w) = &init.density_wave {
-            let inside = w.x.is_none_or(|e| x > e[0] && x <= e[1]);
+            let inside = w.x.map_or(true, |e| x > e[0] && x <= e[1]);
             if inside {
                 let yy = if d == 2 { y } else { 0.0 };
                 let ph = w.k[0] * x + w.k[1] * yy + w.phase;

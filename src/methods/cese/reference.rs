@@ -389,7 +389,8 @@ pub fn first_bad(p: &Problem, q: &[f64]) -> Option<(i64, i64, &'static str, f64)
         for i in 0..m.nx {
             let u = load(m, q, m.idx(i, j)).u;
             if rate(&p.c, m.dims, &u).is_nan() {
-                let (field, value) = if !(u[0] > 0.0) {
+                // ρ not positive (or NaN) first, else the pressure.
+                let (field, value) = if u[0].is_nan() || u[0] <= 0.0 {
                     ("rho", u[0])
                 } else {
                     ("p", f64::NAN)
