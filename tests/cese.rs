@@ -158,3 +158,69 @@ fn parity_2d_periodic_wave() {
         10,
     );
 }
+
+/// A checkpoint (every plane of the integer level, derivatives included) restored into a
+/// fresh solver continues with the same bits as the run that wrote it, on the reference and
+/// on OpenCL.
+#[test]
+fn restore_continues_bit_identically() {
+    let c = case(
+        r#"{"name":"c7","method":"cese_euler","grid":{"nx":33,"ny":21,"x":[-0.5,0.5],"y":[-0.5,0.5]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"reflective"},"south":{"kind":"outflow"},"north":{"kind":"outflow"}},
+        "initial":{"state":{"rho":1.5,"p":1.5},"regions":[{"x":[-0.5,0],"y":[-0.5,0],"state":{"rho":0.138,"u":1.206,"v":1.206,"p":0.029}}]},
+        "time":{"cfl":0.5,"steps":20}}"#,
+    );
+    let _g = cl_lock();
+    for kind in [BackendKind::Reference, BackendKind::OpenCl] {
+        let whole = run(&c, kind, KernelForm::Phase, 20);
+        let mut a = solver(&c, kind, KernelForm::Phase);
+        for _ in 0..8 {
+            a.step().unwrap();
+        }
+        let saved = a.save().unwrap();
+        let mut b = solver(&c, kind, KernelForm::Phase);
+        b.restore(saved).unwrap();
+        for _ in 0..12 {
+            b.step().unwrap();
+        }
+        let q: Vec<u64> = b
+            .level(false)
+            .unwrap()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        assert_eq!(b.clock().0, 20, "{kind:?} step count");
+        assert_eq!(b.clock().1.to_bits(), whole.2, "{kind:?} time");
+        assert!(q == whole.0, "{kind:?}: the restored run differs");
+    }
+}
+
+/// Bad case input: one line naming the field.
+#[test]
+fn bad_input_names_the_field() {
+    let base = r#"{"name":"b","method":"cese_euler","grid":{"nx":10,"ny":1,"x":[0,1],"y":[0,1]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"}},
+        "initial":{"state":{"rho":1,"p":1}},"time":{"cfl":0.8,"steps":2}}"#;
+    for (from, to, field) in [
+        (
+            r#""method":"cese_euler","#,
+            r#""method":"cese_euler","scheme":{"alpha":9},"#,
+            "scheme.alpha",
+        ),
+        (r#""cfl":0.8"#, r#""cfl":1.5"#, "time.cfl"),
+        (r#""rho":1,"p":1"#, r#""rho":-1,"p":1"#, "initial.state.rho"),
+        (
+            r#""method":"cese_euler","#,
+            r#""method":"cese_euler","flux":"shll","#,
+            "flux",
+        ),
+    ] {
+        let text = base.replace(from, to);
+        let e = AnyCase::from_json(&text, "<t>")
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(e.contains(field), "{field}: {e}");
+        assert_eq!(e.lines().count(), 1, "one line: {e}");
+    }
+}

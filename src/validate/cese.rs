@@ -148,16 +148,17 @@ fn riemann_1d(
     } else {
         &[400, 800, 1600, 4000]
     };
-    // (file, exact reference, bound on L1(ρ) at the finest level, order ± tolerance)
+    // (file, exact reference, bound on L1(ρ) at the finest level: 10 % above the value
+    // measured when the case was written, a regression bound)
     let cases = [
-        ("sod.json", true, if quick { 2.4e-3 } else { 8.6e-4 }),
+        ("sod.json", true, if quick { 2.4e-3 } else { 3.9e-4 }),
         (
             "strong_rarefaction.json",
             true,
-            if quick { 5.1e-3 } else { 7.0e-4 },
+            if quick { 5.1e-3 } else { 6.4e-4 },
         ),
-        ("blast.json", false, if quick { 0.26 } else { 0.25 }),
-        ("shu_osher.json", false, if quick { 0.086 } else { 0.04 }),
+        ("blast.json", false, if quick { 0.26 } else { 0.036 }),
+        ("shu_osher.json", false, if quick { 0.086 } else { 3.8e-3 }),
     ];
     for (file, exact, bound) in cases {
         let base = load(dir, file)?;
@@ -226,9 +227,11 @@ fn riemann_1d(
             bound,
             Check::AtMost,
         ));
-        // Discontinuous solutions: between ½ (contacts) and 1 (shocks); the blast wave's
-        // colliding shocks and Shu–Osher's under-resolved entropy wave sit lower.
-        let (expect, tol) = if exact { (0.85, 0.3) } else { (0.75, 0.45) };
+        // Discontinuous solutions: between ½ (contacts) and 1 (shocks). Against a fine run
+        // the reference's own error is not negligible at the finest level, which inflates the
+        // observed order (Shu–Osher, full: 1.35; its smooth entropy waves converge faster):
+        // 1 ± 0.5 there.
+        let (expect, tol) = if exact { (0.85, 0.3) } else { (1.0, 0.5) };
         rep.rows.push(Row::new(
             &rep.case,
             &format!("{name}: L1 order"),
