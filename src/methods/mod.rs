@@ -3,6 +3,7 @@
 //! output, run) know no method. This module is the registry: it reads a case file of any
 //! method ([`AnyCase`]) and builds its solver on the backend a user chose ([`build`]).
 
+pub mod bp;
 pub mod cese;
 pub mod convection;
 pub mod explicit;
