@@ -217,8 +217,7 @@ fn bad_input_names_the_field() {
     ] {
         let text = base.replace(from, to);
         let e = AnyCase::from_json(&text, "<t>")
-            .err()
-            .expect("refused")
+            .expect_err("refused")
             .to_string();
         assert!(e.contains(field), "{field}: {e}");
         assert_eq!(e.lines().count(), 1, "one line: {e}");

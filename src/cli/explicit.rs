@@ -17,9 +17,16 @@ use super::{choice, device_failure, thread_pool, Backend, Failure};
 /// The case with its grid set to `nx` × `ny` cells over the same domain (each defaulting to
 /// the case's).
 pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCase, Failure> {
+    if let AnyCase::BpEuler(b) = case {
+        // --nx/--ny are the node counts ni, nj.
+        let mut b = b.clone();
+        b.resize(nx.map(|n| n as usize), ny.map(|n| n as usize));
+        let text = serde_json::to_string(&b).expect("a case serialises");
+        return AnyCase::from_json(&text, "--nx/--ny").map_err(|e| Failure::Input(e.into()));
+    }
     let mut c = case.clone();
     let grid = match &mut c {
-        AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
+        AnyCase::SimpleTs(_) | AnyCase::BpEuler(_) => unreachable!("explicit cases only"),
         AnyCase::Convection(c) => &mut c.grid,
         AnyCase::ShllEuler(c) => &mut c.grid,
         AnyCase::ShllShallowWater(c) => &mut c.grid,
@@ -38,7 +45,7 @@ pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCa
         AnyCase::ShllShallowWater(c) => serde_json::to_string(c),
         AnyCase::ShllConvectionDiffusion(c) => serde_json::to_string(c),
         AnyCase::CeseEuler(c) => serde_json::to_string(c),
-        AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
+        AnyCase::SimpleTs(_) | AnyCase::BpEuler(_) => unreachable!("explicit cases only"),
     }
     .expect("a case serialises");
     // Validate the resized case as a file would be.
@@ -54,12 +61,37 @@ pub fn check(case: &AnyCase) {
     if matches!(case, AnyCase::CeseEuler(_)) {
         return super::cese::check(case);
     }
+    if let AnyCase::BpEuler(b) = case {
+        let g = b.node_grid();
+        let t = simplets::methods::bp::tables::Tables::duct(&g);
+        println!(
+            "case        {} (bp_euler, SCREE, branch-free tables)",
+            b.name
+        );
+        println!(
+            "grid        {} x {} nodes ({} cells), bump channel; tables {:.0} B per node",
+            g.ni,
+            g.nj,
+            g.nci() * g.ncj(),
+            t.bytes_per_node()
+        );
+        println!(
+            "time        at most {} steps, stop below max |drho|/rho0 = {:e}; CFL {}, smoothing {}",
+            b.time.steps, b.time.tolerance, b.scheme.cfl, b.scheme.smooth
+        );
+        return;
+    }
     let p = problem(case);
     print!("{}", simplets::methods::explicit::numbers::render(&p));
 }
 
 /// `run --dump-kernel FILE` of an explicit case.
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
+    if matches!(case, AnyCase::BpEuler(_)) {
+        return Err(Failure::Input(anyhow!(
+            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
+        )));
+    }
     if matches!(case, AnyCase::CeseEuler(_)) {
         return super::cese::dump_kernel(case, file, force);
     }
@@ -90,6 +122,11 @@ pub fn build_kernels(
 ) -> Result<(), Failure> {
     if matches!(case, AnyCase::CeseEuler(_)) {
         return super::cese::build_kernels(case, device, nx, ny);
+    }
+    if matches!(case, AnyCase::BpEuler(_)) {
+        return Err(Failure::Input(anyhow!(
+            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
+        )));
     }
     let p = problem(&resized(case, nx, ny)?);
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
@@ -224,6 +261,11 @@ pub struct BenchOpts<'a> {
 /// from the analytic model, and optionally one CSV line for the tables of
 /// `scripts/gpu-explicit.sh`.
 pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
+    if matches!(case, AnyCase::BpEuler(_)) {
+        return Err(Failure::Input(anyhow!(
+            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
+        )));
+    }
     if matches!(case, AnyCase::CeseEuler(_)) {
         let kernel = o.kernel;
         return super::cese::bench(case, o, kernel);

@@ -264,7 +264,8 @@ fn device_failure(e: DeviceError) -> Failure {
         | D::LocalMemTooSmall { .. }
         | D::WorkGroupTooLarge { .. }
         | D::BadBuildOption { .. }
-        | D::FusedUnsupported { .. } => Failure::Input(e.into()),
+        | D::FusedUnsupported { .. }
+        | D::Unsupported(_) => Failure::Input(e.into()),
         _ => Failure::Run(e.into()),
     }
 }

@@ -32,6 +32,8 @@ pub enum AnyCase {
     ShllConvectionDiffusion(shll::case::TransportCase),
     /// A CE/SE Euler case.
     CeseEuler(cese::case::Case),
+    /// A Brandvik–Pullan Euler case.
+    BpEuler(bp::case::Case),
 }
 
 impl AnyCase {
@@ -58,6 +60,7 @@ impl AnyCase {
                 shll::case::TransportCase::from_json(text, source)?,
             ),
             Method::CeseEuler => AnyCase::CeseEuler(cese::case::Case::from_json(text, source)?),
+            Method::BpEuler => AnyCase::BpEuler(bp::case::Case::from_json(text, source)?),
         })
     }
 
@@ -70,6 +73,7 @@ impl AnyCase {
             AnyCase::ShllShallowWater(_) => Method::ShllShallowWater,
             AnyCase::ShllConvectionDiffusion(_) => Method::ShllConvectionDiffusion,
             AnyCase::CeseEuler(_) => Method::CeseEuler,
+            AnyCase::BpEuler(_) => Method::BpEuler,
         }
     }
 
@@ -82,6 +86,7 @@ impl AnyCase {
             AnyCase::ShllShallowWater(c) => c.common(),
             AnyCase::ShllConvectionDiffusion(c) => c.common(),
             AnyCase::CeseEuler(c) => c.common(),
+            AnyCase::BpEuler(c) => c.common(),
         }
     }
 
@@ -97,7 +102,7 @@ impl AnyCase {
     /// and Brandvik–Pullan, which have their own).
     pub fn explicit_problem(&self) -> Option<explicit::Problem> {
         match self {
-            AnyCase::SimpleTs(_) | AnyCase::CeseEuler(_) => None,
+            AnyCase::SimpleTs(_) | AnyCase::CeseEuler(_) | AnyCase::BpEuler(_) => None,
             AnyCase::Convection(c) => Some(c.problem()),
             AnyCase::ShllEuler(c) => Some(c.problem()),
             AnyCase::ShllShallowWater(c) => Some(c.problem()),
@@ -186,6 +191,10 @@ pub fn build(case: &AnyCase, choice: &BackendChoice) -> Result<Box<dyn Solver>, 
             check_fits(case, choice)?;
             Ok(Box::new(cese::solver::Cese::new(c.problem(), choice)?))
         }
+        AnyCase::BpEuler(c) => {
+            check_fits(case, choice)?;
+            Ok(Box::new(bp::solver::BpSolver::new(c, choice)?))
+        }
         other => {
             // Before the problem allocates its initial state.
             check_fits(other, choice)?;
@@ -211,6 +220,15 @@ fn explicit_f64_per_cell_and_variable(kind: BackendKind) -> u64 {
 pub fn check_fits(case: &AnyCase, choice: &BackendChoice) -> Result<(), DeviceError> {
     match case {
         AnyCase::SimpleTs(c) => simple_ts::solver::check_fits(c, choice),
+        AnyCase::BpEuler(c) => {
+            // Nodes: state, two scratch copies, secondary, SCREE memory, tables, fluxes and
+            // a snapshot: about 60 f64 per node.
+            let n = c.grid_spec().nx as u64 * c.grid_spec().ny as u64;
+            let needed = n
+                .saturating_mul(60 * 8)
+                .saturating_add(simple_ts::numbers::HOST_FIXED_BYTES);
+            check_host_memory(needed, choice.kind)
+        }
         AnyCase::CeseEuler(c) => {
             // The initial level, the reference's two levels and half level (OpenCL: the
             // host copy read back), and a snapshot being written.

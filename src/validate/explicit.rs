@@ -68,6 +68,7 @@ fn with_grid(case: &AnyCase, nx: usize, ny: Option<usize>) -> AnyCase {
         AnyCase::ShllConvectionDiffusion(c) => &mut c.grid,
         AnyCase::CeseEuler(c) => &mut c.grid,
         AnyCase::SimpleTs(c) => &mut c.grid,
+        AnyCase::BpEuler(_) => unreachable!("no explicit validation case is bp_euler"),
     };
     g.nx = nx;
     if let Some(ny) = ny {

@@ -5,10 +5,13 @@
 //! node's sum and smoothing stencils and every face's mass-flux multiplier are precomputed on
 //! the host ([`tables`]), so the per-node update is one formula everywhere (§5).
 //!
-//! Status: the serial core (grid, tables, step, inlet/outlet conditions) with its tests; not
-//! yet a `"method"` of the case files, and no OpenCL kernels or ghost-cell variant (issue 19).
+//! Status: the serial reference of `"method": "bp_euler"` (the bump channel; `run` writes the
+//! node positions as CF 2D auxiliary coordinates). Not yet: OpenCL kernels, the ghost-cell
+//! variant, the wedge and cascade grids, a grid file (issue 19).
 
+pub mod case;
 pub mod grid;
+pub mod solver;
 pub mod step;
 pub mod tables;
 

@@ -57,6 +57,16 @@ impl Bp {
         }
     }
 
+    /// The relaxed inlet density per inlet node (checkpoints).
+    pub fn rho_inlet(&self) -> &[f64] {
+        &self.rho_in
+    }
+
+    /// Replace the relaxed inlet density (a restore).
+    pub fn set_rho_inlet(&mut self, r: &[f64]) {
+        self.rho_in.copy_from_slice(r);
+    }
+
     /// (u, v, p, H) of a node state.
     pub fn secondary(&self, w: &[f64; 4]) -> [f64; 4] {
         let gm = self.flow.gamma - 1.0;
@@ -167,25 +177,22 @@ impl Bp {
         let rho0 = self.flow.rho0();
         let mut tmp = self.w.clone();
         for (k, node) in tmp.iter_mut().enumerate() {
-            let ix = self.t.sum[k];
-            for v in 0..4 {
-                let d = 0.25
-                    * ((self.cells[ix[0] as usize][v] + self.cells[ix[1] as usize][v])
-                        + (self.cells[ix[2] as usize][v] + self.cells[ix[3] as usize][v]));
-                node[v] += d;
+            let ix = self.t.sum[k].map(|c| &self.cells[c as usize]);
+            for (v, x) in node.iter_mut().enumerate() {
+                *x += 0.25 * ((ix[0][v] + ix[1][v]) + (ix[2][v] + ix[3][v]));
             }
         }
         let sf = self.num.smooth * self.num.cfl;
         let mut res: f64 = 0.0;
         for k in 0..ni * nj {
             let before = self.w[k][0];
-            let (ix, wt) = (self.t.smooth_idx[k], self.t.smooth_w[k]);
-            for v in 0..4 {
-                let avg = wt[0] * tmp[ix[0] as usize][v]
-                    + wt[1] * tmp[ix[1] as usize][v]
-                    + wt[2] * tmp[ix[2] as usize][v]
-                    + wt[3] * tmp[ix[3] as usize][v];
-                self.w[k][v] = (1.0 - sf) * tmp[k][v] + sf * avg;
+            let (ix, wt) = (
+                self.t.smooth_idx[k].map(|n| &tmp[n as usize]),
+                self.t.smooth_w[k],
+            );
+            for (v, x) in self.w[k].iter_mut().enumerate() {
+                let avg = wt[0] * ix[0][v] + wt[1] * ix[1][v] + wt[2] * ix[2][v] + wt[3] * ix[3][v];
+                *x = (1.0 - sf) * tmp[k][v] + sf * avg;
             }
             res = res.max((self.w[k][0] - before).abs() / rho0);
         }

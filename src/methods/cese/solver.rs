@@ -81,6 +81,7 @@ pub fn layout(p: &Problem) -> Layout {
         time_unit: "time in the units of the case file",
         side: Vec::new(),
         saved: plane_names(m.dims),
+        aux: None,
     }
 }
 
