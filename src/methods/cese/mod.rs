@@ -32,6 +32,7 @@ pub mod opencl;
 pub mod reference;
 pub mod solver;
 pub mod source;
+pub mod sweep;
 
 use crate::case::{Common, GridSpec, Method};
 use crate::grid::Grid;
