@@ -293,6 +293,9 @@ pub enum DeviceError {
         /// Bytes available.
         available_bytes: u64,
     },
+    /// The backend has no implementation of this method yet.
+    #[error("{0}")]
+    Unsupported(String),
     /// The fused kernel cannot run this case (the phase kernels can).
     #[error("the fused kernel does not support {what}: use --kernel phase")]
     FusedUnsupported {

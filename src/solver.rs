@@ -92,6 +92,10 @@ pub struct Layout {
     pub side: Vec<SideSpec>,
     /// Names of the arrays of [`Solver::save`], in order (checkpoint header).
     pub saved: Vec<String>,
+    /// Curvilinear grids: the true (x, y) of every cell-place point (`nx × ny`, row-major),
+    /// written as CF 2D auxiliary coordinates `x(y_c, x_c)`, `y(y_c, x_c)`; `None` for a
+    /// Cartesian grid.
+    pub aux: Option<[Vec<f64>; 2]>,
 }
 
 impl Layout {

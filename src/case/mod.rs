@@ -38,16 +38,23 @@ pub enum Method {
     ShllShallowWater,
     /// SHLL advection with central diffusion of a scalar (seed 002, `methods::shll`).
     ShllConvectionDiffusion,
+    /// Chang's space-time CE/SE scheme (α-scheme) for the 1D and 2D Euler equations (seed
+    /// 000, `methods::cese`).
+    CeseEuler,
+    /// The Brandvik–Pullan structured-grid Euler solver (seed 001, `methods::bp`).
+    BpEuler,
 }
 
 impl Method {
     /// Every method, in the order the documentation lists them.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 7] = [
         Method::SimpleTs,
         Method::Convection,
         Method::ShllEuler,
         Method::ShllShallowWater,
         Method::ShllConvectionDiffusion,
+        Method::CeseEuler,
+        Method::BpEuler,
     ];
 
     /// The name used in case files and output (`simple_ts`).
@@ -58,6 +65,8 @@ impl Method {
             Method::ShllEuler => "shll_euler",
             Method::ShllShallowWater => "shll_shallow_water",
             Method::ShllConvectionDiffusion => "shll_convection_diffusion",
+            Method::CeseEuler => "cese_euler",
+            Method::BpEuler => "bp_euler",
         }
     }
 }

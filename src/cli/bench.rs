@@ -69,7 +69,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     pub trace: Option<PathBuf>,
     /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
-    /// one-kernel y-sweep.
+    /// one-kernel y-sweep. CE/SE: `phase` launches the two half steps separately, `fused`
+    /// runs both in one launch.
     #[arg(long, value_enum, default_value_t = KernelForm::Phase)]
     pub kernel: KernelForm,
     /// With `--kernel fused`: lean storage. ρ and Γ are computed where they are read and the
@@ -122,6 +123,7 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
                 json: args.json.as_deref(),
                 force: args.force,
                 csv: args.csv.as_deref(),
+                kernel: args.kernel.into(),
             },
         );
     }

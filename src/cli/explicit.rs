@@ -1,4 +1,4 @@
-//! The commands for the explicit methods (convection and SHLL): `check`, `bench`,
+//! The commands for the explicit methods (convection and SHLL; CE/SE through `cli/cese.rs`): `check`, `bench`,
 //! `build-kernels` and `run --dump-kernel` on a case whose method is not SIMPLE-TS.
 
 use std::io::Write;
@@ -17,13 +17,21 @@ use super::{choice, device_failure, thread_pool, Backend, Failure};
 /// The case with its grid set to `nx` × `ny` cells over the same domain (each defaulting to
 /// the case's).
 pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCase, Failure> {
+    if let AnyCase::BpEuler(b) = case {
+        // --nx/--ny are the node counts ni, nj.
+        let mut b = b.clone();
+        b.resize(nx.map(|n| n as usize), ny.map(|n| n as usize));
+        let text = serde_json::to_string(&b).expect("a case serialises");
+        return AnyCase::from_json(&text, "--nx/--ny").map_err(|e| Failure::Input(e.into()));
+    }
     let mut c = case.clone();
     let grid = match &mut c {
-        AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
+        AnyCase::SimpleTs(_) | AnyCase::BpEuler(_) => unreachable!("explicit cases only"),
         AnyCase::Convection(c) => &mut c.grid,
         AnyCase::ShllEuler(c) => &mut c.grid,
         AnyCase::ShllShallowWater(c) => &mut c.grid,
         AnyCase::ShllConvectionDiffusion(c) => &mut c.grid,
+        AnyCase::CeseEuler(c) => &mut c.grid,
     };
     if let Some(n) = nx {
         grid.nx = n as usize;
@@ -36,7 +44,8 @@ pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCa
         AnyCase::ShllEuler(c) => serde_json::to_string(c),
         AnyCase::ShllShallowWater(c) => serde_json::to_string(c),
         AnyCase::ShllConvectionDiffusion(c) => serde_json::to_string(c),
-        AnyCase::SimpleTs(_) => unreachable!("explicit cases only"),
+        AnyCase::CeseEuler(c) => serde_json::to_string(c),
+        AnyCase::SimpleTs(_) | AnyCase::BpEuler(_) => unreachable!("explicit cases only"),
     }
     .expect("a case serialises");
     // Validate the resized case as a file would be.
@@ -49,12 +58,43 @@ fn problem(case: &AnyCase) -> Problem {
 
 /// `simplets check` of an explicit case, already resized and found to fit the host.
 pub fn check(case: &AnyCase) {
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        return super::cese::check(case);
+    }
+    if let AnyCase::BpEuler(b) = case {
+        let g = b.node_grid();
+        let t = simplets::methods::bp::tables::Tables::duct(&g);
+        println!(
+            "case        {} (bp_euler, SCREE, branch-free tables)",
+            b.name
+        );
+        println!(
+            "grid        {} x {} nodes ({} cells), bump channel; tables {:.0} B per node",
+            g.ni,
+            g.nj,
+            g.nci() * g.ncj(),
+            t.bytes_per_node()
+        );
+        println!(
+            "time        at most {} steps, stop below max |drho|/rho0 = {:e}; CFL {}, smoothing {}",
+            b.time.steps, b.time.tolerance, b.scheme.cfl, b.scheme.smooth
+        );
+        return;
+    }
     let p = problem(case);
     print!("{}", simplets::methods::explicit::numbers::render(&p));
 }
 
 /// `run --dump-kernel FILE` of an explicit case.
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
+    if matches!(case, AnyCase::BpEuler(_)) {
+        return Err(Failure::Input(anyhow!(
+            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
+        )));
+    }
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        return super::cese::dump_kernel(case, file, force);
+    }
     let p = problem(case);
     let text = format!(
         "/* simplets {}: case {}, explicit stage kernels ({}), build options: {} */\n{}",
@@ -80,6 +120,14 @@ pub fn build_kernels(
     nx: Option<u64>,
     ny: Option<u64>,
 ) -> Result<(), Failure> {
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        return super::cese::build_kernels(case, device, nx, ny);
+    }
+    if matches!(case, AnyCase::BpEuler(_)) {
+        return Err(Failure::Input(anyhow!(
+            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
+        )));
+    }
     let p = problem(&resized(case, nx, ny)?);
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
     simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
@@ -205,12 +253,23 @@ pub struct BenchOpts<'a> {
     pub force: bool,
     /// CSV line appended here.
     pub csv: Option<&'a Path>,
+    /// Kernel form (CE/SE: `fused` for the fused half steps).
+    pub kernel: simplets::methods::KernelForm,
 }
 
 /// `simplets bench` of an explicit case: fixed steps (the end time is lifted), the roofline
 /// from the analytic model, and optionally one CSV line for the tables of
 /// `scripts/gpu-explicit.sh`.
 pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
+    if matches!(case, AnyCase::BpEuler(_)) {
+        return Err(Failure::Input(anyhow!(
+            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
+        )));
+    }
+    if matches!(case, AnyCase::CeseEuler(_)) {
+        let kernel = o.kernel;
+        return super::cese::bench(case, o, kernel);
+    }
     let mut p = problem(&resized(case, o.nx, o.ny)?);
     // Fixed step counts: a CFL case with an end time would stop advancing at it.
     p.t_end = f64::INFINITY;
@@ -257,9 +316,18 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
     let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;
     let report =
         simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
-    print!("{}", simplets::bench::render(&report));
+    report_out(&report, &common, &o)
+}
+
+/// Print a bench report, write its JSON and append its CSV line where asked.
+pub fn report_out(
+    report: &simplets::bench::Report,
+    common: &simplets::case::Common,
+    o: &BenchOpts,
+) -> Result<(), Failure> {
+    print!("{}", simplets::bench::render(report));
     if let Some(path) = o.json {
-        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        let text = serde_json::to_string_pretty(report).expect("report serialises");
         simplets::output::atomic::write_atomic(path, text.as_bytes(), o.force)
             .map_err(|e| Failure::Run(e.into()))?;
         println!("{}", path.display());

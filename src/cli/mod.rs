@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod cese;
 mod explicit;
 mod plot;
 mod ranks;
@@ -270,7 +271,8 @@ fn device_failure(e: DeviceError) -> Failure {
         | D::LocalMemTooSmall { .. }
         | D::WorkGroupTooLarge { .. }
         | D::BadBuildOption { .. }
-        | D::FusedUnsupported { .. } => Failure::Input(e.into()),
+        | D::FusedUnsupported { .. }
+        | D::Unsupported(_) => Failure::Input(e.into()),
         _ => Failure::Run(e.into()),
     }
 }

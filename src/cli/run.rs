@@ -46,7 +46,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_kernel_cache: bool,
     /// OpenCL loop-2 form: `phase` kernels (default; fastest today) or the paper's `fused`
-    /// one-kernel y-sweep.
+    /// one-kernel y-sweep. CE/SE: `phase` launches the two half steps separately, `fused`
+    /// runs both in one launch.
     #[arg(long, value_enum)]
     pub kernel: Option<KernelForm>,
     /// With `--kernel fused`: lean storage. ρ and Γ are computed where they are read and the

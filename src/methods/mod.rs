@@ -3,6 +3,8 @@
 //! output, run) know no method. This module is the registry: it reads a case file of any
 //! method ([`AnyCase`]) and builds its solver on the backend a user chose ([`build`]).
 
+pub mod bp;
+pub mod cese;
 pub mod convection;
 pub mod explicit;
 pub mod shll;
@@ -28,6 +30,10 @@ pub enum AnyCase {
     ShllShallowWater(shll::case::ShallowWaterCase),
     /// An SHLL convection–diffusion case.
     ShllConvectionDiffusion(shll::case::TransportCase),
+    /// A CE/SE Euler case.
+    CeseEuler(cese::case::Case),
+    /// A Brandvik–Pullan Euler case.
+    BpEuler(bp::case::Case),
 }
 
 impl AnyCase {
@@ -53,6 +59,8 @@ impl AnyCase {
             Method::ShllConvectionDiffusion => AnyCase::ShllConvectionDiffusion(
                 shll::case::TransportCase::from_json(text, source)?,
             ),
+            Method::CeseEuler => AnyCase::CeseEuler(cese::case::Case::from_json(text, source)?),
+            Method::BpEuler => AnyCase::BpEuler(bp::case::Case::from_json(text, source)?),
         })
     }
 
@@ -64,6 +72,8 @@ impl AnyCase {
             AnyCase::ShllEuler(_) => Method::ShllEuler,
             AnyCase::ShllShallowWater(_) => Method::ShllShallowWater,
             AnyCase::ShllConvectionDiffusion(_) => Method::ShllConvectionDiffusion,
+            AnyCase::CeseEuler(_) => Method::CeseEuler,
+            AnyCase::BpEuler(_) => Method::BpEuler,
         }
     }
 
@@ -75,6 +85,8 @@ impl AnyCase {
             AnyCase::ShllEuler(c) => c.common(),
             AnyCase::ShllShallowWater(c) => c.common(),
             AnyCase::ShllConvectionDiffusion(c) => c.common(),
+            AnyCase::CeseEuler(c) => c.common(),
+            AnyCase::BpEuler(c) => c.common(),
         }
     }
 
@@ -86,10 +98,11 @@ impl AnyCase {
         }
     }
 
-    /// The discretised problem of an explicit method's case (`None` for SIMPLE-TS).
+    /// The discretised problem of an explicit method's case (`None` for SIMPLE-TS, CE/SE
+    /// and Brandvik–Pullan, which have their own).
     pub fn explicit_problem(&self) -> Option<explicit::Problem> {
         match self {
-            AnyCase::SimpleTs(_) => None,
+            AnyCase::SimpleTs(_) | AnyCase::CeseEuler(_) | AnyCase::BpEuler(_) => None,
             AnyCase::Convection(c) => Some(c.problem()),
             AnyCase::ShllEuler(c) => Some(c.problem()),
             AnyCase::ShllShallowWater(c) => Some(c.problem()),
@@ -174,6 +187,14 @@ pub fn build(case: &AnyCase, choice: &BackendChoice) -> Result<Box<dyn Solver>, 
             let backend = simple_ts::solver::build_backend(c, choice)?;
             Ok(Box::new(simple_ts::solver::SimpleTs::new(backend)))
         }
+        AnyCase::CeseEuler(c) => {
+            check_fits(case, choice)?;
+            Ok(Box::new(cese::solver::Cese::new(c.problem(), choice)?))
+        }
+        AnyCase::BpEuler(c) => {
+            check_fits(case, choice)?;
+            Ok(Box::new(bp::solver::BpSolver::new(c, choice)?))
+        }
         other => {
             // Before the problem allocates its initial state.
             check_fits(other, choice)?;
@@ -199,6 +220,30 @@ fn explicit_f64_per_cell_and_variable(kind: BackendKind) -> u64 {
 pub fn check_fits(case: &AnyCase, choice: &BackendChoice) -> Result<(), DeviceError> {
     match case {
         AnyCase::SimpleTs(c) => simple_ts::solver::check_fits(c, choice),
+        AnyCase::BpEuler(c) => {
+            // Nodes: state, two scratch copies, secondary, SCREE memory, tables, fluxes and
+            // a snapshot: about 60 f64 per node.
+            let n = c.grid_spec().nx as u64 * c.grid_spec().ny as u64;
+            let needed = n
+                .saturating_mul(60 * 8)
+                .saturating_add(simple_ts::numbers::HOST_FIXED_BYTES);
+            check_host_memory(needed, choice.kind)
+        }
+        AnyCase::CeseEuler(c) => {
+            // The initial level, the reference's two levels and half level (OpenCL: the
+            // host copy read back), and a snapshot being written.
+            let m = cese::Mesh::new(&c.grid);
+            let levels = match choice.kind {
+                BackendKind::Reference | BackendKind::Parallel => 4,
+                BackendKind::OpenCl => 2,
+            };
+            let snapshot = 2 * (m.nx as u64 + 2) * (m.ny as u64 + 2) * m.nv as u64 * 8;
+            let needed = (m.len() as u64 * 8)
+                .saturating_mul(levels)
+                .saturating_add(snapshot)
+                .saturating_add(simple_ts::numbers::HOST_FIXED_BYTES);
+            check_host_memory(needed, choice.kind)
+        }
         other => {
             let g = other.common().grid;
             let rows = if g.ny == 1 { 1 } else { g.ny as u64 + 2 };

@@ -66,7 +66,9 @@ fn with_grid(case: &AnyCase, nx: usize, ny: Option<usize>) -> AnyCase {
         AnyCase::ShllEuler(c) => &mut c.grid,
         AnyCase::ShllShallowWater(c) => &mut c.grid,
         AnyCase::ShllConvectionDiffusion(c) => &mut c.grid,
+        AnyCase::CeseEuler(c) => &mut c.grid,
         AnyCase::SimpleTs(c) => &mut c.grid,
+        AnyCase::BpEuler(_) => unreachable!("no explicit validation case is bp_euler"),
     };
     g.nx = nx;
     if let Some(ny) = ny {

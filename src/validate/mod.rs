@@ -12,6 +12,7 @@ mod backend;
 mod cache;
 mod cases;
 mod cavity;
+pub mod cese;
 pub mod explicit;
 pub mod plot;
 mod report;
@@ -31,7 +32,7 @@ pub use plot::{Plot, Series};
 pub use report::{metrics_csv, table, write_report, CaseReport, Check, Row};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 14] = [
+pub const CASES: [&str; 17] = [
     "couette_heat",
     "channel_kn",
     "grid_convergence",
@@ -46,6 +47,9 @@ pub const CASES: [&str; 14] = [
     "convection",
     "shock_bubble",
     "conservation",
+    "cese_riemann",
+    "cese_riemann_2d",
+    "cese_smooth",
 ];
 
 /// Where `validation/` is: the current directory if it has one, else the source tree.
@@ -99,6 +103,7 @@ pub fn run_case_on(
         "confined_square" => square::confined_square(&dir, quick, &mut rep, bk)?,
         "square_low_speed" => square::square_low_speed(&dir, quick, &mut rep, bk)?,
         n if explicit::CASES.contains(&n) => explicit::run(n, &dir, quick, &mut rep, bk)?,
+        n if cese::CASES.contains(&n) => cese::run(n, &dir, quick, &mut rep, bk)?,
         _ => {
             return Err(ValidateError::UnknownCase {
                 name: name.into(),

@@ -99,6 +99,7 @@ pub fn layout(p: &Problem) -> Layout {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        aux: None,
     }
 }
 

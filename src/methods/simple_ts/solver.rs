@@ -117,6 +117,7 @@ pub fn layout(case: &Case, grid: &Grid, geo: &Geometry) -> Layout {
         time_unit: "time / (L / V_th), V_th = sqrt(2 R T0)",
         side: side::specs(case),
         saved: saved_names(),
+        aux: None,
     }
 }
 

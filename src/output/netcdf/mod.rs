@@ -171,9 +171,29 @@ impl NcWriter {
             let mut v = define::<f64>(file, name, &[name], long_name)?;
             v.put_values(values, ..)?;
         }
+        if let Some([ax, ay]) = &layout.aux {
+            // CF 2D auxiliary coordinates: the true positions of a curvilinear grid's points
+            // (ParaView and xarray draw the fields on them through `coordinates`).
+            for (name, std, values) in [
+                ("x", "projection_x_coordinate", ax),
+                ("y", "projection_y_coordinate", ay),
+            ] {
+                let mut v = define::<f64>(
+                    file,
+                    name,
+                    &["y_c", "x_c"],
+                    &format!("{name} of the grid points"),
+                )?;
+                v.put_attribute("standard_name", std)?;
+                v.put_values(values, ..)?;
+            }
+        }
         for var in &layout.variables {
             let [y, x] = dims(var.place);
-            define::<f64>(file, var.name, &["time", y, x], var.long_name)?;
+            let mut v = define::<f64>(file, var.name, &["time", y, x], var.long_name)?;
+            if layout.aux.is_some() && var.place == crate::solver::Place::Cell {
+                v.put_attribute("coordinates", "y x")?;
+            }
         }
         let mut m = define::<i8>(
             file,

@@ -63,6 +63,7 @@ fn layout(case: &Common) -> Layout {
         time_unit: "time / (L / V_th)",
         side: vec![],
         saved: vec![],
+        aux: None,
     }
 }
 

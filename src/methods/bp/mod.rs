@@ -1,0 +1,89 @@
+//! The Brandvik–Pullan structured-grid Euler solver (seed 001; spec
+//! `/work/shared/spec/seed-001-brandvik-euler.md`): cell-vertex finite areas on a curvilinear
+//! H-grid, Denton's SCREE time stepping (two steps forward, one back) with local time steps,
+//! constant-coefficient smoothing, and the report's **branch-free** boundary handling: every
+//! node's sum and smoothing stencils and every face's mass-flux multiplier are precomputed on
+//! the host ([`tables`]), so the per-node update is one formula everywhere (§5).
+//!
+//! Status: the serial reference of `"method": "bp_euler"` (the bump channel; `run` writes the
+//! node positions as CF 2D auxiliary coordinates). Not yet: OpenCL kernels, the ghost-cell
+//! variant, the wedge and cascade grids, a grid file (issue 19).
+
+pub mod case;
+pub mod grid;
+pub mod solver;
+pub mod step;
+pub mod tables;
+
+#[cfg(test)]
+mod tests;
+
+/// The gas and the boundary data of a duct run (dimensional SI, as the report's code).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flow {
+    /// γ.
+    pub gamma: f64,
+    /// Gas constant R, J/(kg K).
+    pub r: f64,
+    /// Inlet stagnation pressure, Pa.
+    pub p0: f64,
+    /// Inlet stagnation temperature, K.
+    pub t0: f64,
+    /// Inlet flow angle, radians.
+    pub angle: f64,
+    /// Exit static pressure, Pa.
+    pub p_exit: f64,
+}
+
+impl Flow {
+    /// c_p.
+    pub fn cp(&self) -> f64 {
+        self.gamma * self.r / (self.gamma - 1.0)
+    }
+
+    /// c_v.
+    pub fn cv(&self) -> f64 {
+        self.r / (self.gamma - 1.0)
+    }
+
+    /// Stagnation density p0/(R T0).
+    pub fn rho0(&self) -> f64 {
+        self.p0 / (self.r * self.t0)
+    }
+
+    /// The isentropic state (ρ, ρu, ρv, ρE) at static pressure `p` and the inlet angle.
+    pub fn isentropic(&self, p: f64) -> [f64; 4] {
+        let rho = self.rho0() * (p / self.p0).powf(1.0 / self.gamma);
+        let t = p / (self.r * rho);
+        let v = (2.0 * self.cp() * (self.t0 - t)).max(0.0).sqrt();
+        let (s, c) = self.angle.sin_cos();
+        [
+            rho,
+            rho * v * c,
+            rho * v * s,
+            rho * (self.cv() * t + 0.5 * v * v),
+        ]
+    }
+}
+
+/// The numerics of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Numerics {
+    /// CFL number of the local time steps (SCREE is stable to about 0.6 on a uniform mesh).
+    pub cfl: f64,
+    /// Smoothing factor input; the smoothing per step is SF = `smooth` · CFL.
+    pub smooth: f64,
+    /// Relaxation of the inlet density towards the interior update (0.25 in the teaching
+    /// code).
+    pub rfin: f64,
+}
+
+impl Default for Numerics {
+    fn default() -> Self {
+        Numerics {
+            cfl: 0.4,
+            smooth: 0.5,
+            rfin: 0.25,
+        }
+    }
+}

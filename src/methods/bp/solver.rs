@@ -1,0 +1,230 @@
+//! Brandvik–Pullan behind the solver seam (serial reference only): the output has one value
+//! per node (ρ, u, v, p, Mach) with the node positions as 2D auxiliary coordinates; the
+//! residual is max |Δρ|/ρ0 of the step; the run ends at the case's step count or once the
+//! residual is below its tolerance; checkpoints hold the node state, SCREE's previous cell
+//! changes and the relaxed inlet density.
+
+use super::case::Case;
+use super::step::Bp;
+use crate::error::{DeviceError, RunError};
+use crate::grid::Grid;
+use crate::methods::{BackendChoice, BackendKind};
+use crate::solver::{
+    Layout, Level, Place, ResidualSpec, Saved, Snapshot, Solver, StepReport, Variable,
+};
+
+/// A `bp_euler` run.
+pub struct BpSolver {
+    b: Bp,
+    layout: Layout,
+    tolerance: f64,
+    res: f64,
+    prev_w: Vec<[f64; 4]>,
+    out: Vec<Vec<f64>>,
+}
+
+impl BpSolver {
+    /// Build `c` (the reference; OpenCL is refused: no kernels yet).
+    pub fn new(c: &Case, choice: &BackendChoice) -> Result<BpSolver, DeviceError> {
+        if choice.kind == BackendKind::OpenCl {
+            return Err(DeviceError::Unsupported(
+                "bp_euler has no OpenCL kernels yet: use --backend reference".into(),
+            ));
+        }
+        let b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        let common = c.common();
+        let grid = Grid::new(&common.grid, false, false);
+        let v = |name, long_name| Variable {
+            name,
+            long_name,
+            place: Place::Cell,
+            guarded: true,
+        };
+        let (ni, nj) = (b.g.ni, b.g.nj);
+        let layout = Layout {
+            method: crate::case::Method::BpEuler,
+            grid,
+            variables: vec![
+                v("rho", "density, kg/m3"),
+                v("u", "velocity x-component, m/s"),
+                v("v", "velocity y-component, m/s"),
+                v("p", "pressure, Pa"),
+                v("mach", "Mach number"),
+            ],
+            residuals: vec![ResidualSpec {
+                name: "res_rho",
+                short: "drho",
+                variable: 0,
+                long_name: "max |rho^(n+1) - rho^n| / rho0 of the step",
+            }],
+            mask: vec![1; ni * nj],
+            work_cells: (ni * nj) as u64,
+            units: "SI: m, s, kg/m3, Pa; x_c, y_c are node indices scaled to the bounding box, \
+                    the node positions are the auxiliary coordinates x, y",
+            time_unit: "pseudo-time steps (local time stepping: no physical time)",
+            side: Vec::new(),
+            saved: ["rho", "rho_u", "rho_v", "rho_E"]
+                .iter()
+                .flat_map(|s| [s.to_string(), format!("{s}_scree_previous")])
+                .chain(["rho_inlet".to_string()])
+                .collect(),
+            aux: Some([b.g.x.clone(), b.g.y.clone()]),
+        };
+        Ok(BpSolver {
+            prev_w: b.w.clone(),
+            b,
+            layout,
+            tolerance: c.time.tolerance,
+            res: f64::INFINITY,
+            out: Vec::new(),
+        })
+    }
+
+    /// The scheme state.
+    pub fn bp(&self) -> &Bp {
+        &self.b
+    }
+
+    fn fill(&mut self, w: &[[f64; 4]]) {
+        let g = &self.layout.grid;
+        let (ni, nj) = (self.b.g.ni, self.b.g.nj);
+        self.out = vec![vec![0.0; g.len()]; 5];
+        for j in 0..nj {
+            for i in 0..ni {
+                let k = i + j * ni;
+                let s = self.b.secondary(&w[k]);
+                let a = (self.b.flow.gamma * s[2] / w[k][0]).sqrt();
+                let vals = [w[k][0], s[0], s[1], s[2], s[0].hypot(s[1]) / a];
+                for (o, v) in self.out.iter_mut().zip(vals) {
+                    o[g.idx(i + 1, j + 1)] = v;
+                }
+            }
+        }
+    }
+}
+
+impl Solver for BpSolver {
+    fn name(&self) -> String {
+        "reference".into()
+    }
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn step(&mut self) -> Result<StepReport, RunError> {
+        self.prev_w = self.b.w.clone();
+        let r = self.b.step();
+        let bad = self.b.w.iter().position(|w| {
+            let p = self.b.secondary(w)[2];
+            !(w[0] > 0.0 && p > 0.0)
+        });
+        if let Some(k) = bad {
+            let ni = self.b.g.ni;
+            self.b.w = self.prev_w.clone();
+            return Err(RunError::Diverged {
+                step: self.b.step,
+                iter: 1,
+                field: "rho or p",
+                i: (k % ni) as i64 + 1,
+                j: (k / ni) as i64 + 1,
+                value: f64::NAN,
+            });
+        }
+        self.res = r;
+        let mut res = crate::solver::Residuals::default();
+        res.0[0] = r;
+        Ok(StepReport {
+            iters: 1,
+            res,
+            converged: true,
+        })
+    }
+
+    fn clock(&self) -> (u64, f64) {
+        (self.b.step, self.b.step as f64)
+    }
+
+    fn snapshot(&mut self, level: Level) -> Result<Snapshot<'_>, RunError> {
+        let w = if level == Level::Previous {
+            self.prev_w.clone()
+        } else {
+            self.b.w.clone()
+        };
+        self.fill(&w);
+        let (step, time) = self.clock();
+        Ok(Snapshot {
+            step,
+            time,
+            arrays: self.out.iter().map(Vec::as_slice).collect(),
+        })
+    }
+
+    fn side_lines(&mut self, due: &[bool]) -> Result<Vec<Vec<String>>, RunError> {
+        Ok(vec![vec![]; due.len()])
+    }
+
+    fn save(&mut self) -> Result<Saved, RunError> {
+        let g = &self.layout.grid;
+        let (ni, nj, nc) = (self.b.g.ni, self.b.g.nj, self.b.g.nci());
+        let mut arrays = Vec::new();
+        for v in 0..4 {
+            let mut a = vec![0.0; g.len()];
+            let mut p = vec![0.0; g.len()];
+            for j in 0..nj {
+                for i in 0..ni {
+                    a[g.idx(i + 1, j + 1)] = self.b.w[i + j * ni][v];
+                    if i < nc && j + 1 < nj {
+                        p[g.idx(i + 1, j + 1)] = self.b.prev[i + j * nc][v];
+                    }
+                }
+            }
+            arrays.push(a);
+            arrays.push(p);
+        }
+        let mut r = vec![0.0; g.len()];
+        for (j, x) in self.b.rho_inlet().iter().enumerate() {
+            r[g.idx(1, j + 1)] = *x;
+        }
+        arrays.push(r);
+        let (step, time) = self.clock();
+        Ok(Saved { step, time, arrays })
+    }
+
+    fn restore(&mut self, saved: Saved) -> Result<(), RunError> {
+        let g = self.layout.grid.clone();
+        let (ni, nj, nc) = (self.b.g.ni, self.b.g.nj, self.b.g.nci());
+        for v in 0..4 {
+            for j in 0..nj {
+                for i in 0..ni {
+                    self.b.w[i + j * ni][v] = saved.arrays[2 * v][g.idx(i + 1, j + 1)];
+                    if i < nc && j + 1 < nj {
+                        self.b.prev[i + j * nc][v] = saved.arrays[2 * v + 1][g.idx(i + 1, j + 1)];
+                    }
+                }
+            }
+        }
+        let rin: Vec<f64> = (0..nj).map(|j| saved.arrays[8][g.idx(1, j + 1)]).collect();
+        self.b.set_rho_inlet(&rin);
+        self.b.step = saved.step;
+        self.prev_w = self.b.w.clone();
+        Ok(())
+    }
+
+    fn details(&self) -> Vec<(String, String)> {
+        vec![
+            (
+                "scheme".into(),
+                "SCREE, local time steps, branch-free tables".into(),
+            ),
+            (
+                "tables".into(),
+                format!("{:.0} B per node", self.b.t.bytes_per_node()),
+            ),
+        ]
+    }
+
+    fn finished(&self) -> bool {
+        self.res < self.tolerance
+    }
+}

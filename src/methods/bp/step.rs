@@ -1,0 +1,227 @@
+//! One step of the Brandvik–Pullan scheme (seed 001 §4), serial: `set_secondary`,
+//! `apply_bconds`, `calc_fluxes`, `calc_changes` (local time steps), `sum_changes` with SCREE
+//! (2Δⁿ − Δⁿ⁻¹, §4.4) through the sum table, and `smooth` through the smooth table. Every
+//! node and face runs the same formula; the boundaries are in the tables (§5) except the
+//! inlet and outlet conditions, which touch only their node columns.
+
+use super::grid::NodeGrid;
+use super::tables::Tables;
+use super::{Flow, Numerics};
+
+/// The state of a run: conserved variables at the nodes and the scheme's memory.
+#[derive(Debug, Clone)]
+pub struct Bp {
+    /// The grid.
+    pub g: NodeGrid,
+    /// The branch-free tables.
+    pub t: Tables,
+    /// Gas and boundary data.
+    pub flow: Flow,
+    /// CFL, smoothing, inlet relaxation.
+    pub num: Numerics,
+    /// (ρ, ρu, ρv, ρE) per node.
+    pub w: Vec<[f64; 4]>,
+    /// The cell changes of the previous step (SCREE's Δⁿ⁻¹).
+    pub prev: Vec<[f64; 4]>,
+    /// Completed steps.
+    pub step: u64,
+    /// The inlet density of the last step per inlet node (relaxed, §4.7).
+    rho_in: Vec<f64>,
+    /// (u, v, p, H) per node.
+    sec: Vec<[f64; 4]>,
+    fi: Vec<[f64; 4]>,
+    fj: Vec<[f64; 4]>,
+    cells: Vec<[f64; 4]>,
+}
+
+impl Bp {
+    /// A run on `g` (walls at j = 0 and nj − 1) started from the uniform isentropic state at
+    /// the exit pressure.
+    pub fn new(g: NodeGrid, flow: Flow, num: Numerics) -> Bp {
+        let t = Tables::duct(&g);
+        let (nn, nc) = (g.ni * g.nj, g.nci() * g.ncj());
+        let w0 = flow.isentropic(flow.p_exit);
+        Bp {
+            w: vec![w0; nn],
+            prev: vec![[0.0; 4]; nc],
+            step: 0,
+            rho_in: vec![w0[0]; g.nj],
+            sec: vec![[0.0; 4]; nn],
+            fi: vec![[0.0; 4]; g.ni * g.ncj()],
+            fj: vec![[0.0; 4]; g.nci() * g.nj],
+            cells: vec![[0.0; 4]; nc],
+            g,
+            t,
+            flow,
+            num,
+        }
+    }
+
+    /// The relaxed inlet density per inlet node (checkpoints).
+    pub fn rho_inlet(&self) -> &[f64] {
+        &self.rho_in
+    }
+
+    /// Replace the relaxed inlet density (a restore).
+    pub fn set_rho_inlet(&mut self, r: &[f64]) {
+        self.rho_in.copy_from_slice(r);
+    }
+
+    /// (u, v, p, H) of a node state.
+    pub fn secondary(&self, w: &[f64; 4]) -> [f64; 4] {
+        let gm = self.flow.gamma - 1.0;
+        let u = w[1] / w[0];
+        let v = w[2] / w[0];
+        let p = gm * (w[3] - 0.5 * w[0] * (u * u + v * v));
+        [u, v, p, (w[3] + p) / w[0]]
+    }
+
+    /// Inlet: stagnation p0, T0 and the flow angle with the density relaxed towards the
+    /// interior update (capped below ρ0); outlet: the exit static pressure (§4.7).
+    fn apply_bconds(&mut self) {
+        let f = self.flow;
+        let (ni, rho0) = (self.g.ni, f.rho0());
+        for j in 0..self.g.nj {
+            let k = j * ni;
+            let r = (self.num.rfin * self.w[k][0] + (1.0 - self.num.rfin) * self.rho_in[j])
+                .min(0.9999 * rho0);
+            self.rho_in[j] = r;
+            let p = f.p0 * (r / rho0).powf(f.gamma);
+            self.w[k] = f.isentropic(p);
+            // The isentropic state at p has density r up to round-off; keep r exactly.
+            let scale = r / self.w[k][0];
+            for c in &mut self.w[k] {
+                *c *= scale;
+            }
+            self.sec[k] = self.secondary(&self.w[k]);
+            let o = ni - 1 + j * ni;
+            self.sec[o][2] = f.p_exit;
+        }
+    }
+
+    /// The flux through a face of nodes a, b with projected length `dl` and mass-flux
+    /// multiplier `mul` (§4.2).
+    fn face(&self, a: usize, b: usize, dl: [f64; 2], mul: f64) -> [f64; 4] {
+        let (wa, wb, sa, sb) = (&self.w[a], &self.w[b], &self.sec[a], &self.sec[b]);
+        let m = mul * ((wa[1] + wb[1]) * dl[0] + (wa[2] + wb[2]) * dl[1]);
+        let pp = sa[2] + sb[2];
+        [
+            m,
+            0.5 * (m * (sa[0] + sb[0]) + pp * dl[0]),
+            0.5 * (m * (sa[1] + sb[1]) + pp * dl[1]),
+            0.5 * m * (sa[3] + sb[3]),
+        ]
+    }
+
+    /// One step; returns the largest |Δρ|/ρ0 of the nodes over the whole step (the changes
+    /// and the smoothing together: at steady state the smoothing balances the flux residual,
+    /// so the cell changes alone do not go to zero).
+    pub fn step(&mut self) -> f64 {
+        let (ni, nj, nc, ncj) = (self.g.ni, self.g.nj, self.g.nci(), self.g.ncj());
+        for k in 0..ni * nj {
+            self.sec[k] = self.secondary(&self.w[k]);
+        }
+        self.apply_bconds();
+        for j in 0..ncj {
+            for i in 0..ni {
+                let f = self.face(
+                    i + j * ni,
+                    i + (j + 1) * ni,
+                    self.g.dli[i + j * ni],
+                    self.t.mul_i[i + j * ni],
+                );
+                self.fi[i + j * ni] = f;
+            }
+        }
+        for j in 0..nj {
+            for i in 0..nc {
+                let f = self.face(
+                    i + j * ni,
+                    i + 1 + j * ni,
+                    self.g.dlj[i + j * nc],
+                    self.t.mul_j[i + j * nc],
+                );
+                self.fj[i + j * nc] = f;
+            }
+        }
+        let g = self.flow.gamma;
+        let first = self.step == 0;
+        for j in 0..ncj {
+            for i in 0..nc {
+                let c = i + j * nc;
+                // Local time step from the fastest of the cell's four nodes.
+                let mut s: f64 = 0.0;
+                for k in [
+                    i + j * ni,
+                    i + 1 + j * ni,
+                    i + 1 + (j + 1) * ni,
+                    i + (j + 1) * ni,
+                ] {
+                    let q = &self.sec[k];
+                    let a = (g * q[2] / self.w[k][0]).sqrt();
+                    s = s.max(q[0].hypot(q[1]) + a);
+                }
+                let r = self.num.cfl * self.g.dmin[c] / s / self.g.area[c];
+                let (a, b) = (self.fi[i + j * ni], self.fi[i + 1 + j * ni]);
+                let (d, u) = (self.fj[c], self.fj[i + (j + 1) * nc]);
+                let mut eff = [0.0; 4];
+                for v in 0..4 {
+                    let dn = r * ((a[v] - b[v]) + (d[v] - u[v]));
+                    let old = if first { dn } else { self.prev[c][v] };
+                    eff[v] = 2.0 * dn - old;
+                    self.prev[c][v] = dn;
+                }
+                self.cells[c] = eff;
+            }
+        }
+        let rho0 = self.flow.rho0();
+        let mut tmp = self.w.clone();
+        for (k, node) in tmp.iter_mut().enumerate() {
+            let ix = self.t.sum[k].map(|c| &self.cells[c as usize]);
+            for (v, x) in node.iter_mut().enumerate() {
+                *x += 0.25 * ((ix[0][v] + ix[1][v]) + (ix[2][v] + ix[3][v]));
+            }
+        }
+        let sf = self.num.smooth * self.num.cfl;
+        let mut res: f64 = 0.0;
+        for k in 0..ni * nj {
+            let before = self.w[k][0];
+            let (ix, wt) = (
+                self.t.smooth_idx[k].map(|n| &tmp[n as usize]),
+                self.t.smooth_w[k],
+            );
+            for (v, x) in self.w[k].iter_mut().enumerate() {
+                let avg = wt[0] * ix[0][v] + wt[1] * ix[1][v] + wt[2] * ix[2][v] + wt[3] * ix[3][v];
+                *x = (1.0 - sf) * tmp[k][v] + sf * avg;
+            }
+            res = res.max((self.w[k][0] - before).abs() / rho0);
+        }
+        self.step += 1;
+        res
+    }
+
+    /// Mass flow through i-line `i` (per unit depth), from the node values.
+    pub fn mass_flow(&self, i: usize) -> f64 {
+        let ni = self.g.ni;
+        (0..self.g.ncj())
+            .map(|j| {
+                let (a, b) = (&self.w[i + j * ni], &self.w[i + (j + 1) * ni]);
+                let dl = self.g.dli[i + j * ni];
+                0.5 * ((a[1] + b[1]) * dl[0] + (a[2] + b[2]) * dl[1])
+            })
+            .sum()
+    }
+
+    /// Entropy rise of a node, (p/p0)(ρ0/ρ)^γ − 1 (0 for isentropic flow from the inlet).
+    pub fn entropy(&self, k: usize) -> f64 {
+        let f = self.flow;
+        let p = self.secondary(&self.w[k])[2];
+        (p / f.p0) * (f.rho0() / self.w[k][0]).powf(f.gamma) - 1.0
+    }
+
+    /// Mach number of a node.
+    pub fn mach(&self, k: usize) -> f64 {
+        let s = self.secondary(&self.w[k]);
+        s[0].hypot(s[1]) / (self.flow.gamma * s[2] / self.w[k][0]).sqrt()
+    }
+}

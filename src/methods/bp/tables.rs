@@ -1,0 +1,82 @@
+//! The branch-free boundary tables of seed 001 §5, built once on the host: with them the
+//! node update and the smoothing are one formula for every node, walls, inlet, outlet and
+//! corners included.
+//!
+//! - **Sum index** (§4.5): the four cells whose SCREE changes a node receives, ¼ each.
+//!   Clamping the cell indices i−1, i and j−1, j into range repeats cells at the boundary,
+//!   which gives exactly the report's weights: ½ + ½ on a side, the one cell four times at a
+//!   corner.
+//! - **Smooth index** (§4.6): four node indices and four weights. Interior
+//!   (¼, ¼, ¼, ¼) over the i and j neighbours (i clamped at the inlet and outlet); a wall node
+//!   (j = 0): (U(i−1) + U(i+1) + 2U(j+1) − U(j+2))/3, the upper wall its mirror image.
+//! - **Flux multiplier** (§4.2): ½ on every face, 0 on the j-faces of the two walls, which
+//!   makes their mass flux exactly zero and leaves the pressure force.
+
+use super::grid::NodeGrid;
+
+/// The precomputed index and weight tables of a grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tables {
+    /// Per node: the four cell indices of its change (`i + j·(ni − 1)`).
+    pub sum: Vec<[u32; 4]>,
+    /// Per node: the four node indices of its smoothing average.
+    pub smooth_idx: Vec<[u32; 4]>,
+    /// Per node: the four weights of its smoothing average (they sum to 1).
+    pub smooth_w: Vec<[f64; 4]>,
+    /// Per i-face: the mass-flux multiplier.
+    pub mul_i: Vec<f64>,
+    /// Per j-face: the mass-flux multiplier (0 on the walls).
+    pub mul_j: Vec<f64>,
+}
+
+impl Tables {
+    /// The tables of `g` with solid walls at j = 0 and j = nj − 1.
+    pub fn duct(g: &NodeGrid) -> Tables {
+        let (ni, nj, nc, ncj) = (g.ni, g.nj, g.nci(), g.ncj());
+        let cell = |i: usize, j: usize| (i + j * nc) as u32;
+        let node = |i: usize, j: usize| (i + j * ni) as u32;
+        let mut sum = Vec::with_capacity(ni * nj);
+        let mut smooth_idx = Vec::with_capacity(ni * nj);
+        let mut smooth_w = Vec::with_capacity(ni * nj);
+        for j in 0..nj {
+            for i in 0..ni {
+                let (ia, ib) = (i.saturating_sub(1), i.min(nc - 1));
+                let (ja, jb) = (j.saturating_sub(1), j.min(ncj - 1));
+                sum.push([cell(ia, ja), cell(ib, ja), cell(ia, jb), cell(ib, jb)]);
+                let (il, ir) = (i.saturating_sub(1), (i + 1).min(ni - 1));
+                if j == 0 || j == nj - 1 {
+                    let (j1, j2) = if j == 0 { (1, 2) } else { (nj - 2, nj - 3) };
+                    smooth_idx.push([node(il, j), node(ir, j), node(i, j1), node(i, j2)]);
+                    smooth_w.push([1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, -1.0 / 3.0]);
+                } else {
+                    smooth_idx.push([node(il, j), node(ir, j), node(i, j - 1), node(i, j + 1)]);
+                    smooth_w.push([0.25; 4]);
+                }
+            }
+        }
+        let mul_i = vec![0.5; ni * ncj];
+        let mut mul_j = vec![0.5; nc * nj];
+        for i in 0..nc {
+            mul_j[i] = 0.0;
+            mul_j[i + (nj - 1) * nc] = 0.0;
+        }
+        Tables {
+            sum,
+            smooth_idx,
+            smooth_w,
+            mul_i,
+            mul_j,
+        }
+    }
+
+    /// Bytes of the tables per node (the report: 52 + 32 B of indices and weights per node and
+    /// 4 B per face, against 140 B per node on its GPU in all).
+    pub fn bytes_per_node(&self) -> f64 {
+        let n = self.sum.len() as f64;
+        let b = self.sum.len() * 16
+            + self.smooth_idx.len() * 16
+            + self.smooth_w.len() * 32
+            + (self.mul_i.len() + self.mul_j.len()) * 8;
+        b as f64 / n
+    }
+}

@@ -1,0 +1,141 @@
+//! What `simplets check` prints for a CE/SE case, and the byte and flop model of its kernels
+//! that `simplets bench` turns into roofline counts (an analytic count from the code per
+//! integer point and step; divisions and square roots count 1).
+
+use super::opencl::{device_bytes, groups, Form};
+use super::reference::max_rate;
+use super::Problem;
+
+/// FP64 operations of a parent's contribution (1D, 2D), as written: the divisions, the
+/// Jacobian products, fluxes, s or the face terms, u'.
+fn parent_flops(dims: usize) -> f64 {
+    if dims == 1 {
+        // w 2, u_t 1 + 14 + 20, f 6 + 8, f_t 14 + 20, s 3·4, u' 3·2
+        2.0 + 35.0 + 14.0 + 34.0 + 12.0 + 6.0
+    } else {
+        // w 3, six A products of 4 rows (x 0, n 15, c 5, e 25), u_t 8, fluxes 2 + 11 + 10
+        // twice, a b f_c f_d g_c g_d u' 4·(1 + 1 + 2 + 1 + 2 + 1 + 2)
+        3.0 + 6.0 * 45.0 + 8.0 + 2.0 * 23.0 + 4.0 * 10.0
+    }
+}
+
+/// FP64 operations of one new point from its parents' contributions, per component: 1D the
+/// mean (4) and the derivative (W0: 2α + 5, two differences, one product); 2D four shares
+/// (9 each), the sum (4), two W0 and the two derivatives (4).
+fn point_flops(dims: usize, alpha: f64) -> f64 {
+    let w0 = 2.0 * alpha + 5.0;
+    if dims == 1 {
+        3.0 * (4.0 + w0 + 3.0)
+    } else {
+        4.0 * (4.0 * 9.0 + 4.0 + 2.0 * (w0 + 2.0) + 4.0)
+    }
+}
+
+/// FP64 operations per integer point and step of `form`: the split kernels compute each
+/// new point's parents themselves (2 or 4 per point and half step); the fused 1D kernel
+/// computes each parent once; the fused 2D kernel computes the half points of its tile
+/// ((17·9)/(16·8) per output) and the outputs, each from four parents.
+pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
+    let d = p.mesh.dims;
+    let a = p.c.alpha as f64;
+    let (par, pt) = (parent_flops(d), point_flops(d, a));
+    let parents = if d == 1 { 2.0 } else { 4.0 };
+    let rate = if d == 1 { 12.0 } else { 15.0 };
+    match (form, d) {
+        (Form::Split, _) => 2.0 * (parents * par + pt) + rate + 2.0,
+        (Form::Fused, 1) => 2.0 * (par + pt) + rate + 2.0,
+        (Form::Fused, _) => (17.0 * 9.0 / 128.0 + 1.0) * (parents * par + pt) + rate + 2.0,
+    }
+}
+
+/// Compulsory DRAM bytes per integer point and step of `form` (read, written): the level
+/// read and written once (fused), the half level written and read back too (split), ρ read
+/// again for the residual (split).
+pub fn step_bytes(p: &Problem, form: Form) -> (f64, f64) {
+    let level = 8.0 * p.mesh.planes as f64;
+    match form {
+        Form::Fused => (level, level),
+        Form::Split => (2.0 * level + 8.0, 2.0 * level),
+    }
+}
+
+/// The `simplets check` text of a CE/SE problem.
+pub fn render(p: &Problem) -> String {
+    use std::fmt::Write;
+    let m = &p.mesh;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "case        {} (cese_euler, {})",
+        p.common.name,
+        p.label()
+    );
+    let _ = writeln!(
+        s,
+        "grid        {} x {} = {} integer points ({}D), {} half-level points, dx = {:?}{}",
+        m.nx,
+        m.ny,
+        p.points(),
+        m.dims,
+        if m.dims == 2 {
+            (m.nx + 1) * (m.ny + 1)
+        } else {
+            m.nx + 1
+        },
+        m.dx,
+        if m.dims == 2 {
+            format!(", dy = {:?}", m.dy)
+        } else {
+            String::new()
+        }
+    );
+    let names = ["west", "east", "south", "north"];
+    let sides: Vec<String> = p.sides[..2 * m.dims]
+        .iter()
+        .zip(names)
+        .map(|(b, n)| {
+            let k = match b {
+                super::Bc::Outflow => "outflow",
+                super::Bc::Reflective => "reflective",
+                super::Bc::Inflow(_) => "inflow",
+                super::Bc::Periodic => "periodic",
+            };
+            format!("{n} {k}")
+        })
+        .collect();
+    let _ = writeln!(s, "sides       {}", sides.join(", "));
+    let smax = max_rate(p, &p.initial);
+    let _ = writeln!(
+        s,
+        "time        {}, end time {}, at most {} steps; first dt {:?} (max (|v| + a)/h = {:?})",
+        p.rule_text(),
+        if p.t_end.is_finite() {
+            format!("{:?}", p.t_end)
+        } else {
+            "none (step count)".into()
+        },
+        p.total_steps,
+        super::reference::dt_of(p, smax, 0.0),
+        smax
+    );
+    for form in [Form::Split, Form::Fused] {
+        let (r, w) = step_bytes(p, form);
+        let (dev, _) = device_bytes(p, form);
+        let _ = writeln!(
+            s,
+            "{:<11} {:.0} B read + {:.0} B written and {:.0} flop per point and step; device {}",
+            form.name(),
+            r,
+            w,
+            flops_per_point(p, form),
+            crate::text::bytes(dev as f64)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "memory      host (reference) {}; {} work-groups per launch",
+        crate::text::bytes(8.0 * 3.0 * m.len() as f64),
+        groups(p)
+    );
+    s
+}
