@@ -32,7 +32,7 @@ pub const FORCE_HALO: usize = 2;
 pub struct SideOutputs {
     forces: Option<Forces>,
     probes: Option<Probes>,
-    force_rows: Range<usize>,
+    force_rows: Vec<Range<usize>>,
     probe_rows: Vec<Range<usize>>,
 }
 
@@ -110,8 +110,13 @@ impl SideOutputs {
         let probe_rows = probes.as_ref().map_or(vec![], |p| {
             merge_ranges(p.cells().iter().map(|&(_, j)| j..j + 2).collect())
         });
+        // The coefficients may read one more cell: the reference state's.
+        let mut force_rows = vec![body_rows(grid, geo, case.bodies.len())];
+        if let Some(j) = forces.as_ref().and_then(|f| f.reference_row(grid)) {
+            force_rows.push(j..j + 1);
+        }
         SideOutputs {
-            force_rows: body_rows(grid, geo, case.bodies.len()),
+            force_rows: merge_ranges(force_rows),
             forces,
             probes,
             probe_rows,
@@ -128,7 +133,7 @@ impl SideOutputs {
             vec![]
         };
         if forces {
-            rows.push(self.force_rows.clone());
+            rows.extend(self.force_rows.iter().cloned());
         }
         merge_ranges(rows)
     }
