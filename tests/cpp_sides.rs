@@ -270,3 +270,24 @@ fn swapped_u_wall_flags_act_only_next_to_vertical_walls() {
         a.state.k.u[f]
     );
 }
+
+/// Compat `stale_ghosts_in_loop3` keeps the copied ghost p and T of loop 3 at their values of
+/// the previous loop-2 iteration: without copied ghosts (both ends fixed) it changes nothing,
+/// bit for bit; with the outlet's T copied it changes the result.
+#[test]
+fn stale_ghosts_act_only_on_copied_ghosts() {
+    let stale = |mut c: Case| {
+        c.compat = Some(simplets::methods::simple_ts::case::CompatSpec::List(vec![
+            "stale_ghosts_in_loop3".into(),
+        ]));
+        c.validate().unwrap();
+        c
+    };
+    let fixed = channel(SLIP_WALLS, "");
+    assert!(same(&run(&fixed, 20), &run(&stale(fixed.clone()), 20)));
+    let copied_t = r#""east": { "kind": "pressure", "p": 1.0, "temperature": "zero_gradient" },
+    "south": { "kind": "wall", "T": 1.3, "thermal": "fixed" },
+    "north": { "kind": "wall", "T": 1.3, "thermal": "fixed" }"#;
+    let copied = channel(copied_t, "");
+    assert!(!same(&run(&copied, 20), &run(&stale(copied.clone()), 20)));
+}

@@ -182,7 +182,8 @@ fn opencl_matches_reference_with_periodic_and_pressure_sides() {
 /// walls of three conditions and a solved outflow face (phase form, GPU order; the fused form
 /// refuses the solved outflow face), the same with a copied face (phase and fused forms), with
 /// a zero-gradient-pressure inflow (phase form), and that with compat `swapped_u_wall_flags`
-/// in the C++ order (phase form).
+/// in the C++ order (phase form); the channel with compat `stale_ghosts_in_loop3` too (phase
+/// form).
 #[test]
 fn opencl_matches_reference_with_the_cpp_side_options() {
     use simplets::methods::simple_ts::opencl::fused::Fused;
@@ -228,8 +229,16 @@ fn opencl_matches_reference_with_the_cpp_side_options() {
     let copied = square
         .replace("PRESSURE", "fixed")
         .replace(r#", "boundary_face": "solved""#, "");
+    // The channel again with compat stale_ghosts_in_loop3 (its east T is copied) and
+    // swapped_u_wall_flags (its block has vertical faces).
+    let channel_compat = channel.replace(
+        r#""solver": { "max_iters": 20, "inner_sweeps": 2 }"#,
+        r#""solver": { "max_iters": 20, "inner_sweeps": 2 },
+        "compat": ["swapped_u_wall_flags", "stale_ghosts_in_loop3"]"#,
+    );
     let cases = [
         (channel.to_string(), false),
+        (channel_compat, false),
         (square.replace("PRESSURE", "fixed"), false),
         (copied, true),
         (square.replace("PRESSURE", "zero_gradient"), false),

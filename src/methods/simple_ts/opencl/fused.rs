@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::error::{DeviceError, RunError};
 use crate::methods::simple_ts::backend::Backend;
-use crate::methods::simple_ts::case::{BoundaryFace, Case, Convection, Side};
+use crate::methods::simple_ts::case::{BoundaryFace, Case, Convection, Defect, Side};
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::problem::Problem;
 use crate::methods::simple_ts::reference::ops::{gam_eos, rho_eos};
@@ -187,6 +187,10 @@ pub fn unsupported(case: &Case) -> Option<String> {
         )
     }) {
         return Some("an outflow side with a solved boundary face".into());
+    }
+    // The fused kernel reads copied ghosts through aliases, always current.
+    if case.compat().has(Defect::StaleGhostsInLoop3) {
+        return Some("compat stale_ghosts_in_loop3".into());
     }
     let sweeps = case.solver.sweeps();
     (sweeps > 1).then(|| {
