@@ -127,15 +127,26 @@ fn check_compat(case: &Case) -> Result<(), ConfigError> {
             ),
         ));
     }
-    let on = case.compat().names();
-    if let Some(missing) = on
-        .iter()
-        .find(|n| !Defect::IMPLEMENTED.iter().any(|d| d.name() == **n))
-    {
+    let implemented: Vec<&str> = Defect::IMPLEMENTED.iter().map(|d| d.name()).collect();
+    let missing: Vec<&str> = case
+        .compat()
+        .names()
+        .into_iter()
+        .filter(|n| !implemented.contains(n))
+        .collect();
+    if !missing.is_empty() {
+        let value = match spec {
+            CompatSpec::Preset(p) => format!("{p:?}"),
+            CompatSpec::List(_) => format!("{:?}", missing[0]),
+        };
         return Err(invalid(
             "compat",
-            format!("{missing:?}"),
-            "this switch is not implemented yet (docs/decisions.md, \"The authors' C++ code\")",
+            value,
+            format!(
+                "not implemented yet: {} (implemented: {}; docs/authors-cpp-defects.md)",
+                missing.join(", "),
+                implemented.join(", ")
+            ),
         ));
     }
     let s = &case.scheme;
