@@ -291,3 +291,38 @@ fn stale_ghosts_act_only_on_copied_ghosts() {
     let copied = channel(copied_t, "");
     assert!(!same(&run(&copied, 20), &run(&stale(copied.clone()), 20)));
 }
+
+/// The authors' cases in `configs/cpp/` are valid cases, and the two channels have the C++
+/// code's solved region: its mask (`shared/reference/authors-cpp/*/mask_vol_inf_fb.npy`) has
+/// 3980 (A1) and 8740 (A2) gas cells in rows 1..=Ny−3, columns 1..=Nx−3; A2's blocks cover
+/// computed columns 41..=240 (x 0 .. 10).
+#[test]
+fn authors_cases_load_with_the_cpp_solved_region() {
+    use simplets::methods::simple_ts::geometry::{Geometry, SOLID};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/cpp");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "json") {
+            Case::from_file(&path).unwrap();
+            n += 1;
+        }
+    }
+    assert_eq!(n, 5);
+    for (file, fluid) in [
+        ("channel_straight.json", 3980),
+        ("channel_reservoirs.json", 8740),
+    ] {
+        let c = Case::from_file(&dir.join(file)).unwrap();
+        let g = simplets::grid::Grid::new(&c.grid, false, false);
+        let geo = Geometry::new(&c, &g);
+        assert_eq!(geo.n_fluid, fluid, "{file}");
+        if file == "channel_reservoirs.json" {
+            let solid_cols: Vec<usize> = (1..=g.nx)
+                .filter(|&i| geo.cell[g.idx(i, 1)] == SOLID)
+                .collect();
+            assert_eq!((solid_cols[0], *solid_cols.last().unwrap()), (41, 240));
+            assert_eq!(solid_cols.len(), 200);
+        }
+    }
+}
