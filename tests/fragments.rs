@@ -13,7 +13,7 @@
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use simplets::device::{build, select_device, BuiltProgram, Defines, DeviceInfo};
-use simplets::methods::simple_ts::case::{Case, WallBc};
+use simplets::methods::simple_ts::case::{Case, Compat, Defect, Thermal};
 use simplets::methods::simple_ts::geometry::{
     FLUID, F_COPY, F_FIXED, F_NONE, F_PERIODIC, F_SOLVED, OPEN, SOLID,
 };
@@ -53,18 +53,13 @@ fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
         .int("CFG_TVD", tvd as i64)
         .int("CFG_EXPLICIT", 0);
     let d = [
-        "CFG_A",
-        "CFG_B",
-        "CFG_CT1",
-        "CFG_CT2",
-        "CFG_CT3",
-        "CFG_KN",
-        "CFG_SIGMA_U",
-        "CFG_SIGMA_T",
-        "CFG_DT",
+        "CFG_A", "CFG_B", "CFG_CT1", "CFG_CT2", "CFG_CT3", "CFG_KN", "CFG_DT",
     ]
     .iter()
-    .fold(d, |d, name| d.real(name, 0.5));
+    .fold(d, |d, name| d.real(name, 0.5))
+    .reals("CFG_WALL_SIGMA_U", &[])
+    .reals("CFG_WALL_SIGMA_T", &[])
+    .int("CFG_COMPAT_SWAPPED_U", 0);
     build(
         device(),
         &simplets::methods::simple_ts::opencl::source::fragments().assemble(),
@@ -77,6 +72,9 @@ fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
 /// The fragment probe program for the case of `r` with its constants and scheme switches.
 fn case_program(r: &Reference) -> BuiltProgram {
     let c = &r.p.c;
+    let walls = |f: fn(&simplets::methods::simple_ts::geometry::Wall) -> f64| {
+        r.p.geo.walls.iter().map(f).collect::<Vec<_>>()
+    };
     let d = Defines::new()
         .int("CFG_NXT", r.p.grid.nxt as i64)
         .int("CFG_NYT", r.p.grid.nyt as i64)
@@ -88,9 +86,13 @@ fn case_program(r: &Reference) -> BuiltProgram {
         .real("CFG_CT2", c.ct2)
         .real("CFG_CT3", c.ct3)
         .real("CFG_KN", c.kn)
-        .real("CFG_SIGMA_U", c.sigma_u)
-        .real("CFG_SIGMA_T", c.sigma_t)
-        .real("CFG_DT", r.dt);
+        .reals("CFG_WALL_SIGMA_U", &walls(|w| w.sigma_u))
+        .reals("CFG_WALL_SIGMA_T", &walls(|w| w.sigma_t))
+        .real("CFG_DT", r.dt)
+        .int(
+            "CFG_COMPAT_SWAPPED_U",
+            i64::from(r.p.geo.compat.has(Defect::SwappedUWallFlags)),
+        );
     build(
         device(),
         &simplets::methods::simple_ts::opencl::source::fragments().assemble(),
@@ -415,16 +417,21 @@ fn perturbed_case(seed: u64) -> Reference {
     r
 }
 
-/// Give wall m the condition `[Slip, NoSlip, Adiabatic][(m + rot) % 3]`.
+/// Give wall m the temperature condition `[Jump, Fixed, Adiabatic][(m + rot) % 3]`, slip on
+/// for even `m / 3 + rot` (every pairing of slip and temperature condition over the rotations
+/// of a case with three walls or more), and σ_u, σ_T of its own.
 fn rotate_wall_bcs(r: &mut Reference, rot: usize) {
-    let bcs = [WallBc::Slip, WallBc::NoSlip, WallBc::Adiabatic];
+    let thermal = [Thermal::Jump, Thermal::Fixed, Thermal::Adiabatic];
     for (m, w) in std::sync::Arc::make_mut(&mut r.p)
         .geo
         .walls
         .iter_mut()
         .enumerate()
     {
-        w.bc = bcs[(m + rot) % 3];
+        w.thermal = thermal[(m + rot) % 3];
+        w.slip = (m / 3 + rot) % 2 == 0;
+        w.sigma_u = 0.5 + 0.37 * m as f64;
+        w.sigma_t = 1.0 + 0.29 * m as f64;
     }
 }
 
@@ -471,7 +478,7 @@ impl CaseArrays {
             ints: vec![
                 ints(&geo.cell),
                 geo.wall_of.iter().map(|&w| w as i32).collect(),
-                geo.walls.iter().map(|w| w.bc as i32).collect(),
+                geo.walls.iter().map(|w| w.code()).collect(),
                 ints(&geo.u_face),
                 ints(&geo.v_face),
             ],
@@ -554,10 +561,22 @@ fn momentum_matches_reference() {
     let n = r.p.grid.len();
     let mut worst = [0u64; MOM_OUT];
     let mut compared = [0usize; MOM_OUT];
-    let mut tvd_faces = 0;
-    for (scheme, rot) in [(0, 0), (1, 1), (2, 2), (3, 0)] {
+    let (mut tvd_faces, mut swapped_faces) = (0, 0);
+    // The last pass turns on compat swapped_u_wall_flags (implicit upwind, as compat requires).
+    for (scheme, rot, swapped) in [
+        (0, 0, false),
+        (1, 1, false),
+        (2, 2, false),
+        (3, 0, false),
+        (0, 1, true),
+    ] {
         (r.explicit, r.tvd) = (scheme & 1 == 1, scheme & 2 == 2);
         rotate_wall_bcs(&mut r, rot);
+        std::sync::Arc::make_mut(&mut r.p).geo.compat = if swapped {
+            Compat::default().with(Defect::SwappedUWallFlags)
+        } else {
+            Compat::default()
+        };
         r.update_fluxes();
         let (mut cu, mut cv) = (vec![0.0; n], vec![0.0; n]);
         momentum::convective_u(&r.ctx(), &mut cu);
@@ -581,6 +600,9 @@ fn momentum_matches_reference() {
                         Some(momentum::c_u_fc(&x, i, j)),
                     ]);
                     tvd_faces += (0..4).any(|f| momentum::u_tvd(&x, i, j, f, 1.0) != 0.0) as usize;
+                    swapped_faces += usize::from(
+                        swapped && ((i >= 2 && geo.solid(ij - 2)) || geo.solid(ij + 1)),
+                    );
                 }
                 if i <= g.nx && geo.v_face[ij] == F_SOLVED {
                     let (vh, dv) = momentum::v_hat_d_v(&x, i, j);
@@ -600,8 +622,10 @@ fn momentum_matches_reference() {
             }
         }
     }
-    eprintln!("momentum (4 schemes): worst ulps {names:?} = {worst:?}, compared {compared:?}, {tvd_faces} faces with a TVD stencil");
+    eprintln!("momentum (4 schemes and compat): worst ulps {names:?} = {worst:?}, compared {compared:?}, {tvd_faces} faces with a TVD stencil, {swapped_faces} in the C++ wall branch");
     assert!(compared.iter().all(|&c| c > 100), "{compared:?}");
+    // The body's two vertical faces, three cells high in this case.
+    assert!(swapped_faces >= 6, "{swapped_faces}");
 }
 
 /// (scheme, wall rotation, Δt) of the energy and pressure probes: bit 0 of the scheme is
@@ -655,7 +679,7 @@ fn wall_cells(r: &Reference) -> (usize, usize) {
             walls += nbs.iter().any(|&q| geo.solid(q)) as usize;
             adiabatic += nbs
                 .iter()
-                .any(|&q| geo.solid(q) && geo.wall(q).bc == WallBc::Adiabatic)
+                .any(|&q| geo.solid(q) && geo.wall(q).thermal == Thermal::Adiabatic)
                 as usize;
         }
     }
@@ -947,18 +971,28 @@ fn every_fragment_has_a_rust_twin_in_order() {
     ] {
         assert_eq!(value(&fields_cl, name), v.to_string());
     }
-    assert_eq!(
-        value(&fields_cl, "WALL_SLIP"),
-        (WallBc::Slip as i32).to_string()
-    );
-    assert_eq!(
-        value(&fields_cl, "WALL_NOSLIP"),
-        (WallBc::NoSlip as i32).to_string()
-    );
-    assert_eq!(
-        value(&fields_cl, "WALL_ADIABATIC"),
-        (WallBc::Adiabatic as i32).to_string()
-    );
+    for (name, t) in [
+        ("THERMAL_JUMP", Thermal::Jump),
+        ("THERMAL_FIXED", Thermal::Fixed),
+        ("THERMAL_ADIABATIC", Thermal::Adiabatic),
+    ] {
+        assert_eq!(value(&fields_cl, name), (t as i32).to_string());
+    }
+    // Wall::code: bit 0 slip, the thermal condition above it.
+    let mut w = simplets::methods::simple_ts::geometry::Wall {
+        u: 0.0,
+        v: 0.0,
+        t: 1.0,
+        slip: true,
+        thermal: Thermal::Adiabatic,
+        sigma_u: 1.0,
+        sigma_t: 1.0,
+    };
+    assert_eq!(value(&fields_cl, "WALL_SLIP_BIT"), "1");
+    assert_eq!(w.code(), 1 | 2 << 1);
+    w.slip = false;
+    w.thermal = Thermal::Fixed;
+    assert_eq!(w.code(), 1 << 1);
 }
 
 #[test]

@@ -130,6 +130,104 @@ fn opencl_matches_reference_with_periodic_and_pressure_sides() {
     }
 }
 
+/// The side and wall options of the authors' C++ cases (issue 16) on the OpenCL backends, bit
+/// for bit: a channel with a block on its floor, slip without jump on the walls, no slip with
+/// jump and its own σ on the block, zero-gradient T on the east pressure side (phase form, C++
+/// order with 2 sweeps; the fused form refuses a ghost that copies only T); a square with
+/// walls of three conditions and a solved outflow face (phase form, GPU order; the fused form
+/// refuses the solved outflow face), the same with a copied face (phase and fused forms), with
+/// a zero-gradient-pressure inflow (phase form), and that with compat `swapped_u_wall_flags`
+/// in the C++ order (phase form); the channel with compat `stale_ghosts_in_loop3` too (phase
+/// form).
+#[test]
+fn opencl_matches_reference_with_the_cpp_side_options() {
+    use simplets::methods::simple_ts::opencl::fused::Fused;
+    let _g = cl_lock();
+    let channel = r#"{
+        "name": "cpp-channel",
+        "gas": { "kn": 0.05 },
+        "grid": { "nx": 40, "ny": 10, "x": [0.0, 4.0], "y": [0.0, 1.0] },
+        "bodies": [ { "x": [1.5, 2.5], "y": [0.0, 0.3], "slip": false, "thermal": "jump",
+                      "sigma_t": 1.7, "T_wall": 1.2 } ],
+        "boundaries": {
+            "west": { "kind": "pressure", "p": 1.5 },
+            "east": { "kind": "pressure", "p": 1.0, "temperature": "zero_gradient" },
+            "south": { "kind": "wall", "thermal": "fixed", "T": 1.1, "sigma_u": 0.9 },
+            "north": { "kind": "wall", "thermal": "fixed" }
+        },
+        "initial": { "p": 1.5, "p_east": 1.0 },
+        "time": { "dt": 0.05, "steps": 30 },
+        "solver": { "max_iters": 20, "inner_sweeps": 2 }
+    }"#;
+    let square = r#"{
+        "name": "cpp-square",
+        "gas": { "kn": 0.05 },
+        "grid": { "nx": 37, "ny": 19, "x": [0.0, 7.4], "y": [0.0, 3.8] },
+        "bodies": [ { "x": [2.0, 3.0], "y": [1.4, 2.4], "thermal": "fixed", "sigma_u": 0.7 } ],
+        "boundaries": {
+            "west": { "kind": "inflow", "mach": 1.5, "pressure": "PRESSURE" },
+            "east": { "kind": "outflow", "boundary_face": "solved" },
+            "south": { "kind": "wall", "wall": "no_slip", "thermal": "jump", "velocity": 0.3 },
+            "north": { "kind": "wall", "wall": "adiabatic", "slip": true }
+        },
+        "initial": { "u": 1.0 },
+        "time": { "dt": 0.01, "steps": 30 },
+        "solver": { "max_iters": 5, "order": "gpu" }
+    }"#;
+    // The last case adds compat swapped_u_wall_flags (C++ order, implicit upwind).
+    let compat = square.replace("PRESSURE", "zero_gradient").replace(
+        r#""order": "gpu" }"#,
+        r#""order": "cpp" }, "compat": ["swapped_u_wall_flags"]"#,
+    );
+    // The fused form refuses a solved outflow face (docs/decisions.md): it runs the square's
+    // walls with the default copied face.
+    let copied = square
+        .replace("PRESSURE", "fixed")
+        .replace(r#", "boundary_face": "solved""#, "");
+    // The channel again with compat stale_ghosts_in_loop3 (its east T is copied) and
+    // swapped_u_wall_flags (its block has vertical faces).
+    let channel_compat = channel.replace(
+        r#""solver": { "max_iters": 20, "inner_sweeps": 2 }"#,
+        r#""solver": { "max_iters": 20, "inner_sweeps": 2 },
+        "compat": ["swapped_u_wall_flags", "stale_ghosts_in_loop3"]"#,
+    );
+    let cases = [
+        (channel.to_string(), false),
+        (channel_compat, false),
+        (square.replace("PRESSURE", "fixed"), false),
+        (copied, true),
+        (square.replace("PRESSURE", "zero_gradient"), false),
+        (compat, false),
+    ];
+    for (n, (text, fused)) in cases.into_iter().enumerate() {
+        let mut c = Case::from_json(&text, "cpp").unwrap();
+        c.name = format!("{}-{n}", c.name);
+        let mut r = Reference::new(&c);
+        let mut d = OpenCl::new(&c, &OpenClOptions::default()).unwrap();
+        let mut f = fused.then(|| Fused::new(&c, &OpenClOptions::default(), None).unwrap());
+        if !fused {
+            assert!(Fused::new(&c, &OpenClOptions::default(), None).is_err());
+        }
+        for _ in 0..30 {
+            let a = r.step().unwrap();
+            assert_eq!(a.iters, d.step().unwrap().iters, "{}", c.name);
+            if let Some(f) = f.as_mut() {
+                assert_eq!(a.iters, f.step().unwrap().iters, "{}", c.name);
+            }
+        }
+        let e = max_rel(&r.state.k, &d.state().unwrap().k)
+            .max(max_rel(&r.state.n, &d.state().unwrap().n));
+        let ef = f.as_mut().map(|f| {
+            max_rel(&r.state.k, &f.state().unwrap().k)
+                .max(max_rel(&r.state.n, &f.state().unwrap().n))
+        });
+        let fused = ef.map_or("refused".to_string(), |e| format!("{e:.3e}"));
+        eprintln!("{}: 30 steps, phase {e:.3e}, fused {fused}", c.name);
+        assert_eq!(e, 0.0, "{} phase", c.name);
+        assert!(ef.is_none_or(|e| e == 0.0), "{} fused {fused}", c.name);
+    }
+}
+
 /// The fused one-kernel loop 2 (spec §5.3) against the reference: every scheme with a
 /// decomposition whose subdomain edges cut through the body, and three decompositions
 /// (W work-items incl. the 2+2 halo, Ny_sub rows) for one scheme. Fully Jacobi: results must

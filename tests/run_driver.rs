@@ -509,6 +509,10 @@ fn forces_and_probes_csv_have_a_line_per_step() {
         v_wall: 0.0,
         t_wall: 1.0,
         wall: simplets::methods::simple_ts::case::WallBc::Slip,
+        slip: None,
+        thermal: None,
+        sigma_u: None,
+        sigma_t: None,
     });
     c.output.probes.push(simplets::case::Probe {
         name: "p0".into(),

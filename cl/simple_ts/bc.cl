@@ -13,34 +13,42 @@
 #ifndef CFG_KN
 #error "CFG_KN not defined (Knudsen number, physics::Constants::kn)"
 #endif
-#ifndef CFG_SIGMA_U
-#error "CFG_SIGMA_U not defined (velocity-slip coefficient σ_u of (42))"
+#ifndef CFG_WALL_SIGMA_U
+#error "CFG_WALL_SIGMA_U not defined (σ_u of (42) per wall record, each followed by a comma)"
 #endif
-#ifndef CFG_SIGMA_T
-#error "CFG_SIGMA_T not defined (temperature-jump coefficient σ_T of (43))"
+#ifndef CFG_WALL_SIGMA_T
+#error "CFG_WALL_SIGMA_T not defined (σ_T of (43) per wall record, each followed by a comma)"
 #endif
 
+/* σ_u and σ_T of each wall record (geometry::Wall::sigma_u, sigma_t), compiled in: a case has
+ * few walls, and a constant table needs no kernel parameter. The trailing 0.0 keeps the
+ * initialiser valid for a case without walls. */
+__constant real wall_sigma_u[] = { CFG_WALL_SIGMA_U 0.0 };
+__constant real wall_sigma_t[] = { CFG_WALL_SIGMA_T 0.0 };
+#define WALL_SU(i,j) (wall_sigma_u[WALL_OF((i),(j))])
+#define WALL_ST(i,j) (wall_sigma_t[WALL_OF((i),(j))])
+
 /* (42) gas velocity at a horizontal wall next to u-face (i,j), solid (si,sj) across it: the
- * slip value for a slip wall, the wall velocity otherwise. */
+ * slip value for a slip wall (with its σ_u), the wall velocity otherwise. */
 #define u_wall_gas(i,j,si,sj,hh) \
-    ((WALL_BC((si),(sj)) == WALL_SLIP) \
-     ? slip(U((i),(j)), WALL_U((si),(sj)), RHO_U((i),(j)), (hh), CFG_SIGMA_U, CFG_KN) \
+    (WALL_SLIPS((si),(sj)) \
+     ? slip(U((i),(j)), WALL_U((si),(sj)), RHO_U((i),(j)), (hh), WALL_SU((si),(sj)), CFG_KN) \
      : WALL_U((si),(sj)))
 
 /* (42) gas velocity at a vertical wall next to v-face (i,j). */
 #define v_wall_gas(i,j,si,sj,hh) \
-    ((WALL_BC((si),(sj)) == WALL_SLIP) \
-     ? slip(V((i),(j)), WALL_V((si),(sj)), RHO_V((i),(j)), (hh), CFG_SIGMA_U, CFG_KN) \
+    (WALL_SLIPS((si),(sj)) \
+     ? slip(V((i),(j)), WALL_V((si),(sj)), RHO_V((i),(j)), (hh), WALL_SU((si),(sj)), CFG_KN) \
      : WALL_V((si),(sj)))
 
 /* (43) gas temperature T_s at the wall face between fluid cell (i,j) and solid (si,sj): the
- * jump value (slip), the wall temperature (no slip), the fluid value (adiabatic).
+ * jump value (with the wall's σ_T), the wall temperature (fixed), the fluid value (adiabatic).
  * Upper-case T is the spec symbol (the name-order test checks every name with a lower-case
  * letter). */
 #define T_wall_gas(i,j,si,sj,hh) \
-    ((WALL_BC((si),(sj)) == WALL_SLIP) \
-     ? jump(T((i),(j)), WALL_T((si),(sj)), RHO((i),(j)), (hh), CFG_SIGMA_T, CFG_KN) \
-     : (WALL_BC((si),(sj)) == WALL_NOSLIP) ? WALL_T((si),(sj)) \
+    ((WALL_THERMAL((si),(sj)) == THERMAL_JUMP) \
+     ? jump(T((i),(j)), WALL_T((si),(sj)), RHO((i),(j)), (hh), WALL_ST((si),(sj)), CFG_KN) \
+     : (WALL_THERMAL((si),(sj)) == THERMAL_FIXED) ? WALL_T((si),(sj)) \
      : T((i),(j)))
 
 /* Γ along y to the corner of column i between rows j−1 and j: linear between two fluid cells,

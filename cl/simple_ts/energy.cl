@@ -76,7 +76,7 @@
 #define HNB_T(i,j,m) (((m) < 2) ? HX(NB_I((i), (m))) : HY(NB_J((j), (m))))
 /* Face m is a wall (solid neighbour), an adiabatic one. */
 #define NBSOLID_T(i,j,m) SOLID(NB_I((i), (m)), NB_J((j), (m)))
-#define ADIAB_T(i,j,m) (WALL_BC(NB_I((i), (m)), NB_J((j), (m))) == WALL_ADIABATIC)
+#define ADIAB_T(i,j,m) (WALL_THERMAL(NB_I((i), (m)), NB_J((j), (m))) == THERMAL_ADIABATIC)
 /* T_s at the wall face m at half a cell (43). */
 #define TS_T(i,j,m) \
     T_wall_gas((i), (j), NB_I((i), (m)), NB_J((j), (m)), 0.5 * HP_T((i), (j), (m)))

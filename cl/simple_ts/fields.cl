@@ -8,7 +8,7 @@
  *   cell (__global const int*, cell class per stored cell), u_face, v_face (int face
  *   classes), hx (CFG_NXT widths), hy (CFG_NYT widths); walls: wall_of (int per stored
  *   cell, index into the wall records of solids), wall_u, wall_v, wall_t (real per wall),
- *   wall_bc (int per wall, WALL_SLIP/WALL_NOSLIP/WALL_ADIABATIC).
+ *   wall_bc (int per wall, geometry::Wall::code: WALL_SLIP_BIT and the THERMAL_* condition).
  * u(i,j) lives on the west face of cell (i,j), v(i,j) on its south face (src/methods/simple_ts/fields.rs). */
 
 /* Cell classes, the values of geometry::FLUID / SOLID / OPEN (checked by tests/fragments.rs). */
@@ -23,10 +23,12 @@
 #define F_PERIODIC 3
 #define F_NONE     4
 
-/* Wall conditions, the discriminants of config::WallBc (checked by tests/fragments.rs). */
-#define WALL_SLIP      0
-#define WALL_NOSLIP    1
-#define WALL_ADIABATIC 2
+/* Wall conditions, geometry::Wall::code (checked by tests/fragments.rs): bit 0 velocity slip,
+ * bits 1–2 the temperature condition, a discriminant of case::Thermal. */
+#define WALL_SLIP_BIT     1
+#define THERMAL_JUMP      0
+#define THERMAL_FIXED     1
+#define THERMAL_ADIABATIC 2
 
 /* Two paths through every kernel (spec §5.6): one if/else per evaluation point between the
  * fast path, whose whole stencil is computed fluid with solved faces, and the boundary path.
@@ -122,6 +124,8 @@ enum { FASTP = 0 };
 #define WALL_V(i,j)  (wall_v[WALL_OF((i),(j))])
 #define WALL_T(i,j)  (wall_t[WALL_OF((i),(j))])
 #define WALL_BC(i,j) (wall_bc[WALL_OF((i),(j))])
+#define WALL_SLIPS(i,j)   ((WALL_BC((i),(j)) & WALL_SLIP_BIT) != 0)
+#define WALL_THERMAL(i,j) ((WALL_BC((i),(j)) >> 1) & 3)
 #define SOLID(i,j)   (CELL((i),(j)) == CELL_SOLID)
 #define HX(i)      (hx[(i)])
 #define HY(j)      (hy[(j)])

@@ -30,6 +30,9 @@
 #ifndef CFG_TVD
 #error "CFG_TVD not defined (1: TVD corrections, 0: upwind; scheme.interpolation)"
 #endif
+#ifndef CFG_COMPAT_SWAPPED_U
+#error "CFG_COMPAT_SWAPPED_U not defined (1: compat swapped_u_wall_flags, 0: the corrected sum)"
+#endif
 
 /* The constants of momentum.rs; constant-folded exactly as Rust's. */
 #define FOUR_THIRDS (4.0 / 3.0)
@@ -159,8 +162,31 @@
      : (M_U(RHO_N, (i), (j)) * U_N((i), (j)) + SU_U((i), (j), (gcs), (gcn))))
 
 /* (15) û = (Σ a_nb u_nb + b)/a_P. */
+/* Cell (i−2,j) / (i+1,j) beyond the u-CV's west / east neighbour face is solid. */
+#define WALL_W_U(i,j) (((i) >= 2) && SOLID((i) - 2, (j)))
+#define WALL_E_U(i,j) ((((i) + 1) < CFG_NXT) && SOLID((i) + 1, (j)))
+/* D/3 of the west / east conductance (a_W, a_E hold 4/3 of D). */
+#define DW3_U(i,j) (CFG_B * GAM((i) - 1, (j)) * HY((j)) / HX((i) - 1) / 3.0)
+#define DE3_U(i,j) (CFG_B * GAM((i), (j)) * HY((j)) / HX((i)) / 3.0)
+#define FLAG_U(wall) ((wall) ? 0.0 : 1.0)
+
+/* a_W u(i−1,j) + a_E u(i+1,j) of the u-CV; with compat swapped_u_wall_flags, next to a
+ * vertical wall, the C++ code's form: a_W, a_E less their D/3 parts multiply u(i−1,j),
+ * u(i+1,j) by each other's fluid flag, the D/3 parts by their own. */
+#if CFG_COMPAT_SWAPPED_U
+#define uWE_cpp_fc(i,j,aw,ae) \
+    ((!WALL_W_U((i), (j)) && !WALL_E_U((i), (j))) \
+     ? ((aw) * U((i) - 1, (j)) + (ae) * U(I_E(i), (j))) \
+     : (((aw) - DW3_U((i), (j))) * FLAG_U(WALL_E_U((i), (j))) * U((i) - 1, (j)) \
+        + ((ae) - DE3_U((i), (j))) * FLAG_U(WALL_W_U((i), (j))) * U(I_E(i), (j)) \
+        + DW3_U((i), (j)) * FLAG_U(WALL_W_U((i), (j))) * U((i) - 1, (j)) \
+        + DE3_U((i), (j)) * FLAG_U(WALL_E_U((i), (j))) * U(I_E(i), (j))))
+#else
+#define uWE_cpp_fc(i,j,aw,ae) ((aw) * U((i) - 1, (j)) + (ae) * U(I_E(i), (j)))
+#endif
+
 #define u_hat_fc(i,j,aw,ae,as,an,ap,b) \
-    (((aw) * U((i) - 1, (j)) + (ae) * U(I_E(i), (j)) + (as) * uS_u_fc((i), (j)) \
+    ((uWE_cpp_fc((i), (j), (aw), (ae)) + (as) * uS_u_fc((i), (j)) \
       + (an) * uN_u_fc((i), (j)) + (b)) / (ap))
 
 /* (15) d_u = A hy / a_P. */

@@ -166,6 +166,14 @@ impl Defines {
         self.push(name, Some(real_literal(value)))
     }
 
+    /// A list of FP64 values for an array initialiser, each printed by [`real_literal`] and
+    /// followed by a comma (so an empty list is the empty text): `{ CFG_X 0.0 }` in the
+    /// source gives the values and a final 0.0.
+    pub fn reals(self, name: &str, values: &[f64]) -> Defines {
+        let text: String = values.iter().map(|&v| real_literal(v) + ",").collect();
+        self.push(name, Some(text))
+    }
+
     /// A define without value, for `#ifdef` switches.
     pub fn flag(self, name: &str) -> Defines {
         self.push(name, None)
@@ -267,6 +275,17 @@ mod tests {
             }
         }
         assert!(seen >= 15, "found only {seen} .cl files");
+    }
+
+    /// A list define is an array initialiser's body: every value followed by a comma, negative
+    /// ones parenthesised, nothing for an empty list.
+    #[test]
+    fn real_lists_end_each_value_with_a_comma() {
+        let o = Defines::new()
+            .reals("CFG_L", &[1.1466, -0.5])
+            .reals("CFG_E", &[])
+            .to_options();
+        assert!(o.ends_with("-D CFG_L=1.1466,(-0.5), -D CFG_E="), "{o}");
     }
 
     #[test]

@@ -157,28 +157,30 @@ __kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
 }
 
 /* Copy ghosts of the new p and T between the T/p evaluation and the correction
- * (bc::Ghosts::apply_pt). */
-inline void pt_pairs(__global const int* l, int n, __global real* p_new, __global real* t_new)
+ * (bc::Ghosts::apply_pt); a list entry is (dst, p src, T src), see kernels/boundary.cl. */
+inline void pt_triples(__global const int* l, int n, __global real* p_new,
+                       __global real* t_new)
 {
     const int m = (int)get_global_id(0);
     if (m >= n)
         return;
-    p_new[l[2 * m]] = p_new[l[2 * m + 1]];
-    t_new[l[2 * m]] = t_new[l[2 * m + 1]];
+    const int dst = l[3 * m];
+    p_new[dst] = p_new[l[3 * m + 1]];
+    t_new[dst] = t_new[l[3 * m + 2]];
 }
 
 __kernel void ghost_pt0(__global const int* ghost_copy0, __global real* p_new,
                         __global real* t_new LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    pt_pairs(ghost_copy0, CFG_NGHOST_COPY0, p_new, t_new);
+    pt_triples(ghost_copy0, CFG_NGHOST_COPY0, p_new, t_new);
 }
 
 __kernel void ghost_pt1(__global const int* ghost_copy1, __global real* p_new,
                         __global real* t_new LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    pt_pairs(ghost_copy1, CFG_NGHOST_COPY1, p_new, t_new);
+    pt_triples(ghost_copy1, CFG_NGHOST_COPY1, p_new, t_new);
 }
 
 /* (37)–(38) velocity correction at solved faces with the new pressure, and |Δu|, |Δv|

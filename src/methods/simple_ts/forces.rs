@@ -15,12 +15,14 @@
 //!
 //! Normal viscous stresses (∂u/∂x on vertical faces, ∂v/∂y on horizontal ones) are neglected.
 //! Forces are in the momentum equation's units ρ0 V_th² L (per unit depth). Coefficients are
-//! `C = F / (½ ρ_in |u_in|² L_b)` with the inflow state of the first inflow side (west, east,
-//! south, north) and `L_b` the body's height `y1 − y0`; without an inflow side the denominator
-//! is 1 and the "coefficients" are the raw total forces.
+//! `C = F / (½ ρ_ref u_ref² L)`: by default with the inflow state of the first inflow side
+//! (west, east, south, north) and `L` the body's height `y1 − y0`; without an inflow side the
+//! denominator is 1 and the "coefficients" are the raw total forces. The case's
+//! `forces_reference` can give the state as numbers, or as ρ = p/T of one fluid cell at each
+//! sample (the authors' C++ code's drag normalisation), and `L`.
 
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::Case;
+use crate::methods::simple_ts::case::{Case, ForcesReference};
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{Geometry, Ghost};
 use crate::methods::simple_ts::physics::Constants;
@@ -61,16 +63,21 @@ pub struct Forces {
     flux: Fluxes,
     /// Body labels (`name`, or `body<k>` when empty).
     pub names: Vec<String>,
-    /// Denominator of the coefficients per body: ½ ρ_in u_in² L_b, or 1 without inflow.
+    /// Denominator of the coefficients per body: ½ ρ_ref u_ref² L, or 1 without a reference
+    /// state (with a reference cell: of the last [`Forces::compute`]).
     pub scale: Vec<f64>,
-    /// True if the case has an inflow side (coefficients are normalised).
+    /// True if the coefficients are normalised (an inflow side or a `forces_reference`).
     pub normalised: bool,
+    /// Reference length of each body.
+    length: Vec<f64>,
+    /// A reference cell: its stored index, and T and u that turn its p into ½ ρ u².
+    cell: Option<(usize, f64, f64)>,
 }
 
 /// Density and speed of the first inflow side, if any.
 pub fn inflow_state(geo: &Geometry) -> Option<(f64, f64)> {
     geo.sides.iter().find_map(|s| match *s {
-        Ghost::Inflow { u, v, p, t } => Some((p / t, u.hypot(v))),
+        Ghost::Inflow { u, v, p, t, .. } => Some((p / t, u.hypot(v))),
         _ => None,
     })
 }
@@ -79,20 +86,32 @@ impl Forces {
     /// Set up for `case` on `grid` with classes `geo`.
     pub fn new(case: &Case, grid: &Grid, geo: &Geometry) -> Forces {
         let n = grid.len();
-        let q = inflow_state(geo)
-            .map(|(rho, u)| 0.5 * rho * u * u)
-            .filter(|q| *q > 0.0);
+        let reference = case.forces_reference.as_ref();
+        let cell = reference.and_then(|r| reference_cell(r, grid));
+        let q = match reference {
+            Some(ForcesReference::State { rho, u, .. }) => Some(0.5 * rho * u * u),
+            // Replaced at every sample; 1 until the first.
+            Some(ForcesReference::Cell { .. }) => Some(1.0),
+            _ => inflow_state(geo)
+                .map(|(rho, u)| 0.5 * rho * u * u)
+                .filter(|q| *q > 0.0),
+        };
+        let length: Vec<f64> = case
+            .bodies
+            .iter()
+            .map(|b| {
+                reference
+                    .and_then(|r| r.length())
+                    .unwrap_or(b.y[1] - b.y[0])
+            })
+            .collect();
         let names = case
             .bodies
             .iter()
             .enumerate()
             .map(|(k, b)| b.label(k))
             .collect();
-        let scale = case
-            .bodies
-            .iter()
-            .map(|b| q.map_or(1.0, |q| q * (b.y[1] - b.y[0])))
-            .collect();
+        let scale = length.iter().map(|l| q.map_or(1.0, |q| q * l)).collect();
         Forces {
             c: Constants::new(&case.gas),
             tvd: case.scheme.interpolation == crate::methods::simple_ts::case::Interpolation::Tvd,
@@ -106,7 +125,14 @@ impl Forces {
             names,
             scale,
             normalised: q.is_some(),
+            length,
+            cell,
         }
+    }
+
+    /// The stored row of the reference cell, if the coefficients read one.
+    pub fn reference_row(&self, g: &Grid) -> Option<usize> {
+        self.cell.map(|(c, _, _)| c / g.nxt)
     }
 
     /// Forces on every body (case order) for the fields `k`.
@@ -115,6 +141,12 @@ impl Forces {
         let mut out = vec![BodyForce::default(); nb];
         if nb == 0 {
             return out;
+        }
+        if let Some((c, t, u)) = self.cell {
+            let q = 0.5 * (k.p[c] / t) * (u * u);
+            for (s, l) in self.scale.iter_mut().zip(&self.length) {
+                *s = q * l;
+            }
         }
         let (ps, ex) = (Pseudo::default(), Explicit::default());
         let ctx = |f| Ctx {
@@ -178,6 +210,20 @@ impl Forces {
             }
         }
         out
+    }
+}
+
+/// The stored index, T and u of a `cell` reference (`None` for the other kinds). The case
+/// rules put the point inside the domain.
+fn reference_cell(r: &ForcesReference, g: &Grid) -> Option<(usize, f64, f64)> {
+    use crate::methods::simple_ts::probes::locate;
+    match *r {
+        ForcesReference::Cell { x, y, t, u, .. } => {
+            let i = locate(&g.x_f, g.nx, x)?;
+            let j = locate(&g.y_f, g.ny, y)?;
+            Some((g.idx(i, j), t, u))
+        }
+        _ => None,
     }
 }
 

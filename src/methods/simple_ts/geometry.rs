@@ -12,7 +12,7 @@
 //! NONE (inside a solid; never read by a computed equation).
 
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::{Case, Side, WallBc};
+use crate::methods::simple_ts::case::{BoundaryFace, Case, Compat, EndValue, Side, Thermal};
 
 /// Cell class: computed fluid cell.
 pub const FLUID: u8 = 0;
@@ -41,8 +41,22 @@ pub struct Wall {
     pub v: f64,
     /// Wall temperature.
     pub t: f64,
-    /// Boundary condition.
-    pub bc: WallBc,
+    /// Velocity slip (42) on; else the gas takes the wall velocity.
+    pub slip: bool,
+    /// Temperature condition.
+    pub thermal: Thermal,
+    /// σ_u of this wall.
+    pub sigma_u: f64,
+    /// σ_T of this wall.
+    pub sigma_t: f64,
+}
+
+impl Wall {
+    /// The wall's condition as the kernels read it (`wall_bc`): bit 0 slip, bits 1–2 the
+    /// thermal condition (0 jump, 1 fixed, 2 adiabatic).
+    pub fn code(&self) -> i32 {
+        i32::from(self.slip) | (self.thermal as i32) << 1
+    }
 }
 
 /// What sets the ghost cells of one domain side.
@@ -56,19 +70,26 @@ pub enum Ghost {
         u: f64,
         /// Velocity along y.
         v: f64,
-        /// Pressure.
+        /// Pressure (with `p_copy` its value before the first copy).
         p: f64,
         /// Temperature.
         t: f64,
+        /// Ghost p copied from the first computed cell (zero gradient).
+        p_copy: bool,
     },
     /// Zero gradient of every quantity.
-    Outflow,
-    /// Fixed p and T, zero-gradient velocity.
+    Outflow {
+        /// The boundary face is solved by the momentum equation (else copied).
+        solved: bool,
+    },
+    /// Fixed p (and T), zero-gradient velocity.
     Pressure {
         /// Pressure.
         p: f64,
-        /// Temperature.
+        /// Temperature (with `t_copy` its value before the first copy).
         t: f64,
+        /// Ghost T copied from the first computed cell (zero gradient).
+        t_copy: bool,
     },
     /// Copy of the opposite side.
     Periodic,
@@ -78,7 +99,14 @@ impl Ghost {
     fn of(side: &Side, gamma: f64, inward: f64, x_normal: bool) -> Ghost {
         match side {
             Side::Wall { .. } => Ghost::Wall,
-            Side::Inflow { u, mach, v, p, t } => {
+            Side::Inflow {
+                u,
+                mach,
+                v,
+                p,
+                t,
+                pressure,
+            } => {
                 // `mach` gives the inward normal speed; `u` and `v` are Cartesian components.
                 let (mut uu, mut vv) = (u.unwrap_or(0.0), *v);
                 if let Some(m) = mach {
@@ -94,10 +122,19 @@ impl Ghost {
                     v: vv,
                     p: *p,
                     t: *t,
+                    p_copy: *pressure == EndValue::ZeroGradient,
                 }
             }
-            Side::Outflow {} => Ghost::Outflow,
-            Side::Pressure { p, t } => Ghost::Pressure { p: *p, t: *t },
+            Side::Outflow { boundary_face, .. } => Ghost::Outflow {
+                solved: *boundary_face == BoundaryFace::Solved,
+            },
+            Side::Pressure {
+                p, t, temperature, ..
+            } => Ghost::Pressure {
+                p: *p,
+                t: *t,
+                t_copy: *temperature == EndValue::ZeroGradient,
+            },
             Side::Periodic {} => Ghost::Periodic,
         }
     }
@@ -126,6 +163,8 @@ pub struct Geometry {
     pub v_fixed: Vec<f64>,
     /// Ghost rules of the west, east, south and north sides.
     pub sides: [Ghost; 4],
+    /// The compat switches of the case (none: the corrected method).
+    pub compat: Compat,
     /// Number of computed fluid cells.
     pub n_fluid: usize,
 }
@@ -154,15 +193,19 @@ impl Geometry {
         ];
         let mut cell = vec![FLUID; n];
         let mut wall_of = vec![0u16; n];
+        let wall = |u, v, t, c: crate::methods::simple_ts::case::WallCondition| Wall {
+            u,
+            v,
+            t,
+            slip: c.slip,
+            thermal: c.thermal,
+            sigma_u: c.sigma_u,
+            sigma_t: c.sigma_t,
+        };
         let mut walls: Vec<Wall> = case
             .bodies
             .iter()
-            .map(|bd| Wall {
-                u: bd.u_wall,
-                v: bd.v_wall,
-                t: bd.t_wall,
-                bc: bd.wall,
-            })
+            .map(|bd| wall(bd.u_wall, bd.v_wall, bd.t_wall, bd.condition(&case.gas)))
             .collect();
         // Wall sides: the wall velocity is tangential (u on south/north, v on west/east).
         let mut side_wall = [u16::MAX; 4];
@@ -170,19 +213,14 @@ impl Geometry {
             .into_iter()
             .enumerate()
         {
-            if let Side::Wall { velocity, t, wall } = side {
+            if let Some((velocity, t, c)) = side.wall_condition(&case.gas) {
                 let (u, v) = if k < 2 {
-                    (0.0, *velocity)
+                    (0.0, velocity)
                 } else {
-                    (*velocity, 0.0)
+                    (velocity, 0.0)
                 };
                 side_wall[k] = walls.len() as u16;
-                walls.push(Wall {
-                    u,
-                    v,
-                    t: *t,
-                    bc: *wall,
-                });
+                walls.push(wall(u, v, t, c));
             }
         }
         // Ghost layer: y-sides take the corners when they are walls, then x-sides.
@@ -232,6 +270,7 @@ impl Geometry {
             }
         }
         let n_fluid = cell.iter().filter(|&&c| c == FLUID).count();
+        let compat = case.compat();
         let mut g = Geometry {
             cell,
             wall_of,
@@ -243,6 +282,7 @@ impl Geometry {
             u_fixed: vec![0.0; n],
             v_fixed: vec![0.0; n],
             sides,
+            compat,
             n_fluid,
         };
         g.classify_u(grid);
@@ -278,7 +318,8 @@ impl Geometry {
                     match side {
                         Ghost::Wall => (F_FIXED, ij, 0.0),
                         Ghost::Inflow { u, .. } => (F_FIXED, ij, u),
-                        Ghost::Outflow => (F_COPY, grid.idx(inner, j), 0.0),
+                        Ghost::Outflow { solved: true, .. } => (F_SOLVED, ij, 0.0),
+                        Ghost::Outflow { .. } => (F_COPY, grid.idx(inner, j), 0.0),
                         Ghost::Pressure { .. } => (F_SOLVED, ij, 0.0),
                         Ghost::Periodic if i == 1 => (F_SOLVED, ij, 0.0),
                         Ghost::Periodic => (F_PERIODIC, grid.idx(1, j), 0.0),
@@ -332,7 +373,7 @@ impl Geometry {
                     match side {
                         Ghost::Wall => (F_FIXED, ij, 0.0),
                         Ghost::Inflow { v, .. } => (F_FIXED, ij, v),
-                        Ghost::Outflow => (F_COPY, grid.idx(i, inner), 0.0),
+                        Ghost::Outflow { .. } => (F_COPY, grid.idx(i, inner), 0.0),
                         Ghost::Pressure { .. } => (F_SOLVED, ij, 0.0),
                         Ghost::Periodic if j == 1 => (F_SOLVED, ij, 0.0),
                         Ghost::Periodic => (F_PERIODIC, grid.idx(i, 1), 0.0),
@@ -410,6 +451,6 @@ fn tangential(
         Ghost::Wall => (F_NONE, src, 0.0),
         Ghost::Inflow { .. } => (F_FIXED, src, inflow(side)),
         Ghost::Periodic => (F_COPY, wrap, 0.0),
-        Ghost::Outflow | Ghost::Pressure { .. } => (F_COPY, src, 0.0),
+        Ghost::Outflow { .. } | Ghost::Pressure { .. } => (F_COPY, src, 0.0),
     }
 }

@@ -159,7 +159,9 @@ impl CaseNumbers {
         ];
         for (k, (name, side)) in sides.into_iter().enumerate() {
             match side {
-                Side::Inflow { u, mach, v, p, t } => {
+                Side::Inflow {
+                    u, mach, v, p, t, ..
+                } => {
                     let (mut uu, mut vv) = (u.unwrap_or(0.0), *v);
                     if let Some(m) = mach {
                         let s = speed_of_mach(*m, gamma) * if k % 2 == 0 { 1.0 } else { -1.0 };
@@ -183,9 +185,9 @@ impl CaseNumbers {
                     u_max = u_max.max(speed);
                     rho_min = rho_min.min(p / t);
                 }
-                Side::Pressure { p, t } => rho_min = rho_min.min(p / t),
+                Side::Pressure { p, t, .. } => rho_min = rho_min.min(p / t),
                 Side::Wall { velocity, .. } => u_max = u_max.max(velocity.abs()),
-                Side::Outflow {} | Side::Periodic {} => {}
+                Side::Outflow { .. } | Side::Periodic {} => {}
             }
         }
         for body in &case.bodies {
@@ -216,6 +218,14 @@ impl CaseNumbers {
         let g = &case.grid;
         let mut s = String::new();
         let _ = writeln!(s, "case        {} ({})", case.name, case.scheme);
+        let compat = case.compat();
+        if !compat.is_empty() {
+            let _ = writeln!(
+                s,
+                "compat      {} (the authors' C++ code, docs/authors-cpp-defects.md)",
+                compat.names().join(", ")
+            );
+        }
         let _ = writeln!(
             s,
             "grid        {} x {} = {} computed cells, {} fluid, {} stored with ghosts",

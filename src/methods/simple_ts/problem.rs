@@ -11,7 +11,7 @@ use super::case::{Case, Side};
 use super::fields::Fields;
 use super::geometry::{Geometry, F_FIXED, F_NONE, SOLID};
 use super::physics::Constants;
-use super::reference::bc::{CellRule, Ghosts};
+use super::reference::bc::{CellRule, Ghosts, Src};
 use super::reference::ops::{gam_eos, rho_eos};
 use crate::grid::Grid;
 
@@ -84,12 +84,18 @@ impl Problem {
         (p, init.t)
     }
 
-    /// Initial p, T, ρ, Γ of stored cell `ij`, ghost rules applied (a copy ghost takes its
-    /// source's values, through a chain if need be).
+    /// Initial p, T, ρ, Γ of stored cell `ij`, ghost rules applied (a copied value is its
+    /// source's, through a chain if need be).
     fn cell(&self, ij: usize) -> [f64; 4] {
         match self.rules.0.get(&ij) {
-            Some(&CellRule::Fixed { p, t }) => [p, t, rho_eos(p, t), gam_eos(t)],
-            Some(&CellRule::Copy(src)) => self.cell(src),
+            Some(&CellRule { p, t }) => {
+                let value = |s: Src, k: usize| match s {
+                    Src::Fixed(v) => v,
+                    Src::Copy(src) => self.cell(src)[k],
+                };
+                let (p, t) = (value(p, 0), value(t, 1));
+                [p, t, rho_eos(p, t), gam_eos(t)]
+            }
             None => {
                 let (p, t) = self.raw_pt(ij);
                 let rho = if self.geo.cell[ij] == SOLID {

@@ -32,7 +32,7 @@ pub const FORCE_HALO: usize = 2;
 pub struct SideOutputs {
     forces: Option<Forces>,
     probes: Option<Probes>,
-    force_rows: Range<usize>,
+    force_rows: Vec<Range<usize>>,
     probe_rows: Vec<Range<usize>>,
 }
 
@@ -110,8 +110,13 @@ impl SideOutputs {
         let probe_rows = probes.as_ref().map_or(vec![], |p| {
             merge_ranges(p.cells().iter().map(|&(_, j)| j..j + 2).collect())
         });
+        // The coefficients may read one more cell: the reference state's.
+        let mut force_rows = vec![body_rows(grid, geo, case.bodies.len())];
+        if let Some(j) = forces.as_ref().and_then(|f| f.reference_row(grid)) {
+            force_rows.push(j..j + 1);
+        }
         SideOutputs {
-            force_rows: body_rows(grid, geo, case.bodies.len()),
+            force_rows: merge_ranges(force_rows),
             forces,
             probes,
             probe_rows,
@@ -128,7 +133,7 @@ impl SideOutputs {
             vec![]
         };
         if forces {
-            rows.push(self.force_rows.clone());
+            rows.extend(self.force_rows.iter().cloned());
         }
         merge_ranges(rows)
     }
@@ -241,5 +246,54 @@ mod tests {
         assert_eq!(lines, side.lines(&g, &geo, &full, &[true, true]));
         assert_eq!((lines[0].len(), lines[1].len()), (2, 2));
         assert!(!lines.concat().concat().contains("NaN"), "{lines:?}");
+    }
+
+    /// A `forces_reference` cell far from the bodies adds its row to the forces' rows, and
+    /// the coefficients computed from those rows alone (every other row NaN) equal those from
+    /// the whole state.
+    #[test]
+    fn a_reference_cell_adds_its_row() {
+        use crate::methods::simple_ts::backend::Backend;
+        use crate::methods::simple_ts::reference::Reference;
+        let json = r#"{
+            "name": "rows",
+            "gas": { "kn": 0.05 },
+            "grid": { "nx": 30, "ny": 24, "x": [0.0, 3.0], "y": [0.0, 2.4] },
+            "bodies": [ { "name": "a", "x": [0.8, 1.2], "y": [0.8, 1.2] } ],
+            "boundaries": {
+                "west": { "kind": "inflow", "mach": 2.43 }, "east": { "kind": "outflow" },
+                "south": { "kind": "wall" }, "north": { "kind": "wall" }
+            },
+            "forces_reference": { "kind": "cell", "x": 0.05, "y": 2.35, "T": 1.0, "u": 2.0 },
+            "time": { "dt": 0.01, "steps": 3 }
+        }"#;
+        let case = Case::from_json(json, "test").unwrap();
+        let mut r = Reference::new(&case);
+        for _ in 0..3 {
+            r.step().unwrap();
+        }
+        let (g, geo) = (r.grid().clone(), r.geometry().clone());
+        let full = r.state().unwrap().clone();
+        let mut side = SideOutputs::new(&case, &g, &geo);
+        let rows = side.rows(&[true, false]);
+        // The body covers stored rows 9..=12 (± the halo); the reference cell is in row 24.
+        assert_eq!(rows, vec![7..15, 24..25]);
+        let mut poisoned = full.clone();
+        for j in (0..g.nyt).filter(|j| !rows.iter().any(|r| r.contains(j))) {
+            for f in [
+                &mut poisoned.k.u,
+                &mut poisoned.k.v,
+                &mut poisoned.k.p,
+                &mut poisoned.k.T,
+                &mut poisoned.k.rho,
+                &mut poisoned.k.Gam,
+            ] {
+                f[j * g.nxt..(j + 1) * g.nxt].fill(f64::NAN);
+            }
+        }
+        let lines = side.lines(&g, &geo, &poisoned, &[true, false]);
+        assert_eq!(lines, side.lines(&g, &geo, &full, &[true, false]));
+        let q = 0.5 * full.k.p[g.idx(1, 24)] * 4.0 * (1.2 - 0.8);
+        assert!(lines[0][0].ends_with(&format!(",{q:e}")), "{lines:?}");
     }
 }

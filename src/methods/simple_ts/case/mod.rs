@@ -53,6 +53,13 @@ pub struct Case {
     /// Output controls.
     #[serde(default)]
     pub output: OutputSpec,
+    /// The state that normalises the force coefficients (default: the first inflow side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forces_reference: Option<ForcesReference>,
+    /// Reproduce named departures of the authors' C++ code (docs/decisions.md, "The authors'
+    /// C++ code: compat switches"): `"simple_ts_cpp"` for all of them or a list of names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compat: Option<CompatSpec>,
 }
 
 /// Gas parameters (hard-sphere monatomic gas by default).
@@ -88,6 +95,62 @@ pub enum WallBc {
     Adiabatic,
 }
 
+/// Temperature condition of a wall, overriding the one that `wall` implies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Thermal {
+    /// Temperature jump (43) with local Knudsen number.
+    Jump,
+    /// Gas temperature at the wall equal to the wall temperature.
+    Fixed,
+    /// Zero normal heat flux.
+    Adiabatic,
+}
+
+impl WallBc {
+    /// The velocity slip and temperature condition this word implies: slip ⇒ (slip, jump),
+    /// no_slip ⇒ (no slip, fixed), adiabatic ⇒ (no slip, adiabatic).
+    pub fn parts(self) -> (bool, Thermal) {
+        match self {
+            WallBc::Slip => (true, Thermal::Jump),
+            WallBc::NoSlip => (false, Thermal::Fixed),
+            WallBc::Adiabatic => (false, Thermal::Adiabatic),
+        }
+    }
+}
+
+/// A wall's resolved condition: `wall` with its `slip`, `thermal`, `sigma_u` and `sigma_t`
+/// overrides applied, the σ falling back to the gas's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WallCondition {
+    /// Velocity slip (42) on (else the gas takes the wall velocity).
+    pub slip: bool,
+    /// Temperature condition.
+    pub thermal: Thermal,
+    /// σ_u of this wall.
+    pub sigma_u: f64,
+    /// σ_T of this wall.
+    pub sigma_t: f64,
+}
+
+/// Resolve a wall's condition from its `wall` word and overrides, on `gas`.
+pub fn wall_condition(
+    wall: WallBc,
+    slip: Option<bool>,
+    thermal: Option<Thermal>,
+    sigma_u: Option<f64>,
+    sigma_t: Option<f64>,
+    gas: &Gas,
+) -> WallCondition {
+    let (s, t) = wall.parts();
+    WallCondition {
+        slip: slip.unwrap_or(s),
+        thermal: thermal.unwrap_or(t),
+        sigma_u: sigma_u.unwrap_or(gas.sigma_u),
+        sigma_t: sigma_t.unwrap_or(gas.sigma_t),
+    }
+}
+
 /// A rectangular solid body. Cells whose centres lie inside `[x0,x1]×[y0,y1]` are solid.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -112,9 +175,33 @@ pub struct Body {
     /// Wall boundary condition.
     #[serde(default)]
     pub wall: WallBc,
+    /// Velocity slip on or off, overriding `wall`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slip: Option<bool>,
+    /// Temperature condition, overriding `wall`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thermal: Option<Thermal>,
+    /// σ_u of this body (default `gas.sigma_u`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma_u: Option<f64>,
+    /// σ_T of this body (default `gas.sigma_t`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma_t: Option<f64>,
 }
 
 impl Body {
+    /// The body's resolved wall condition on `gas`.
+    pub fn condition(&self, gas: &Gas) -> WallCondition {
+        wall_condition(
+            self.wall,
+            self.slip,
+            self.thermal,
+            self.sigma_u,
+            self.sigma_t,
+            gas,
+        )
+    }
+
     /// The body's name in output: `name`, or `body<k>` for the `k`-th body when it is empty.
     pub fn label(&self, k: usize) -> String {
         if self.name.is_empty() {
@@ -140,6 +227,18 @@ pub enum Side {
         /// Wall boundary condition.
         #[serde(default)]
         wall: WallBc,
+        /// Velocity slip on or off, overriding `wall`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        slip: Option<bool>,
+        /// Temperature condition, overriding `wall`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thermal: Option<Thermal>,
+        /// σ_u of this wall (default `gas.sigma_u`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sigma_u: Option<f64>,
+        /// σ_T of this wall (default `gas.sigma_t`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sigma_t: Option<f64>,
     },
     /// Prescribed inflow: velocity, pressure and temperature fixed in the ghost layer.
     Inflow {
@@ -158,21 +257,263 @@ pub enum Side {
         /// Temperature.
         #[serde(default = "one", rename = "T")]
         t: f64,
+        /// Ghost pressure: fixed to `p`, or copied from the first computed column/row
+        /// (`p` is then its value before the first copy).
+        #[serde(default, skip_serializing_if = "EndValue::is_fixed")]
+        pressure: EndValue,
     },
-    /// Outflow: zero normal gradient of every quantity. (An empty struct variant, not a unit
+    /// Outflow: zero normal gradient of every quantity. (A struct variant, not a unit
     /// variant: serde ignores `deny_unknown_fields` on the unit variants of a tagged enum, so
     /// `{"kind": "outflow", "p": 2}` would pass silently.)
-    Outflow {},
-    /// Fixed pressure and temperature in the ghost layer; the boundary velocity is solved.
+    Outflow {
+        /// The boundary face: copied from its neighbour (default), or solved by the momentum
+        /// equation (west/east only).
+        #[serde(default, skip_serializing_if = "BoundaryFace::is_copied")]
+        boundary_face: BoundaryFace,
+        /// The face beyond the ghost cell (west/east only).
+        #[serde(default, skip_serializing_if = "OuterFace::is_zero_gradient")]
+        outer_face: OuterFace,
+    },
+    /// Fixed pressure (and temperature) in the ghost layer; the boundary velocity is solved.
     Pressure {
         /// Pressure.
         p: f64,
-        /// Temperature.
+        /// Temperature (with `temperature: zero_gradient` its value before the first copy).
         #[serde(default = "one", rename = "T")]
         t: f64,
+        /// Ghost temperature: fixed to `T`, or copied from the first computed column/row.
+        #[serde(default, skip_serializing_if = "EndValue::is_fixed")]
+        temperature: EndValue,
+        /// The face beyond the ghost cell (west/east only).
+        #[serde(default, skip_serializing_if = "OuterFace::is_zero_gradient")]
+        outer_face: OuterFace,
     },
     /// Periodic: must be set on both opposite sides. (Empty struct variant, see `Outflow`.)
     Periodic {},
+}
+
+/// How a ghost value of an open side is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum EndValue {
+    /// The side's given value.
+    #[default]
+    Fixed,
+    /// A copy of the first computed cell's value after every loop-2 iteration.
+    ZeroGradient,
+}
+
+impl EndValue {
+    /// True for the default.
+    pub fn is_fixed(&self) -> bool {
+        *self == EndValue::Fixed
+    }
+}
+
+/// The boundary face of an outflow side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundaryFace {
+    /// A copy of the neighbouring computed face (zero gradient).
+    #[default]
+    Copied,
+    /// Solved by the momentum equation, as the faces of a pressure side.
+    Solved,
+}
+
+impl BoundaryFace {
+    /// True for the default.
+    pub fn is_copied(&self) -> bool {
+        *self == BoundaryFace::Copied
+    }
+}
+
+/// The face beyond the ghost cell of a west or east side (the C++ code's outer end face).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OuterFace {
+    /// Zero gradient: the west outer face copies the boundary face; the east boundary face's
+    /// momentum CV reads the boundary face itself beyond the ghost.
+    #[default]
+    ZeroGradient,
+    /// Set after every loop-2 iteration from the ghost cell's mass balance.
+    MassBalance,
+}
+
+impl OuterFace {
+    /// True for the default.
+    pub fn is_zero_gradient(&self) -> bool {
+        *self == OuterFace::ZeroGradient
+    }
+}
+
+/// The state that normalises the force coefficients C = F / (½ ρ_ref u_ref² L).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ForcesReference {
+    /// The first inflow side's density and speed (the default).
+    Inflow {
+        /// Reference length L (default: each body's height).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f64>,
+    },
+    /// Fixed numbers.
+    State {
+        /// Density.
+        rho: f64,
+        /// Speed.
+        u: f64,
+        /// Reference length L (default: each body's height).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f64>,
+    },
+    /// ρ = p/T of the fluid cell containing (x, y) at each sample, with the given T and speed
+    /// (the C++ code's drag normalisation).
+    Cell {
+        /// x of the point.
+        x: f64,
+        /// y of the point.
+        y: f64,
+        /// Temperature that turns the cell's pressure into the reference density.
+        #[serde(rename = "T")]
+        t: f64,
+        /// Speed.
+        u: f64,
+        /// Reference length L (default: each body's height).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        length: Option<f64>,
+    },
+}
+
+impl ForcesReference {
+    /// The reference length, if one is given.
+    pub fn length(&self) -> Option<f64> {
+        match self {
+            ForcesReference::Inflow { length }
+            | ForcesReference::State { length, .. }
+            | ForcesReference::Cell { length, .. } => *length,
+        }
+    }
+}
+
+/// The `compat` field as written: a preset name or a list of switch names (checked by
+/// [`Case::validate`], resolved by [`CompatSpec::switches`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CompatSpec {
+    /// `"simple_ts_cpp"`: every switch.
+    Preset(String),
+    /// Named switches.
+    List(Vec<String>),
+}
+
+/// One departure of the authors' C++ code that `compat` can reproduce (docs/decisions.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defect {
+    /// The u-momentum wall branch multiplies u(i−1,j) and u(i+1,j) by each other's fluid flag.
+    SwappedUWallFlags,
+    /// Slip ghost values are written into the wall faces at convex body corners and read there.
+    CornerSlipGhosts,
+    /// Γ at a convex body corner sums three halved terms.
+    CornerGammaThreeTerms,
+    /// ρ and √T of a copied ghost cell lag its p and T by one loop-2 iteration.
+    LaggedGhostState,
+    /// Ghost p and T are not refreshed between loop-3 sweeps.
+    StaleGhostsInLoop3,
+    /// Face densities are computed before the end rules change the ghost velocities.
+    FaceDensityBeforeEndRules,
+    /// The steady-state test reads the first loop-3 sweep's p and T changes.
+    SteadyTestFirstSweep,
+    /// An adiabatic wall is a fixed-temperature wall at the gas cell's previous temperature.
+    AdiabaticWallAsLaggedValue,
+    /// The east outer face is stored: a copy of the boundary face with the ghost's density.
+    EastOuterFaceCopy,
+}
+
+impl Defect {
+    /// The switches the solvers reproduce today; `compat` refuses the others.
+    pub const IMPLEMENTED: [Defect; 2] = [Defect::SwappedUWallFlags, Defect::StaleGhostsInLoop3];
+
+    /// Every switch, in documentation order.
+    pub const ALL: [Defect; 9] = [
+        Defect::SwappedUWallFlags,
+        Defect::CornerSlipGhosts,
+        Defect::CornerGammaThreeTerms,
+        Defect::LaggedGhostState,
+        Defect::StaleGhostsInLoop3,
+        Defect::FaceDensityBeforeEndRules,
+        Defect::SteadyTestFirstSweep,
+        Defect::AdiabaticWallAsLaggedValue,
+        Defect::EastOuterFaceCopy,
+    ];
+
+    /// The name in case files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Defect::SwappedUWallFlags => "swapped_u_wall_flags",
+            Defect::CornerSlipGhosts => "corner_slip_ghosts",
+            Defect::CornerGammaThreeTerms => "corner_gamma_three_terms",
+            Defect::LaggedGhostState => "lagged_ghost_state",
+            Defect::StaleGhostsInLoop3 => "stale_ghosts_in_loop3",
+            Defect::FaceDensityBeforeEndRules => "face_density_before_end_rules",
+            Defect::SteadyTestFirstSweep => "steady_test_first_sweep",
+            Defect::AdiabaticWallAsLaggedValue => "adiabatic_wall_as_lagged_value",
+            Defect::EastOuterFaceCopy => "east_outer_face_copy",
+        }
+    }
+
+    /// The switch of a name.
+    pub fn of(name: &str) -> Option<Defect> {
+        Defect::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+/// The preset that turns on every compat switch.
+pub const COMPAT_PRESET: &str = "simple_ts_cpp";
+
+/// A set of compat switches (empty: the corrected method).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Compat(u32);
+
+impl Compat {
+    /// True if switch `d` is on.
+    pub fn has(self, d: Defect) -> bool {
+        self.0 & (1 << d as u32) != 0
+    }
+
+    /// True if no switch is on.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The set with `d` added.
+    pub fn with(self, d: Defect) -> Compat {
+        Compat(self.0 | (1 << d as u32))
+    }
+
+    /// The names of the switches that are on, in documentation order.
+    pub fn names(self) -> Vec<&'static str> {
+        Defect::ALL
+            .into_iter()
+            .filter(|&d| self.has(d))
+            .map(Defect::name)
+            .collect()
+    }
+}
+
+impl CompatSpec {
+    /// The switches, or the first name that is not one.
+    pub fn switches(&self) -> Result<Compat, String> {
+        match self {
+            CompatSpec::Preset(p) if p == COMPAT_PRESET => Ok(Defect::ALL
+                .into_iter()
+                .fold(Compat::default(), Compat::with)),
+            CompatSpec::Preset(p) => Err(p.clone()),
+            CompatSpec::List(l) => l.iter().try_fold(Compat::default(), |c, n| {
+                Defect::of(n).map(|d| c.with(d)).ok_or_else(|| n.clone())
+            }),
+        }
+    }
 }
 
 /// The four sides of the domain.
@@ -375,6 +716,26 @@ impl std::fmt::Display for Scheme {
 }
 
 impl Side {
+    /// A wall side's tangential velocity, temperature and resolved condition on `gas`.
+    pub fn wall_condition(&self, gas: &Gas) -> Option<(f64, f64, WallCondition)> {
+        match self {
+            Side::Wall {
+                velocity,
+                t,
+                wall,
+                slip,
+                thermal,
+                sigma_u,
+                sigma_t,
+            } => Some((
+                *velocity,
+                *t,
+                wall_condition(*wall, *slip, *thermal, *sigma_u, *sigma_t, gas),
+            )),
+            _ => None,
+        }
+    }
+
     /// The inflow normal velocity u of an `Inflow` side (from `u` or `mach`), `None` otherwise.
     pub fn inflow_u(&self, gamma: f64) -> Option<f64> {
         match self {
@@ -386,6 +747,15 @@ impl Side {
 }
 
 impl Case {
+    /// The compat switches that are on (none for a case without `compat`; a validated case
+    /// names only known switches).
+    pub fn compat(&self) -> Compat {
+        self.compat
+            .as_ref()
+            .and_then(|c| c.switches().ok())
+            .unwrap_or_default()
+    }
+
     /// Parse a case from JSON text; `source` names the file in error messages.
     pub fn from_json(text: &str, source: &str) -> Result<Case, ConfigError> {
         let case: Case = crate::case::parse_json(text, source)?;

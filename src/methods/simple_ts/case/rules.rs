@@ -6,9 +6,13 @@
 //! to count covered cell centres with the same rule as
 //! [`crate::methods::simple_ts::geometry::Geometry`] (centre strictly inside the rectangle).
 
-use super::{Body, Case, Side};
+use super::{Body, Defect};
+use super::{
+    BoundaryFace, Case, CompatSpec, Convection, ForcesReference, Interpolation, OuterFace, Side,
+    SweepOrder, COMPAT_PRESET,
+};
 use crate::case::rules::{
-    check_grid, check_label, check_name, check_output, check_time, extent, int_range, invalid,
+    check_grid, check_label, check_name, check_output, check_time, extent, finite, int_range, invalid,
     non_negative, num, positive, speed,
 };
 use crate::error::ConfigError;
@@ -29,7 +33,7 @@ pub fn validate(case: &Case) -> Result<(), ConfigError> {
     check_grid(&case.grid)?;
     let grid = Grid::new(&case.grid, false, false);
     for (k, body) in case.bodies.iter().enumerate() {
-        check_body(k, body, &grid)?;
+        check_body(k, body, &grid, case)?;
         let label = body.label(k);
         if !body.name.is_empty() {
             check_label(&format!("bodies[{k}].name"), &body.name)?;
@@ -47,7 +51,131 @@ pub fn validate(case: &Case) -> Result<(), ConfigError> {
     check_time(&case.time)?;
     check_solver(case)?;
     check_probes(case, &grid)?;
-    check_output(&case.time, &case.output)
+    check_output(&case.time, &case.output)?;
+    check_forces_reference(case, &grid)?;
+    check_compat(case)
+}
+
+/// The solid body (index into `case.bodies`) whose rectangle holds the centre of stored cell
+/// (i, j), the last one listed winning as in the geometry.
+fn body_at(case: &Case, grid: &Grid, i: usize, j: usize) -> Option<usize> {
+    let (xc, yc) = (grid.x_v[i], grid.y_v[j]);
+    let inside = |b: &Body| xc > b.x[0] && xc < b.x[1] && yc > b.y[0] && yc < b.y[1];
+    case.bodies.iter().rposition(inside)
+}
+
+/// `forces_reference`: positive numbers; a `cell` point inside the domain and in a fluid cell.
+fn check_forces_reference(case: &Case, grid: &Grid) -> Result<(), ConfigError> {
+    let Some(r) = &case.forces_reference else {
+        return Ok(());
+    };
+    let p = "forces_reference";
+    if let Some(l) = r.length() {
+        positive(&format!("{p}.length"), l)?;
+    }
+    match r {
+        ForcesReference::Inflow { .. } => Ok(()),
+        ForcesReference::State { rho, u, .. } => {
+            positive(&format!("{p}.rho"), *rho)?;
+            positive(&format!("{p}.u"), *u)
+        }
+        ForcesReference::Cell { x, y, t, u, .. } => {
+            positive(&format!("{p}.T"), *t)?;
+            positive(&format!("{p}.u"), *u)?;
+            finite(&format!("{p}.x"), *x)?;
+            finite(&format!("{p}.y"), *y)?;
+            let at = format!("(x, y) = ({}, {})", num(*x), num(*y));
+            let i = crate::methods::simple_ts::probes::locate(&grid.x_f, grid.nx, *x);
+            let j = crate::methods::simple_ts::probes::locate(&grid.y_f, grid.ny, *y);
+            let (Some(i), Some(j)) = (i, j) else {
+                return Err(invalid(p, at, "must lie inside the domain"));
+            };
+            match body_at(case, grid, i, j) {
+                Some(m) => Err(invalid(
+                    p,
+                    at,
+                    format!(
+                        "must lie in a fluid cell (cell ({}, {}) is solid: bodies[{m}])",
+                        i - 1,
+                        j - 1
+                    ),
+                )),
+                None => Ok(()),
+            }
+        }
+    }
+}
+
+/// `compat`: known switch names, and a case the C++ code can run (implicit upwind, the C++
+/// sweep order, no periodic side).
+fn check_compat(case: &Case) -> Result<(), ConfigError> {
+    let Some(spec) = &case.compat else {
+        return Ok(());
+    };
+    if let Err(bad) = spec.switches() {
+        let names: Vec<_> = Defect::ALL.iter().map(|d| d.name()).collect();
+        let what = match spec {
+            CompatSpec::Preset(_) => "compat",
+            CompatSpec::List(_) => "compat[]",
+        };
+        return Err(invalid(
+            what,
+            format!("{bad:?}"),
+            format!(
+                "must be \"{COMPAT_PRESET}\" or a list of: {}",
+                names.join(", ")
+            ),
+        ));
+    }
+    let implemented: Vec<&str> = Defect::IMPLEMENTED.iter().map(|d| d.name()).collect();
+    let missing: Vec<&str> = case
+        .compat()
+        .names()
+        .into_iter()
+        .filter(|n| !implemented.contains(n))
+        .collect();
+    if !missing.is_empty() {
+        let value = match spec {
+            CompatSpec::Preset(p) => format!("{p:?}"),
+            CompatSpec::List(_) => format!("{:?}", missing[0]),
+        };
+        return Err(invalid(
+            "compat",
+            value,
+            format!(
+                "not implemented yet: {} (implemented: {}; docs/authors-cpp-defects.md)",
+                missing.join(", "),
+                implemented.join(", ")
+            ),
+        ));
+    }
+    let s = &case.scheme;
+    if s.convection != Convection::Implicit || s.interpolation != Interpolation::Upwind {
+        return Err(invalid(
+            "compat",
+            s.to_string(),
+            "needs scheme implicit-upwind: the C++ code has only implicit first-order upwind",
+        ));
+    }
+    if case.solver.order != SweepOrder::Cpp {
+        return Err(invalid(
+            "compat",
+            "solver.order = gpu",
+            "needs solver.order = cpp: the C++ code runs solver.inner_sweeps Jacobi sweeps",
+        ));
+    }
+    let b = &case.boundaries;
+    if [&b.west, &b.east, &b.south, &b.north]
+        .iter()
+        .any(|s| matches!(s, Side::Periodic {}))
+    {
+        return Err(invalid(
+            "compat",
+            "a periodic side",
+            "periodic sides are not reproduced",
+        ));
+    }
+    Ok(())
 }
 
 /// `output.probes`: the shared rules, and each point in a fluid cell.
@@ -89,7 +217,18 @@ fn check_gas(case: &Case) -> Result<(), ConfigError> {
     non_negative("gas.sigma_t", g.sigma_t)
 }
 
-fn check_body(k: usize, b: &Body, grid: &Grid) -> Result<(), ConfigError> {
+/// A wall's optional σ overrides: finite and >= 0.
+fn check_sigmas(p: &str, sigma_u: Option<f64>, sigma_t: Option<f64>) -> Result<(), ConfigError> {
+    if let Some(s) = sigma_u {
+        non_negative(&format!("{p}.sigma_u"), s)?;
+    }
+    if let Some(s) = sigma_t {
+        non_negative(&format!("{p}.sigma_t"), s)?;
+    }
+    Ok(())
+}
+
+fn check_body(k: usize, b: &Body, grid: &Grid, case: &Case) -> Result<(), ConfigError> {
     let p = format!("bodies[{k}]");
     for (axis, e) in [("x", b.x), ("y", b.y)] {
         extent(&format!("{p}.{axis}"), e)?;
@@ -97,11 +236,28 @@ fn check_body(k: usize, b: &Body, grid: &Grid) -> Result<(), ConfigError> {
     speed(&format!("{p}.u_wall"), b.u_wall)?;
     speed(&format!("{p}.v_wall"), b.v_wall)?;
     positive(&format!("{p}.T_wall"), b.t_wall)?;
+    check_sigmas(&p, b.sigma_u, b.sigma_t)?;
+    let wall = |s: &Side| matches!(s, Side::Wall { .. });
+    let sides = &case.boundaries;
     let axes = [
-        ("x", b.x, &grid.x_v, grid.nx, "column"),
-        ("y", b.y, &grid.y_v, grid.ny, "row"),
+        (
+            "x",
+            b.x,
+            &grid.x_v,
+            grid.nx,
+            "column",
+            [wall(&sides.west), wall(&sides.east)],
+        ),
+        (
+            "y",
+            b.y,
+            &grid.y_v,
+            grid.ny,
+            "row",
+            [wall(&sides.south), wall(&sides.north)],
+        ),
     ];
-    for (axis, e, centres, n, what) in axes {
+    for (axis, e, centres, n, what, walls) in axes {
         let path = format!("{p}.{axis}");
         let value = format!("[{}, {}]", num(e[0]), num(e[1]));
         let (a, z) = centre_range(centres, n, e[0], e[1]);
@@ -115,13 +271,14 @@ fn check_body(k: usize, b: &Body, grid: &Grid) -> Result<(), ConfigError> {
                 ),
             ));
         }
-        if a == 1 || z == n + 1 {
-            let side = if a == 1 { 1 } else { n };
+        // A body may stand on a wall side (a block on a channel wall), not next to an open one.
+        if (a == 1 && !walls[0]) || (z == n + 1 && !walls[1]) {
+            let side = if a == 1 && !walls[0] { 1 } else { n };
             return Err(invalid(
                 path,
                 value,
                 format!(
-                    "must leave a fluid cell between the body and the domain side \
+                    "must leave a fluid cell between the body and an open domain side \
                      (covers {what} {side} of 1..={n})"
                 ),
             ));
@@ -134,7 +291,7 @@ fn kind(s: &Side) -> &'static str {
     match s {
         Side::Wall { .. } => "wall",
         Side::Inflow { .. } => "inflow",
-        Side::Outflow {} => "outflow",
+        Side::Outflow { .. } => "outflow",
         Side::Pressure { .. } => "pressure",
         Side::Periodic {} => "periodic",
     }
@@ -172,14 +329,45 @@ fn check_boundaries(case: &Case) -> Result<(), ConfigError> {
 
 fn check_side(name: &str, side: &Side) -> Result<(), ConfigError> {
     let p = format!("boundaries.{name}");
-    match side {
-        Side::Wall { velocity, t, .. } => {
-            speed(&format!("{p}.velocity"), *velocity)?;
-            positive(&format!("{p}.T"), *t)
+    let x_side = name == "west" || name == "east";
+    let outer = |o: &OuterFace| {
+        if o.is_zero_gradient() {
+            Ok(())
+        } else if !x_side {
+            Err(invalid(
+                format!("{p}.outer_face"),
+                "mass_balance",
+                "only the west and east sides have outer faces",
+            ))
+        } else {
+            Err(invalid(
+                format!("{p}.outer_face"),
+                "mass_balance",
+                "is not implemented yet (the outer face is zero_gradient)",
+            ))
         }
-        Side::Pressure { p: pr, t } => {
+    };
+    match side {
+        Side::Wall {
+            velocity,
+            t,
+            sigma_u,
+            sigma_t,
+            ..
+        } => {
+            speed(&format!("{p}.velocity"), *velocity)?;
+            positive(&format!("{p}.T"), *t)?;
+            check_sigmas(&p, *sigma_u, *sigma_t)
+        }
+        Side::Pressure {
+            p: pr,
+            t,
+            outer_face,
+            ..
+        } => {
             positive(&format!("{p}.p"), *pr)?;
-            positive(&format!("{p}.T"), *t)
+            positive(&format!("{p}.T"), *t)?;
+            outer(outer_face)
         }
         Side::Inflow {
             u,
@@ -187,12 +375,37 @@ fn check_side(name: &str, side: &Side) -> Result<(), ConfigError> {
             v,
             p: pr,
             t,
+            ..
         } => {
             check_inflow(name, &p, *u, *mach, *v)?;
             positive(&format!("{p}.p"), *pr)?;
             positive(&format!("{p}.T"), *t)
         }
-        Side::Outflow {} | Side::Periodic {} => Ok(()),
+        Side::Outflow {
+            boundary_face,
+            outer_face,
+        } => {
+            if !x_side && *boundary_face == BoundaryFace::Solved {
+                return Err(invalid(
+                    format!("{p}.boundary_face"),
+                    "solved",
+                    "only on the west and east sides",
+                ));
+            }
+            if x_side
+                && *outer_face == OuterFace::MassBalance
+                && *boundary_face == BoundaryFace::Copied
+            {
+                return Err(invalid(
+                    format!("{p}.outer_face"),
+                    "mass_balance",
+                    "needs boundary_face = solved (a copied boundary face is not a solution \
+                     of the momentum equation)",
+                ));
+            }
+            outer(outer_face)
+        }
+        Side::Periodic {} => Ok(()),
     }
 }
 

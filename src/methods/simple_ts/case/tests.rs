@@ -151,10 +151,86 @@ fn every_bad_value_names_its_path() {
         ),
         ("/bodies/0/x", json!([0.8, 0.5]), "bodies[0].x"),
         ("/bodies/0/x", json!([0.5, 0.6]), "bodies[0].x"),
-        ("/bodies/0/y", json!([0.0, 0.5]), "bodies[0].y"),
+        // Next to an open side (west inflow); on a wall side it is allowed (see below).
+        ("/bodies/0/x", json!([0.0, 0.5]), "bodies[0].x"),
         ("/bodies/0/x", json!([1.5, 2.5]), "bodies[0].x"),
         ("/bodies/0/x", json!([3.0, 4.0]), "bodies[0].x"),
         ("/bodies/0/T_wall", json!(0.0), "bodies[0].T_wall"),
+        ("/bodies/0/sigma_u", json!(-1.0), "bodies[0].sigma_u"),
+        ("/bodies/0/sigma_t", json!(-0.5), "bodies[0].sigma_t"),
+        (
+            "/boundaries/north/sigma_u",
+            json!(-1.0),
+            "boundaries.north.sigma_u",
+        ),
+        (
+            "/boundaries/north/sigma_t",
+            json!(-1.0),
+            "boundaries.north.sigma_t",
+        ),
+        (
+            "/boundaries/south",
+            json!({ "kind": "outflow", "boundary_face": "solved" }),
+            "boundaries.south.boundary_face",
+        ),
+        (
+            "/boundaries/north",
+            json!({ "kind": "pressure", "p": 1.0, "outer_face": "mass_balance" }),
+            "boundaries.north.outer_face",
+        ),
+        (
+            "/boundaries/east",
+            json!({ "kind": "outflow", "outer_face": "mass_balance" }),
+            "boundaries.east.outer_face",
+        ),
+        (
+            "/boundaries/east",
+            json!({ "kind": "pressure", "p": 1.0, "outer_face": "mass_balance" }),
+            "boundaries.east.outer_face",
+        ),
+        (
+            "/forces_reference",
+            json!({ "kind": "cell", "x": 0.65, "y": 0.45, "T": 1.0, "u": 1.0 }),
+            "forces_reference",
+        ),
+        (
+            "/forces_reference",
+            json!({ "kind": "cell", "x": 2.5, "y": 0.45, "T": 1.0, "u": 1.0 }),
+            "forces_reference",
+        ),
+        (
+            "/forces_reference",
+            json!({ "kind": "cell", "x": 0.1, "y": 0.1, "T": 0.0, "u": 1.0 }),
+            "forces_reference.T",
+        ),
+        (
+            "/forces_reference",
+            json!({ "kind": "state", "rho": 0.0, "u": 1.0 }),
+            "forces_reference.rho",
+        ),
+        (
+            "/forces_reference",
+            json!({ "kind": "state", "rho": 1.0, "u": -1.0 }),
+            "forces_reference.u",
+        ),
+        (
+            "/forces_reference",
+            json!({ "kind": "inflow", "length": 0.0 }),
+            "forces_reference.length",
+        ),
+        ("/compat", json!("simple_ts"), "compat"),
+        (
+            "/compat",
+            json!(["swapped_u_wall_flags", "nope"]),
+            "compat[]",
+        ),
+        // Known names that no solver reproduces yet.
+        ("/compat", json!("simple_ts_cpp"), "compat"),
+        (
+            "/compat",
+            json!(["swapped_u_wall_flags", "lagged_ghost_state"]),
+            "compat",
+        ),
         (
             "/bodies/1",
             json!({ "x": [1.2, 1.5], "y": [0.3, 0.35] }),
@@ -395,7 +471,7 @@ fn unknown_fields_are_refused_on_every_side_kind() {
     let sides = [
         json!({ "kind": "outflow", "p": -5 }),
         json!({ "kind": "periodic", "T": 2 }),
-        json!({ "kind": "wall", "slip": true }),
+        json!({ "kind": "wall", "rho": 1 }),
         json!({ "kind": "inflow", "mach": 2.0, "rho": 1 }),
         json!({ "kind": "pressure", "p": 1.0, "u": 0 }),
     ];
@@ -443,4 +519,108 @@ fn body_names_are_csv_safe_and_unique() {
     }
     let long = "x".repeat(65);
     assert_eq!(invalid_path(with(&[&long])), "bodies[0].name");
+}
+
+/// The C++ side options: slip and temperature condition per wall, σ per wall, a body standing
+/// on a wall side, zero-gradient T on a pressure side and p on an inflow, a solved outflow
+/// face, a forces reference. All are accepted, and each resolves as documented.
+#[test]
+fn cpp_side_options_are_accepted_and_resolved() {
+    use crate::methods::simple_ts::case::{Side, Thermal};
+    let mut v = base();
+    set(
+        &mut v,
+        "/bodies/0",
+        json!({ "x": [0.5, 0.8], "y": [0.0, 0.6], "slip": false, "thermal": "jump",
+                "sigma_t": 1.5 }),
+    );
+    set(
+        &mut v,
+        "/boundaries/west",
+        json!({ "kind": "inflow", "mach": 2.43, "pressure": "zero_gradient" }),
+    );
+    set(
+        &mut v,
+        "/boundaries/east",
+        json!({ "kind": "outflow", "boundary_face": "solved" }),
+    );
+    set(
+        &mut v,
+        "/boundaries/north",
+        json!({ "kind": "wall", "wall": "slip", "thermal": "fixed", "sigma_u": 0.9 }),
+    );
+    set(
+        &mut v,
+        "/forces_reference",
+        json!({ "kind": "cell", "x": 0.05, "y": 0.95, "T": 1.0, "u": 2.0, "length": 1.0 }),
+    );
+    let c = parse(&v).unwrap();
+    let b = c.bodies[0].condition(&c.gas);
+    assert!(!b.slip);
+    assert_eq!(b.thermal, Thermal::Jump);
+    assert_eq!((b.sigma_u, b.sigma_t), (c.gas.sigma_u, 1.5));
+    let (_, _, n) = c.boundaries.north.wall_condition(&c.gas).unwrap();
+    assert!(n.slip);
+    assert_eq!(n.thermal, Thermal::Fixed);
+    assert_eq!((n.sigma_u, n.sigma_t), (0.9, c.gas.sigma_t));
+    let (_, _, s) = c.boundaries.south.wall_condition(&c.gas).unwrap();
+    assert_eq!((s.slip, s.thermal), (true, Thermal::Jump));
+    // A pressure side with zero-gradient T.
+    set(
+        &mut v,
+        "/boundaries/east",
+        json!({ "kind": "pressure", "p": 1.0, "temperature": "zero_gradient" }),
+    );
+    let c = parse(&v).unwrap();
+    assert!(matches!(c.boundaries.east, Side::Pressure { .. }));
+}
+
+/// `compat` with an implemented switch is accepted on a case the C++ code can run (implicit
+/// upwind, the C++ sweep order, no periodic side) and refused, naming `compat`, otherwise.
+#[test]
+fn compat_needs_a_case_the_cpp_code_can_run() {
+    let mut v = base();
+    set(&mut v, "/compat", json!(["swapped_u_wall_flags"]));
+    let c = parse(&v).unwrap();
+    assert!(c
+        .compat()
+        .has(crate::methods::simple_ts::case::Defect::SwappedUWallFlags));
+    for (pointer, value) in [
+        ("/scheme", json!({ "interpolation": "tvd" })),
+        ("/scheme", json!({ "convection": "explicit" })),
+        ("/solver", json!({ "order": "gpu" })),
+    ] {
+        let mut w = v.clone();
+        set(&mut w, pointer, value.clone());
+        assert_eq!(invalid_path(parse(&w)), "compat", "{pointer} = {value}");
+    }
+    let mut w = v.clone();
+    set(&mut w, "/bodies", json!([]));
+    set(&mut w, "/boundaries/west", json!({ "kind": "periodic" }));
+    set(&mut w, "/boundaries/east", json!({ "kind": "periodic" }));
+    assert_eq!(invalid_path(parse(&w)), "compat");
+}
+
+/// A case without the new options serialises as before: none of their keys appear, so the
+/// JSON recorded in outputs (and every hash of it) is unchanged.
+#[test]
+fn default_options_are_not_serialised() {
+    let c = parse(&base()).unwrap();
+    let text = serde_json::to_string(&c).unwrap();
+    for key in [
+        "forces_reference",
+        "compat",
+        "slip",
+        "thermal",
+        "pressure",
+        "temperature",
+        "boundary_face",
+        "outer_face",
+    ] {
+        let key = format!("\"{key}\":");
+        assert!(!text.contains(&key), "{key} in {text}");
+    }
+    // σ only in the gas.
+    assert_eq!(text.matches("sigma_u").count(), 1, "{text}");
+    assert_eq!(text.matches("sigma_t").count(), 1, "{text}");
 }

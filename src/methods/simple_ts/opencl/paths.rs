@@ -13,7 +13,7 @@
 
 use crate::grid::Grid;
 use crate::methods::simple_ts::geometry::{Geometry, FLUID, F_SOLVED};
-use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};
+use crate::methods::simple_ts::reference::bc::Ghosts;
 
 /// Half-width of the box that must be plain fluid around a fast-path point. The widest
 /// stencil of the fragments reaches two cells and three faces from the point (TVD face
@@ -89,10 +89,12 @@ impl Aliases {
             }
             a.into_iter().map(|k| k as i32).collect::<Vec<i32>>()
         };
-        let cells = table(&mut ghosts.cells.iter().filter_map(|&(d, r)| match r {
-            CellRule::Copy(s) => Some((d, s)),
-            CellRule::Fixed { .. } => None,
-        }));
+        let cells = table(
+            &mut ghosts
+                .cells
+                .iter()
+                .filter_map(|&(d, r)| r.copy_of().map(|s| (d, s))),
+        );
         Aliases {
             cells,
             u: table(&mut ghosts.u_copies.iter().copied()),
@@ -284,7 +286,7 @@ mod tests {
                 r.p.ghosts
                     .cells
                     .iter()
-                    .filter(|(_, rule)| matches!(rule, CellRule::Copy(_)))
+                    .filter(|(_, rule)| rule.copy_of().is_some())
                     .map(|&(d, _)| d)
                     .collect();
             for &d in &copied {

@@ -14,13 +14,14 @@ use std::sync::Arc;
 
 use crate::error::{DeviceError, RunError};
 use crate::methods::simple_ts::backend::Backend;
-use crate::methods::simple_ts::case::{Case, Convection, Interpolation};
+use crate::methods::simple_ts::case::{Case, Convection, Defect, Interpolation};
 use crate::methods::simple_ts::fields::State;
+use crate::methods::simple_ts::geometry::Wall;
 use crate::methods::simple_ts::problem::Problem;
 
 mod copies;
 
-pub use copies::{levels, Pairs};
+pub use copies::{levels, levels3, Pairs, Triples};
 pub(crate) use copies::{upload_geometry, CopyLists};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
@@ -140,6 +141,7 @@ pub fn source() -> String {
 pub fn defines(pb: &Problem) -> Defines {
     let c = &pb.c;
     let l = CopyLists::new(&pb.ghosts);
+    let walls = |f: fn(&Wall) -> f64| pb.geo.walls.iter().map(f).collect::<Vec<_>>();
     Defines::new()
         .int("CFG_NXT", pb.grid.nxt as i64)
         .int("CFG_NYT", pb.grid.nyt as i64)
@@ -157,9 +159,13 @@ pub fn defines(pb: &Problem) -> Defines {
         .real("CFG_CT2", c.ct2)
         .real("CFG_CT3", c.ct3)
         .real("CFG_KN", c.kn)
-        .real("CFG_SIGMA_U", c.sigma_u)
-        .real("CFG_SIGMA_T", c.sigma_t)
+        .reals("CFG_WALL_SIGMA_U", &walls(|w| w.sigma_u))
+        .reals("CFG_WALL_SIGMA_T", &walls(|w| w.sigma_t))
         .real("CFG_DT", pb.case.time.dt)
+        .int(
+            "CFG_COMPAT_SWAPPED_U",
+            i64::from(pb.geo.compat.has(Defect::SwappedUWallFlags)),
+        )
         .int("CFG_NU_COPY0", l.u.0.len() as i64)
         .int("CFG_NU_COPY1", l.u.1.len() as i64)
         .int("CFG_NV_COPY0", l.v.0.len() as i64)
@@ -332,13 +338,20 @@ impl OpenCl {
         self.run("pseudo")?;
         self.copies("copy_hat_")?;
         self.run("pt_to_new")?;
+        // Compat stale_ghosts_in_loop3 keeps the copied ghosts of loop 3 at their values of
+        // the previous loop-2 iteration, as the reference does.
+        let refresh = !self.p.geo.compat.has(Defect::StaleGhostsInLoop3);
         self.run("tp")?;
-        self.copies("ghost_pt")?;
+        if refresh {
+            self.copies("ghost_pt")?;
+        }
         // Later sweeps of loop 3 (C++ order) start from the previous sweep with its ghosts.
         for _ in 1..self.sweeps {
             self.run("pt_to_old")?;
             self.run("tp_sweep")?;
-            self.copies("ghost_pt")?;
+            if refresh {
+                self.copies("ghost_pt")?;
+            }
         }
         self.run("correct")?;
         self.run("eos")?;

@@ -23,7 +23,7 @@ pub const OPS: (&str, &str) = piece!("ops.cl");
 /// `density.cl`: face densities (9)–(12), twins of `reference::density`; needs `CFG_TVD`.
 pub const DENSITY: (&str, &str) = piece!("density.cl");
 /// `bc.cl`: wall gas values (42)(43) and Γ at CV corners, twins of `reference::bc`; needs
-/// `CFG_KN`, `CFG_SIGMA_U`, `CFG_SIGMA_T`.
+/// `CFG_KN`, `CFG_WALL_SIGMA_U`, `CFG_WALL_SIGMA_T`.
 pub const BC: (&str, &str) = piece!("bc.cl");
 /// `momentum.cl`: pseudo-velocity pieces (13)–(21), twins of `reference::momentum`; needs
 /// `CFG_A`, `CFG_B`, `CFG_DT`, `CFG_EXPLICIT`, `CFG_TVD`.

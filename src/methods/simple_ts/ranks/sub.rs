@@ -7,7 +7,7 @@ use crate::grid::Grid;
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{Geometry, FLUID, F_NONE, F_SOLVED};
 use crate::methods::simple_ts::problem::Problem;
-use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};
+use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts, Src};
 use crate::methods::simple_ts::reference::iterate::IterInfo;
 use crate::methods::simple_ts::reference::pressure::MaxAt;
 use crate::methods::simple_ts::reference::Work;
@@ -84,6 +84,7 @@ pub fn sub_problem(pb: &Problem, win: &Window) -> Problem {
         v_fixed: cut(&geo.v_fixed, nxt, win),
         sides: geo.sides,
         n_fluid,
+        compat: geo.compat.clone(),
     };
     // The rules in their order, where both ends are held (a periodic source on another rank
     // cannot occur: periodic axes are not split).
@@ -98,11 +99,17 @@ pub fn sub_problem(pb: &Problem, win: &Window) -> Problem {
             .cells
             .iter()
             .filter_map(|&(d, r)| {
-                let r = match r {
-                    CellRule::Copy(s) => CellRule::Copy(local(s)?),
-                    fixed => fixed,
+                let src = |s: Src| match s {
+                    Src::Copy(k) => local(k).map(Src::Copy),
+                    fixed => Some(fixed),
                 };
-                Some((local(d)?, r))
+                Some((
+                    local(d)?,
+                    CellRule {
+                        p: src(r.p)?,
+                        t: src(r.t)?,
+                    },
+                ))
             })
             .collect(),
         u_copies: pairs(&pb.ghosts.u_copies),

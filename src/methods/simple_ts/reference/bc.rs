@@ -5,22 +5,51 @@
 use super::ops::{gam_eos, jump, li, rho_eos, slip};
 use super::Ctx;
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::WallBc;
+use crate::methods::simple_ts::case::Thermal;
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{Geometry, Ghost, F_COPY, F_PERIODIC, OPEN};
 
-/// How one ghost cell gets its p, T, ρ, Γ.
+/// Where one ghost value (p or T) comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum CellRule {
-    /// Fixed state.
-    Fixed {
-        /// Pressure.
-        p: f64,
-        /// Temperature.
-        t: f64,
-    },
-    /// Copy of another stored cell (zero gradient or periodic).
+pub enum Src {
+    /// A fixed value.
+    Fixed(f64),
+    /// A copy of another stored cell's value (zero gradient or periodic).
     Copy(usize),
+}
+
+/// How one ghost cell gets its p and T (ρ = p/T and Γ = √T follow).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellRule {
+    /// Pressure.
+    pub p: Src,
+    /// Temperature.
+    pub t: Src,
+}
+
+impl CellRule {
+    /// The stored cell this ghost copies entirely (p and T from one source), if it does.
+    pub fn copy_of(&self) -> Option<usize> {
+        match (self.p, self.t) {
+            (Src::Copy(a), Src::Copy(b)) if a == b => Some(a),
+            _ => None,
+        }
+    }
+
+    /// True if neither value is copied.
+    pub fn is_fixed(&self) -> bool {
+        matches!((self.p, self.t), (Src::Fixed(_), Src::Fixed(_)))
+    }
+
+    /// The stored cells p and T are read from: the source of a copied value, `dst` itself
+    /// for a fixed one (which never changes after the initial state).
+    pub fn sources(&self, dst: usize) -> (usize, usize) {
+        let of = |s: Src| match s {
+            Src::Copy(k) => k,
+            Src::Fixed(_) => dst,
+        };
+        (of(self.p), of(self.t))
+    }
 }
 
 /// Ghost cells and copied faces, ordered so that every source is final before it is read.
@@ -38,10 +67,30 @@ impl Ghosts {
     /// Collect the ghost rules of `geo` on `g`.
     pub fn new(g: &Grid, geo: &Geometry) -> Ghosts {
         let mut cells = Vec::new();
+        let either = |copy: bool, v: f64, src: usize| {
+            if copy {
+                Src::Copy(src)
+            } else {
+                Src::Fixed(v)
+            }
+        };
         let rule = |side: Ghost, src: usize, wrap: usize| match side {
-            Ghost::Inflow { p, t, .. } | Ghost::Pressure { p, t } => Some(CellRule::Fixed { p, t }),
-            Ghost::Outflow => Some(CellRule::Copy(src)),
-            Ghost::Periodic => Some(CellRule::Copy(wrap)),
+            Ghost::Inflow { p, t, p_copy, .. } => Some(CellRule {
+                p: either(p_copy, p, src),
+                t: Src::Fixed(t),
+            }),
+            Ghost::Pressure { p, t, t_copy, .. } => Some(CellRule {
+                p: Src::Fixed(p),
+                t: either(t_copy, t, src),
+            }),
+            Ghost::Outflow { .. } => Some(CellRule {
+                p: Src::Copy(src),
+                t: Src::Copy(src),
+            }),
+            Ghost::Periodic => Some(CellRule {
+                p: Src::Copy(wrap),
+                t: Src::Copy(wrap),
+            }),
             Ghost::Wall => None,
         };
         let [w, e, s, n] = geo.sides;
@@ -89,10 +138,11 @@ impl Ghosts {
     /// Set p, T, ρ, Γ of every open ghost cell.
     pub fn apply_cells(&self, f: &mut Fields) {
         for &(ij, r) in &self.cells {
-            let (p, t) = match r {
-                CellRule::Fixed { p, t } => (p, t),
-                CellRule::Copy(src) => (f.p[src], f.T[src]),
+            let value = |s: Src, a: &[f64]| match s {
+                Src::Fixed(v) => v,
+                Src::Copy(src) => a[src],
             };
+            let (p, t) = (value(r.p, &f.p), value(r.t, &f.T));
             f.p[ij] = p;
             f.T[ij] = t;
             f.rho[ij] = rho_eos(p, t);
@@ -100,11 +150,13 @@ impl Ghosts {
         }
     }
 
-    /// Set p and T of open ghost cells in loop-3 buffers (between inner sweeps).
+    /// Set the copied p and T of open ghost cells in loop-3 buffers (between inner sweeps).
     pub fn apply_pt(&self, p: &mut [f64], t: &mut [f64]) {
         for &(ij, r) in &self.cells {
-            if let CellRule::Copy(src) = r {
+            if let Src::Copy(src) = r.p {
                 p[ij] = p[src];
+            }
+            if let Src::Copy(src) = r.t {
                 t[ij] = t[src];
             }
         }
@@ -128,15 +180,16 @@ fn solid(x: &Ctx, i: usize, j: usize) -> bool {
 }
 
 /// (42) gas velocity at a horizontal wall next to u-face (i,j), the solid cell (si,sj) across
-/// it at the half-cell distance `hh`: the slip value for a slip wall, the wall velocity
-/// otherwise.
+/// it at the half-cell distance `hh`: the slip value for a slip wall (with its σ_u), the wall
+/// velocity otherwise.
 #[inline(always)]
 pub fn u_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) -> f64 {
     let ij = x.g.idx(i, j);
     let w = x.geo.wall(x.g.idx(si, sj));
-    match w.bc {
-        WallBc::Slip => slip(x.k.u[ij], w.u, x.f.rho_u[ij], hh, x.c.sigma_u, x.c.kn),
-        _ => w.u,
+    if w.slip {
+        slip(x.k.u[ij], w.u, x.f.rho_u[ij], hh, w.sigma_u, x.c.kn)
+    } else {
+        w.u
     }
 }
 
@@ -145,23 +198,24 @@ pub fn u_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) ->
 pub fn v_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) -> f64 {
     let ij = x.g.idx(i, j);
     let w = x.geo.wall(x.g.idx(si, sj));
-    match w.bc {
-        WallBc::Slip => slip(x.k.v[ij], w.v, x.f.rho_v[ij], hh, x.c.sigma_u, x.c.kn),
-        _ => w.v,
+    if w.slip {
+        slip(x.k.v[ij], w.v, x.f.rho_v[ij], hh, w.sigma_u, x.c.kn)
+    } else {
+        w.v
     }
 }
 
 /// (43) gas temperature T_s at the wall face between fluid cell (i,j) and solid (si,sj),
-/// `hh` half the fluid cell's width normal to the face: the jump value (slip), the wall
-/// temperature (no slip), the fluid value (adiabatic).
+/// `hh` half the fluid cell's width normal to the face: the jump value (with the wall's σ_T),
+/// the wall temperature (fixed), the fluid value (adiabatic).
 #[inline(always)]
 pub fn T_wall_gas(x: &Ctx, i: usize, j: usize, si: usize, sj: usize, hh: f64) -> f64 {
     let ij = x.g.idx(i, j);
     let w = x.geo.wall(x.g.idx(si, sj));
-    match w.bc {
-        WallBc::Slip => jump(x.k.T[ij], w.t, x.k.rho[ij], hh, x.c.sigma_t, x.c.kn),
-        WallBc::NoSlip => w.t,
-        WallBc::Adiabatic => x.k.T[ij],
+    match w.thermal {
+        Thermal::Jump => jump(x.k.T[ij], w.t, x.k.rho[ij], hh, w.sigma_t, x.c.kn),
+        Thermal::Fixed => w.t,
+        Thermal::Adiabatic => x.k.T[ij],
     }
 }
 

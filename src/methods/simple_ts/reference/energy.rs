@@ -14,7 +14,7 @@ use super::ops::{hi, upwind};
 use super::rows::map_rows;
 use super::{Ctx, Work};
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::WallBc;
+use crate::methods::simple_ts::case::Thermal;
 use crate::methods::simple_ts::geometry::FLUID;
 
 /// Shear strain rate at the corner (x_f[i'], y_f[j']) (spec §2.6), with the wall gas velocity
@@ -102,7 +102,7 @@ pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
     let p = x.g.idx(i, j);
     let (nb, len, h_p, h_nb) = face_geom(x.g, i, j, m);
     if geo.solid(nb) {
-        if geo.wall(nb).bc == WallBc::Adiabatic {
+        if geo.wall(nb).thermal == Thermal::Adiabatic {
             return 0.0;
         }
         let hh = 0.5 * h_p;
@@ -121,7 +121,7 @@ pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
 #[inline(always)]
 pub fn Ts_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
     let (nb, _, h_p, _) = face_geom(x.g, i, j, m);
-    if x.geo.wall(nb).bc == WallBc::Adiabatic {
+    if x.geo.wall(nb).thermal == Thermal::Adiabatic {
         0.0
     } else {
         let (si, sj) = face_cell(i, j, m);

@@ -11,6 +11,7 @@ use super::pressure::{correct, p_cc, MaxAt};
 use super::rows::map_rows;
 use super::{ctx, energy, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
+use crate::methods::simple_ts::case::Defect;
 use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
 use crate::methods::simple_ts::ranks;
 use crate::solver::{Residuals, StepReport};
@@ -142,10 +143,15 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         w.p_new.copy_from_slice(&k.p);
     }
     let (mut dp, mut dt) = (MaxAt::default(), MaxAt::default());
+    // Compat stale_ghosts_in_loop3: the C++ code leaves the copied ghost p and T of loop 3 at
+    // their values of the previous loop-2 iteration (docs/authors-cpp-defects.md).
+    let refresh = !r.p.geo.compat.has(Defect::StaleGhostsInLoop3);
     for s in 0..r.sweeps {
         let last = s + 1 == r.sweeps;
         (dt, dp) = sweep(&ctx!(r), &mut w, last);
-        r.p.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
+        if refresh {
+            r.p.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
+        }
         if let Some(h) = &r.halo {
             if last {
                 (dt, dp) = ranks::tp_residuals(h, &r.p.geo, &w);

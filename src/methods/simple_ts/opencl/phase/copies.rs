@@ -5,7 +5,7 @@
 use crate::device::Runtime;
 use crate::error::DeviceError;
 use crate::methods::simple_ts::problem::Problem;
-use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts};
+use crate::methods::simple_ts::reference::bc::Ghosts;
 
 /// A copy list as the flat int array the kernels read: destination, source, destination, ….
 pub(crate) fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
@@ -29,27 +29,57 @@ pub fn levels(list: &[(usize, usize)]) -> (Pairs, Pairs) {
     (l0, l1)
 }
 
+/// A ghost-cell copy list: (destination, p source, T source) stored indices; a value the
+/// ghost keeps fixed names the destination itself (a copy onto itself changes nothing).
+pub type Triples = Vec<(usize, usize, usize)>;
+
+/// A ghost-cell copy list as the flat int array the kernels read: destination, p source,
+/// T source, destination, ….
+pub(crate) fn triples(v: &[(usize, usize, usize)]) -> Vec<i32> {
+    v.iter()
+        .flat_map(|&(a, b, c)| [a as i32, b as i32, c as i32])
+        .collect()
+}
+
+/// [`levels`] of a ghost-cell list: an entry is level 1 if either of its sources is written
+/// by another entry.
+pub fn levels3(list: &[(usize, usize, usize)]) -> (Triples, Triples) {
+    let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _, _)| d).collect();
+    let reads = |d: usize, s: usize| s != d && dsts.contains(&s);
+    let (l0, l1): (Vec<_>, Vec<_>) = list
+        .iter()
+        .partition(|&&(d, p, t)| !reads(d, p) && !reads(d, t));
+    let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _, _)| d).collect();
+    assert!(
+        l1.iter()
+            .all(|&(_, p, t)| !d1.contains(&p) && !d1.contains(&t)),
+        "copy chains deeper than two levels (geometry invariant)"
+    );
+    (l0, l1)
+}
+
 /// The three copy lists of a case, each in two levels.
 pub(crate) struct CopyLists {
     pub(crate) u: (Pairs, Pairs),
     pub(crate) v: (Pairs, Pairs),
-    pub(crate) cells: (Pairs, Pairs),
+    pub(crate) cells: (Triples, Triples),
 }
 
 impl CopyLists {
     pub(crate) fn new(ghosts: &Ghosts) -> CopyLists {
-        let cells: Vec<(usize, usize)> = ghosts
+        let cells: Triples = ghosts
             .cells
             .iter()
-            .filter_map(|&(dst, rule)| match rule {
-                CellRule::Copy(src) => Some((dst, src)),
-                CellRule::Fixed { .. } => None,
+            .filter(|(_, rule)| !rule.is_fixed())
+            .map(|&(dst, rule)| {
+                let (p, t) = rule.sources(dst);
+                (dst, p, t)
             })
             .collect();
         CopyLists {
             u: levels(&ghosts.u_copies),
             v: levels(&ghosts.v_copies),
-            cells: levels(&cells),
+            cells: levels3(&cells),
         }
     }
 }
@@ -83,14 +113,14 @@ pub(crate) fn upload_geometry(
     )?;
     rt.int(
         "wall_bc",
-        &geo.walls.iter().map(|w| w.bc as i32).collect::<Vec<_>>(),
+        &geo.walls.iter().map(|w| w.code()).collect::<Vec<_>>(),
     )?;
     rt.int("u_copy0", &pairs(&l.u.0))?;
     rt.int("u_copy1", &pairs(&l.u.1))?;
     rt.int("v_copy0", &pairs(&l.v.0))?;
     rt.int("v_copy1", &pairs(&l.v.1))?;
-    rt.int("ghost_copy0", &pairs(&l.cells.0))?;
-    rt.int("ghost_copy1", &pairs(&l.cells.1))?;
+    rt.int("ghost_copy0", &triples(&l.cells.0))?;
+    rt.int("ghost_copy1", &triples(&l.cells.1))?;
     rt.int(
         "fast",
         &crate::methods::simple_ts::opencl::paths::fast_mask(g, geo),

@@ -1,4 +1,4 @@
-use super::levels;
+use super::{levels, levels3};
 
 /// Level 0 reads nothing the list writes; level 1 reads level-0 results; applying the
 /// levels in turn equals applying the list in order.
@@ -26,4 +26,15 @@ fn copy_levels_preserve_sequential_semantics() {
 #[should_panic(expected = "deeper than two levels")]
 fn three_level_chains_are_refused() {
     levels(&[(10, 1), (11, 10), (12, 11)]);
+}
+
+/// A ghost-cell entry is level 1 when either source is another entry's destination; a value
+/// the ghost keeps (its own index as the source) is no dependency.
+#[test]
+fn ghost_levels_follow_either_source() {
+    // 10 keeps p, copies T from 1; 11 copies both from 10 (corner); 12 keeps T, copies p from 3.
+    let list = [(10, 10, 1), (11, 10, 10), (12, 3, 12)];
+    let (l0, l1) = levels3(&list);
+    assert_eq!(l0, vec![(10, 10, 1), (12, 3, 12)]);
+    assert_eq!(l1, vec![(11, 10, 10)]);
 }

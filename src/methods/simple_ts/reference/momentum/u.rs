@@ -2,6 +2,7 @@
 //! their order.
 
 use super::{solved, FOUR_THIRDS, TWO_THIRDS};
+use crate::methods::simple_ts::case::Defect;
 use crate::methods::simple_ts::reference::bc::{gam_c, u_wall_gas};
 use crate::methods::simple_ts::reference::ops::{tvd_c, tvd_s, upwind};
 use crate::methods::simple_ts::reference::Ctx;
@@ -218,6 +219,31 @@ pub fn b_u_fc(x: &Ctx, i: usize, j: usize, gcs: f64, gcn: f64) -> f64 {
     }
 }
 
+/// The west and east neighbour terms a_W u(i−1,j) + a_E u(i+1,j) of the u-CV (i,j) as the
+/// authors' C++ code evaluates them next to a vertical wall (compat `swapped_u_wall_flags`,
+/// docs/decisions.md): where cell (i−2,j) or (i+1,j) is solid, its a_W and a_E without their
+/// D/3 parts multiply u(i−1,j) and u(i+1,j) by each other's fluid flag, while the D/3 parts
+/// keep their own. Elsewhere, and without the switch, the plain sum.
+#[inline]
+pub fn uWE_cpp_fc(x: &Ctx, i: usize, j: usize, aw: f64, ae: f64) -> f64 {
+    let (g, geo, c, k) = (x.g, x.geo, x.c, x.k);
+    let ij = g.idx(i, j);
+    let ie = if i + 1 < g.nxt { ij + 1 } else { ij };
+    let (uw, ue) = (k.u[ij - 1], k.u[ie]);
+    let west_wall = i >= 2 && geo.solid(ij - 2);
+    let east_wall = i + 1 < g.nxt && geo.solid(ij + 1);
+    if !geo.compat.has(Defect::SwappedUWallFlags) || !(west_wall || east_wall) {
+        return aw * uw + ae * ue;
+    }
+    let dw3 = c.b * k.Gam[ij - 1] * g.hy[j] / g.hx[i - 1] / 3.0;
+    let de3 = c.b * k.Gam[ij] * g.hy[j] / g.hx[i] / 3.0;
+    let (fw, fe) = (
+        if west_wall { 0.0 } else { 1.0 },
+        if east_wall { 0.0 } else { 1.0 },
+    );
+    (aw - dw3) * fe * uw + (ae - de3) * fw * ue + dw3 * fw * uw + de3 * fe * ue
+}
+
 /// (15) û(i,j) = (Σ a_nb u_nb + b)/a_P from the pieces above.
 #[inline]
 #[allow(clippy::too_many_arguments)]
@@ -232,10 +258,7 @@ pub fn u_hat_fc(
     ap: f64,
     b: f64,
 ) -> f64 {
-    let (g, u) = (x.g, &x.k.u);
-    let ij = g.idx(i, j);
-    let ie = if i + 1 < g.nxt { ij + 1 } else { ij };
-    let nb = aw * u[ij - 1] + ae * u[ie] + as_ * uS_u_fc(x, i, j) + an * uN_u_fc(x, i, j);
+    let nb = uWE_cpp_fc(x, i, j, aw, ae) + as_ * uS_u_fc(x, i, j) + an * uN_u_fc(x, i, j);
     (nb + b) / ap
 }
 
