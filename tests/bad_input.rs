@@ -87,7 +87,11 @@ fn a_body_name_that_would_break_the_forces_csv_is_refused() {
 fn values_that_overflow_the_solver_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     for (from, to, field) in [
-        (r#""mach": 2.43"#, r#""mach": 1e300"#, "boundaries.west.mach"),
+        (
+            r#""mach": 2.43"#,
+            r#""mach": 1e300"#,
+            "boundaries.west.mach",
+        ),
         (r#""dt": 0.01"#, r#""dt": 1e308"#, "time.dt"),
     ] {
         let p = write_case(dir.path(), "c.json", &VALID.replace(from, to));

@@ -12,8 +12,8 @@ use super::{
     SweepOrder, COMPAT_PRESET,
 };
 use crate::case::rules::{
-    check_grid, check_label, check_name, check_output, check_time, extent, finite, int_range, invalid,
-    non_negative, num, positive, speed,
+    check_grid, check_label, check_name, check_output, check_time, extent, finite, int_range,
+    invalid, non_negative, num, positive, speed,
 };
 use crate::error::ConfigError;
 use crate::grid::Grid;

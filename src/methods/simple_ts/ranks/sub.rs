@@ -84,7 +84,7 @@ pub fn sub_problem(pb: &Problem, win: &Window) -> Problem {
         v_fixed: cut(&geo.v_fixed, nxt, win),
         sides: geo.sides,
         n_fluid,
-        compat: geo.compat.clone(),
+        compat: geo.compat,
     };
     // The rules in their order, where both ends are held (a periodic source on another rank
     // cannot occur: periodic axes are not split).
