@@ -3,6 +3,7 @@
 //! forces and probes CSV files and the checkpoints equal the single-process run's bit for bit,
 //! and a restart on another rank count continues bit-exactly. `scripts/test-mpi.sh` runs the
 //! same comparison through `mpirun`.
+#![cfg(feature = "netcdf")]
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
