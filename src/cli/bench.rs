@@ -108,24 +108,28 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     }
     let any = super::load_any(&args.case)?;
     if any.simple_ts().is_none() {
-        return super::explicit::bench(
-            &any,
-            super::explicit::BenchOpts {
-                backend: args.backend,
-                threads: args.threads,
-                device: args.device.clone(),
-                steps: args.steps,
-                warmup: args.warmup,
-                nx: args.nx,
-                ny: args.ny,
-                triad: args.triad,
-                profile: !args.no_profile,
-                json: args.json.as_deref(),
-                force: args.force,
-                csv: args.csv.as_deref(),
-                kernel: args.kernel.into(),
-            },
-        );
+        let opts = super::explicit::BenchOpts {
+            backend: args.backend,
+            threads: args.threads,
+            device: args.device.clone(),
+            steps: args.steps,
+            warmup: args.warmup,
+            nx: args.nx,
+            ny: args.ny,
+            triad: args.triad,
+            profile: !args.no_profile,
+            json: args.json.as_deref(),
+            force: args.force,
+            csv: args.csv.as_deref(),
+            kernel: args.kernel.into(),
+        };
+        return match any {
+            simplets::methods::AnyCase::CeseEuler(_) => {
+                let kernel = opts.kernel;
+                super::cese::bench(&any, opts, kernel)
+            }
+            _ => super::explicit::bench(&any, opts),
+        };
     }
     let mut case = resized(&load_simple_ts(&args.case, "bench")?, args.nx, args.ny)?;
     if let Some(scheme) = args.scheme {

@@ -58,9 +58,6 @@ fn problem(case: &AnyCase) -> Problem {
 
 /// `simplets check` of an explicit case, already resized and found to fit the host.
 pub fn check(case: &AnyCase) {
-    if matches!(case, AnyCase::CeseEuler(_)) {
-        return super::cese::check(case);
-    }
     if let AnyCase::BpEuler(b) = case {
         let g = b.node_grid();
         let t = simplets::methods::bp::tables::Tables::duct(&g);
@@ -92,9 +89,6 @@ pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failu
             "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
         )));
     }
-    if matches!(case, AnyCase::CeseEuler(_)) {
-        return super::cese::dump_kernel(case, file, force);
-    }
     let p = problem(case);
     let text = format!(
         "/* simplets {}: case {}, explicit stage kernels ({}), build options: {} */\n{}",
@@ -120,9 +114,6 @@ pub fn build_kernels(
     nx: Option<u64>,
     ny: Option<u64>,
 ) -> Result<(), Failure> {
-    if matches!(case, AnyCase::CeseEuler(_)) {
-        return super::cese::build_kernels(case, device, nx, ny);
-    }
     if matches!(case, AnyCase::BpEuler(_)) {
         return Err(Failure::Input(anyhow!(
             "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
@@ -265,10 +256,6 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
         return Err(Failure::Input(anyhow!(
             "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
         )));
-    }
-    if matches!(case, AnyCase::CeseEuler(_)) {
-        let kernel = o.kernel;
-        return super::cese::bench(case, o, kernel);
     }
     let mut p = problem(&resized(case, o.nx, o.ny)?);
     // Fixed step counts: a CFL case with an end time would stop advancing at it.

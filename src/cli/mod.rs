@@ -326,3 +326,25 @@ fn parse_scheme(s: &str) -> Result<Scheme, String> {
         interpolation,
     })
 }
+
+/// The exit of `run` for the run driver's result: the output files on stdout, or the failure.
+fn outcome(
+    result: Result<simplets::run::RunSummary, simplets::error::RunError>,
+) -> Result<(), Failure> {
+    match result {
+        Ok(summary) => {
+            for path in &summary.outputs {
+                println!("{}", path.display());
+            }
+            Ok(())
+        }
+        Err(
+            e @ (simplets::error::RunError::Output(simplets::error::OutputError::Exists { .. })
+            | simplets::error::RunError::Checkpoint(_)),
+        ) => Err(Failure::Input(e.into())),
+        Err(e @ simplets::error::RunError::Interrupted { .. }) => {
+            Err(Failure::Interrupted(e.into()))
+        }
+        Err(e) => Err(Failure::Run(e.into())),
+    }
+}

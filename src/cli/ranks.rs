@@ -14,7 +14,7 @@ use simplets::methods::simple_ts::solver::SimpleTs;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind};
 use simplets::run::{run_case, RunOptions};
 
-use super::run::outcome;
+use super::outcome;
 use super::Failure;
 
 /// The ranks of this job if an MPI launcher started it (MPI initialised here); `None` for a

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 use anyhow::anyhow;
-use simplets::error::{OutputError, RunError};
 use simplets::output::checkpoint::{check_header, read_header};
 use simplets::output::series::NcLayout;
-use simplets::run::{interrupt_on_signals, run_case, RunOptions, RunSummary};
+use simplets::run::{interrupt_on_signals, run_case, RunOptions};
 
 use super::{
     choice, default_case, device_failure, lean_option, load_any, only_for, resolve_auto,
@@ -189,22 +188,5 @@ pub fn run(args: RunArgs) -> Result<(), Failure> {
             "interrupted during set-up before any step; nothing was written: run again"
         )));
     }
-    outcome(run_case(&common, solver.as_mut(), &opts))
-}
-
-/// The exit of `run` for the run driver's result: the output files on stdout, or the failure.
-pub(super) fn outcome(result: Result<RunSummary, RunError>) -> Result<(), Failure> {
-    match result {
-        Ok(summary) => {
-            for path in &summary.outputs {
-                println!("{}", path.display());
-            }
-            Ok(())
-        }
-        Err(e @ (RunError::Output(OutputError::Exists { .. }) | RunError::Checkpoint(_))) => {
-            Err(Failure::Input(e.into()))
-        }
-        Err(e @ RunError::Interrupted { .. }) => Err(Failure::Interrupted(e.into())),
-        Err(e) => Err(Failure::Run(e.into())),
-    }
+    super::outcome(run_case(&common, solver.as_mut(), &opts))
 }

@@ -89,7 +89,11 @@ pub fn check(args: CheckArgs) -> Result<(), Failure> {
             }
             let case = super::explicit::resized(&other, args.nx, args.ny)?;
             simplets::methods::check_fits(&case, &ch).map_err(device_failure)?;
-            super::explicit::check(&case);
+            if matches!(case, AnyCase::CeseEuler(_)) {
+                super::cese::check(&case);
+            } else {
+                super::explicit::check(&case);
+            }
         }
     }
     let budget = simplets::host::available().map_or("unknown".into(), |m| {
@@ -112,6 +116,9 @@ pub fn devices() -> Result<(), Failure> {
 /// `simplets build-kernels`.
 pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
     let any = load_any(&args.case)?;
+    if matches!(any, AnyCase::CeseEuler(_)) {
+        return super::cese::build_kernels(&any, args.device.as_deref(), args.nx, args.ny);
+    }
     if any.simple_ts().is_none() {
         return super::explicit::build_kernels(&any, args.device.as_deref(), args.nx, args.ny);
     }
@@ -163,6 +170,7 @@ pub fn dump_kernel(
 ) -> Result<(), Failure> {
     let case = match case {
         AnyCase::SimpleTs(c) => c,
+        other @ AnyCase::CeseEuler(_) => return super::cese::dump_kernel(other, file, force),
         other => return super::explicit::dump_kernel(other, file, force),
     };
     let p = Problem::new(case);
