@@ -255,6 +255,38 @@ pub struct SolverInfo {
     pub ranks: Option<RanksRecord>,
 }
 
+impl SolverInfo {
+    /// The record of an OpenCL backend: the device and build of `built`, its loop form and,
+    /// for a work-group decomposed kernel, the decomposition.
+    pub fn opencl(
+        built: &crate::device::BuiltProgram,
+        form: &str,
+        decomposition: Option<DecompositionRecord>,
+    ) -> SolverInfo {
+        let d = built.device();
+        SolverInfo {
+            device: Some(DeviceRecord {
+                name: d.name.clone(),
+                vendor: d.vendor.clone(),
+                device_type: d.device_type.clone(),
+                platform: d.platform_name.clone(),
+                opencl_version: d.platform_version.clone(),
+                opencl_c_version: d.opencl_c_version.trim().to_string(),
+                driver_version: d.driver_version.clone(),
+            }),
+            kernels: Some(KernelRecord {
+                form: form.to_string(),
+                decomposition,
+                build_options: built.options().to_string(),
+                cache_key: built.cache_key().to_string(),
+                cache: built.cache_status().to_string(),
+                build_seconds: built.build_seconds(),
+            }),
+            ranks: None,
+        }
+    }
+}
+
 /// A method on a backend, as the run driver and the applications see it.
 pub trait Solver {
     /// Backend name for logs and output attributes (`reference`, `parallel:4`,

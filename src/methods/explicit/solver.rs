@@ -317,27 +317,7 @@ impl Solver for Explicit {
         match &self.engine {
             Engine::OpenCl(o) => {
                 let b = o.runtime().program();
-                let d = b.device();
-                SolverInfo {
-                    device: Some(crate::solver::DeviceRecord {
-                        name: d.name.clone(),
-                        vendor: d.vendor.clone(),
-                        device_type: d.device_type.clone(),
-                        platform: d.platform_name.clone(),
-                        opencl_version: d.platform_version.clone(),
-                        opencl_c_version: d.opencl_c_version.trim().to_string(),
-                        driver_version: d.driver_version.clone(),
-                    }),
-                    kernels: Some(crate::solver::KernelRecord {
-                        form: "explicit-stage".into(),
-                        decomposition: None,
-                        build_options: b.options().to_string(),
-                        cache_key: b.cache_key().to_string(),
-                        cache: b.cache_status().to_string(),
-                        build_seconds: b.build_seconds(),
-                    }),
-                    ranks: None,
-                }
+                SolverInfo::opencl(b, "explicit-stage", None)
             }
             Engine::Reference(_) => SolverInfo::default(),
         }

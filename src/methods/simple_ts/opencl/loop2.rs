@@ -213,33 +213,13 @@ pub fn info(
     form: &str,
     dec: Option<&super::subdomains::Decomposition>,
 ) -> crate::solver::SolverInfo {
-    use crate::solver::{DecompositionRecord, DeviceRecord, KernelRecord, SolverInfo};
-    let d = built.device();
-    SolverInfo {
-        device: Some(DeviceRecord {
-            name: d.name.clone(),
-            vendor: d.vendor.clone(),
-            device_type: d.device_type.clone(),
-            platform: d.platform_name.clone(),
-            opencl_version: d.platform_version.clone(),
-            opencl_c_version: d.opencl_c_version.trim().to_string(),
-            driver_version: d.driver_version.clone(),
-        }),
-        kernels: Some(KernelRecord {
-            form: form.to_string(),
-            decomposition: dec.map(|d| DecompositionRecord {
-                width: d.width,
-                cols: d.cols,
-                rows: d.rows,
-                groups: d.groups(),
-            }),
-            build_options: built.options().to_string(),
-            cache_key: built.cache_key().to_string(),
-            cache: built.cache_status().to_string(),
-            build_seconds: built.build_seconds(),
-        }),
-        ranks: None,
-    }
+    let dec = dec.map(|d| crate::solver::DecompositionRecord {
+        width: d.width,
+        cols: d.cols,
+        rows: d.rows,
+        groups: d.groups(),
+    });
+    crate::solver::SolverInfo::opencl(built, form, dec)
 }
 
 /// Overwrite one set of six field buffers from `f` (the inverse of [`read_fields`]).
