@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub use orders::Order;
-pub use sub::{merged, sub_problem, tp_residuals, uv_residuals};
+pub use sub::sub_problem;
 
 use super::backend::Backend;
 use super::fields::{Fields, State};

@@ -1,16 +1,12 @@
-//! A rank's window of the whole problem ([`sub_problem`]) and what the backends call between
-//! their phases on it: the residual maxima of the owned cells and their merge over all ranks.
+//! A rank's window of the whole problem ([`sub_problem`]). The residual maxima of its owned
+//! cells and their merge over all ranks are the reference's (`reference::halo`).
 
-use crate::decomp::{Halo, Window};
+use crate::decomp::Window;
 use crate::decomp::{EAST, NORTH, WEST};
 use crate::grid::Grid;
-use crate::methods::simple_ts::fields::Fields;
-use crate::methods::simple_ts::geometry::{Geometry, FLUID, F_NONE, F_SOLVED};
+use crate::methods::simple_ts::geometry::{Geometry, FLUID, F_NONE};
 use crate::methods::simple_ts::problem::Problem;
 use crate::methods::simple_ts::reference::bc::{CellRule, Ghosts, Src};
-use crate::methods::simple_ts::reference::iterate::IterInfo;
-use crate::methods::simple_ts::reference::pressure::MaxAt;
-use crate::methods::simple_ts::reference::Work;
 
 /// The rows `win.y` of the columns `win.x` of an array of the whole grid.
 fn cut<T: Copy>(a: &[T], nxt: usize, win: &Window) -> Vec<T> {
@@ -116,43 +112,4 @@ pub fn sub_problem(pb: &Problem, win: &Window) -> Problem {
         v_copies: pairs(&pb.ghosts.v_copies),
     };
     Problem::from_parts(&pb.case, grid, sub, ghosts)
-}
-
-fn max_at((value, at): (f64, usize)) -> MaxAt {
-    MaxAt { value, at }
-}
-
-/// The largest |ΔT| and |Δp| of the last loop-3 sweep over the owned fluid cells (the sweep's
-/// own maxima include the halo), window indices.
-pub fn tp_residuals(h: &Halo, geo: &Geometry, w: &Work) -> (MaxAt, MaxAt) {
-    let fluid = |k: usize| geo.cell[k] == FLUID;
-    let dt = h.owned_max(|k| fluid(k).then(|| w.T_new[k] - w.T_old[k]));
-    let dp = h.owned_max(|k| fluid(k).then(|| w.p_new[k] - w.p_old[k]));
-    (max_at(dt), max_at(dp))
-}
-
-/// The largest |Δu| and |Δv| of the velocity correction over the owned solved faces, from the
-/// velocities `before` it and `k` after it, window indices.
-pub fn uv_residuals(
-    h: &Halo,
-    geo: &Geometry,
-    before: &(Vec<f64>, Vec<f64>),
-    k: &Fields,
-) -> (MaxAt, MaxAt) {
-    let du = h.owned_max(|q| (geo.u_face[q] == F_SOLVED).then(|| k.u[q] - before.0[q]));
-    let dv = h.owned_max(|q| (geo.v_face[q] == F_SOLVED).then(|| k.v[q] - before.1[q]));
-    (max_at(du), max_at(dv))
-}
-
-/// The maxima of every rank merged: the values and the whole grid's indices of a
-/// single-process run.
-pub fn merged(h: &Halo, info: IterInfo) -> IterInfo {
-    let m = |x: MaxAt| (x.value, x.at);
-    let [du, dv, dp, dt] = h.reduce_max_at([m(info.du), m(info.dv), m(info.dp), m(info.dt)]);
-    IterInfo {
-        du: max_at(du),
-        dv: max_at(dv),
-        dp: max_at(dp),
-        dt: max_at(dt),
-    }
 }

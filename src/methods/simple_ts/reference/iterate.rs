@@ -9,11 +9,10 @@
 use super::ops::{gam_eos, rho_eos};
 use super::pressure::{correct, p_cc, MaxAt};
 use super::rows::map_rows;
-use super::{ctx, energy, momentum, pressure, Ctx, Reference, Work};
+use super::{ctx, energy, halo, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
 use crate::methods::simple_ts::case::Defect;
 use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
-use crate::methods::simple_ts::ranks;
 use crate::solver::{Residuals, StepReport};
 
 /// Update norms of one iteration with the cells where they occur.
@@ -154,7 +153,7 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         }
         if let Some(h) = &r.halo {
             if last {
-                (dt, dp) = ranks::tp_residuals(h, &r.p.geo, &w);
+                (dt, dp) = halo::tp_residuals(h, &r.p.geo, &w);
             }
             h.exchange(&mut [&mut w.p_new, &mut w.T_new]);
         }
@@ -179,7 +178,7 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     r.p.ghosts.apply_cells(&mut k);
     r.p.ghosts.apply_faces(&mut k);
     if let (Some(h), Some(before)) = (&r.halo, &before) {
-        (du, dv) = ranks::uv_residuals(h, &r.p.geo, before, &k);
+        (du, dv) = halo::uv_residuals(h, &r.p.geo, before, &k);
         h.exchange(&mut [&mut k.u, &mut k.v]);
     }
     r.state.k = k;
@@ -187,7 +186,7 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     r.update_fluxes();
     let info = IterInfo { du, dv, dp, dt };
     match &r.halo {
-        Some(h) => ranks::merged(h, info),
+        Some(h) => merged(h, info),
         None => info,
     }
 }
@@ -249,4 +248,17 @@ pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
     }
     r.state.step += 1;
     Ok(report)
+}
+
+/// The maxima of every rank merged: the values and the whole grid's indices of a
+/// single-process run.
+fn merged(h: &crate::decomp::Halo, info: IterInfo) -> IterInfo {
+    let m = |x: MaxAt| (x.value, x.at);
+    let [du, dv, dp, dt] = h.reduce_max_at([m(info.du), m(info.dv), m(info.dp), m(info.dt)]);
+    IterInfo {
+        du: halo::max_at(du),
+        dv: halo::max_at(dv),
+        dp: halo::max_at(dp),
+        dt: halo::max_at(dt),
+    }
 }

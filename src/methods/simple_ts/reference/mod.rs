@@ -9,6 +9,7 @@
 pub mod bc;
 pub mod density;
 pub mod energy;
+pub mod halo;
 pub mod iterate;
 pub mod momentum;
 pub mod ops;
