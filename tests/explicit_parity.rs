@@ -119,6 +119,36 @@ fn euler_1d_rusanov_and_shll_muscl() {
     );
 }
 
+/// The tiled first-order stage (2D Euler and shallow water) across several work-group tiles
+/// (64 × 16 cells): HLL and Rusanov, periodic and inflow sides, a wall across a tile edge.
+#[test]
+fn first_order_across_tiles() {
+    for flux in ["hll", "rusanov", "shll"] {
+        all_backends_agree(
+            &format!(
+                r#"{{"name":"p5","method":"shll_euler","grid":{{"nx":150,"ny":37,"x":[0,3],"y":[0,1]}},
+            "scheme":{{"flux":"{flux}"}},
+            "boundaries":{{"west":{{"kind":"periodic"}},"east":{{"kind":"periodic"}},
+            "south":{{"kind":"inflow","state":{{"rho":2,"v":0.5,"p":2}}}},"north":{{"kind":"outflow"}}}},
+            "walls":[{{"x":[1.26,1.34],"y":[0.2,0.6]}}],
+            "initial":{{"state":{{"rho":1,"u":0.3,"p":1}},
+            "regions":[{{"x":[0.5,1.0],"y":[0.1,0.5],"state":{{"rho":3,"u":-0.4,"p":4}}}}]}},
+            "time":{{"cfl":0.45,"steps":12}}}}"#
+            ),
+            12,
+        );
+    }
+    all_backends_agree(
+        r#"{"name":"p6","method":"shll_shallow_water","grid":{"nx":131,"ny":35,"x":[0,13],"y":[0,3.5]},
+        "scheme":{"flux":"rusanov"},
+        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
+        "south":{"kind":"reflective"},"north":{"kind":"outflow"}},
+        "initial":{"state":{"h":1},"regions":[{"x":[0,4],"state":{"h":2,"u":0.2,"v":-0.1}}]},
+        "time":{"cfl":0.4,"steps":12}}"#,
+        12,
+    );
+}
+
 /// 2D shallow water with a dry region, walls (a dam with a breach), first-order SHLL.
 #[test]
 fn shallow_water_dry_bed_and_dam() {

@@ -2,7 +2,7 @@
 //! kernels that `simplets bench` turns into its roofline counts (an analytic count from the
 //! code, per computed cell: there is no counting build of these kernels).
 
-use super::opencl::{device_bytes, groups, work_group, RPI};
+use super::opencl::{device_bytes, groups, tiled, work_group, RPI};
 use super::reference::max_rate;
 use super::{Flux, Problem, StepRule, System};
 
@@ -16,18 +16,36 @@ pub fn host_bytes_per_cell(p: &Problem) -> u64 {
 
 /// FP64 operations of one stage per computed cell, as written (no common subexpressions
 /// merged; a division or square root counts 1): faces × (two states' fluxes + the flux
-/// formula per component) + the update + the rate of the new state. docs/PERFORMANCE.md
+/// formula per component) + the update + the rate of the new state; the tiled stage
+/// computes the states' primitives once per cell of its tile. docs/PERFORMANCE.md
 /// ("explicit methods") derives each term.
 pub fn flops_per_cell(p: &Problem) -> f64 {
     let nv = p.nv() as f64;
     let faces = 2.0 * p.mesh.dims as f64;
-    let (state, rate) = match p.system {
-        // u_n, u_t 2, p 6, a 3, fluxes 5 | rate: u, v 2, p 6, a 3, 2 add, 3
-        System::Euler { .. } => (16.0, 16.0),
-        // u 1, a 1, fluxes 6 | rate 8
-        System::ShallowWater { .. } => (8.0, 8.0),
-        System::Transport { .. } => (1.0, 0.0),
+    // A state's primitives (velocities, pressure, wave speed) and its physical fluxes.
+    let (prim, fluxes, rate) = match p.system {
+        // u_n, u_t 2, p 6, a 3 | fluxes 5 | rate: u, v 2, p 6, a 3, 2 add, 3
+        System::Euler { .. } => (11.0, 5.0, 16.0),
+        // u 1, a 1 | fluxes 6 | rate 8
+        System::ShallowWater { .. } => (2.0, 6.0, 8.0),
+        System::Transport { .. } => (0.0, 1.0, 0.0),
         System::Convection { .. } => return 3.0 * p.mesh.dims as f64 + 1.0,
+    };
+    // The tiled stage computes each cell's primitives once (u and v both: one more for
+    // shallow water, none for Euler, whose u_t is the other velocity), plus its tile's halo;
+    // the other forms compute them for both states of every face.
+    let (state, once) = if tiled(p) {
+        let (lx, ly) = work_group(2);
+        let rows = (ly * RPI) as f64;
+        let halo = (lx as f64 + 2.0) * (rows + 2.0) / (lx as f64 * rows);
+        let own = if matches!(p.system, System::ShallowWater { .. }) {
+            prim + 1.0
+        } else {
+            prim
+        };
+        (fluxes, halo * own)
+    } else {
+        (prim + fluxes, 0.0)
     };
     let per_comp = match p.num.flux {
         Flux::Shll => 21.0,
@@ -52,7 +70,7 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     };
     let face = 2.0 * state + speeds + nv * per_comp + recon + diffusion;
     let update = nv * 3.0 * p.mesh.dims as f64 + p.mesh.dims as f64;
-    faces * face + update + rate + 1.0
+    faces * face + once + update + rate + 1.0
 }
 
 /// Compulsory DRAM bytes of one stage per computed cell: the input state read once, the

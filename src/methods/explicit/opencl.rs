@@ -44,6 +44,27 @@ pub fn global(p: &Problem) -> [usize; 2] {
     }
 }
 
+/// Whether the stage kernels of `p` use the tiled form (`DEV_TILE`): 2D first-order Euler
+/// and shallow water, where a face state's divisions and square root dominate the cost; the
+/// primitives of each cell of a group's tile are then computed once, into local memory.
+pub fn tiled(p: &Problem) -> bool {
+    p.mesh.dims == 2
+        && !p.num.muscl
+        && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. })
+}
+
+/// Local memory of a stage work-group in bytes: the two reduction arrays, and with the tiled
+/// form the 4 primitives of its (DEV_LX + 2) × (DEV_LY·RPI + 2) cells.
+pub fn stage_local_bytes(p: &Problem) -> u64 {
+    let (lx, ly) = work_group(p.mesh.dims);
+    let tile = if tiled(p) {
+        4 * (lx + 2) * (ly * RPI + 2)
+    } else {
+        4
+    };
+    (8 * (2 * lx * ly + tile)) as u64
+}
+
 /// Stage work-groups of `p`.
 pub fn groups(p: &Problem) -> usize {
     let (lx, ly) = work_group(p.mesh.dims);
@@ -116,6 +137,7 @@ pub fn defines(p: &Problem) -> Defines {
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
         .int("DEV_RPI", RPI as i64)
+        .int("DEV_TILE", i64::from(tiled(p)))
         .int("DEV_RED", RED as i64)
 }
 
@@ -156,7 +178,7 @@ impl OpenCl {
         require_fp64(&dev)?;
         let (total, largest) = device_bytes(&p);
         let (lx, ly) = work_group(p.mesh.dims);
-        check_capacity(&dev, total, largest, (2 * lx * ly * 8) as u64, lx * ly)?;
+        check_capacity(&dev, total, largest, stage_local_bytes(&p), lx * ly)?;
         OpenCl::on(p, &dev, choice)
     }
 
