@@ -1,5 +1,7 @@
 //! The backend the validation runs march on ([`Backend`]): a solver factory, the solvers it
-//! used (for the report), and the runs of a study dispatched `--jobs` at a time.
+//! used (for the report), the runs of a study dispatched `--jobs` at a time, and the options
+//! that choose which grid-study runs come from the run cache ([`RunCache`]: `--cache`,
+//! `--only-runs`, `--cache-only`).
 
 use std::sync::Mutex;
 
@@ -35,9 +37,9 @@ pub struct Backend<'a> {
     make: Box<MakeSolver<'a>>,
     used: Mutex<Used>,
     jobs: usize,
-    pub(super) cache: Option<RunCache>,
-    pub(super) only: Option<String>,
-    pub(super) cache_only: bool,
+    cache: Option<RunCache>,
+    only: Option<String>,
+    cache_only: bool,
     /// The backend choice the explicit methods' cases build their solvers with
     /// (`methods::explicit::solver::Explicit`); the serial reference by default.
     pub choice: crate::methods::BackendChoice,
@@ -129,6 +131,58 @@ impl<'a> Backend<'a> {
             .into_iter()
             .map(|r| r.expect("every task ran"))
             .collect()
+    }
+
+    /// Keep finished study runs in `cache` and take them from there ([`RunCache`]).
+    pub fn with_cache(mut self, cache: Option<RunCache>) -> Backend<'a> {
+        self.cache = cache;
+        self
+    }
+
+    /// Run only the study runs whose label (`implicit-tvd h=1/80`) contains `filter`, store
+    /// them in the cache, and write no report (`validate --only-runs`).
+    pub fn with_only(mut self, filter: Option<String>) -> Backend<'a> {
+        self.only = filter;
+        self
+    }
+
+    /// The `--only-runs` filter, if any.
+    pub fn only(&self) -> Option<&str> {
+        self.only.as_deref()
+    }
+
+    /// Take every grid-study run from the cache and run none (`validate --cache-only`): a run
+    /// missing from the cache is an error that names it, so assembling the committed reports
+    /// can never start a study that takes hours. The other cases are not cached and run.
+    pub fn with_cache_only(mut self, on: bool) -> Backend<'a> {
+        self.cache_only = on;
+        self
+    }
+
+    /// Whether grid-study runs must all come from the cache ([`Backend::with_cache_only`]).
+    pub fn cache_only(&self) -> bool {
+        self.cache_only
+    }
+
+    /// The run cache, if there is one.
+    pub fn run_cache(&self) -> Option<&RunCache> {
+        self.cache.as_ref()
+    }
+
+    /// The cached run of case `case` with hash `key`, if one was stored by a solver of the
+    /// cache's backend kind; its solver joins [`Backend::names`] as `<solver> (cached <date>)`.
+    pub fn cached<T: serde::de::DeserializeOwned>(&self, case: &str, key: u64) -> Option<T> {
+        let (run, name) = self.cache.as_ref()?.load(case, key)?;
+        self.record(name);
+        Some(run)
+    }
+
+    /// Store a finished run of case `case` with hash `key` computed by `solver` (no-op
+    /// without a cache; a failure to write is a warning, the run itself stands).
+    pub fn store<T: serde::Serialize>(&self, case: &str, key: u64, solver: &str, run: &T) {
+        if let Some(c) = self.cache.as_ref() {
+            c.store(case, key, solver, run);
+        }
     }
 
     /// A fresh solver for `case`; its [`Solver::name`] is recorded for the report.

@@ -1,9 +1,9 @@
-//! The run cache of the grid studies ([`RunCache`], `validate --cache DIR`) and the
-//! [`Backend`] options that choose which runs come from it (`--only-runs`, `--cache-only`).
+//! The run cache of the grid studies ([`RunCache`], `validate --cache DIR`): where a run's
+//! file lies, and reading and writing one. The validation backend holds it and chooses which
+//! runs come from it (`--only-runs`, `--cache-only`); the cache knows nothing of the backend,
+//! so the two files import one way only.
 
 use std::path::PathBuf;
-
-use super::backend::Backend;
 
 /// Finished runs of the long grid studies kept on disk (`validate --cache DIR`), so that a
 /// study too long for one job (a batch slot, a device lease) is finished over several: each
@@ -33,48 +33,23 @@ struct CacheEntry<T> {
     run: T,
 }
 
-impl<'a> Backend<'a> {
-    /// Keep finished study runs in `cache` and take them from there ([`RunCache`]).
-    pub fn with_cache(mut self, cache: Option<RunCache>) -> Backend<'a> {
-        self.cache = cache;
-        self
+impl RunCache {
+    /// The file of the run of case `case` with hash `key`.
+    fn path(&self, case: &str, key: u64) -> PathBuf {
+        self.dir
+            .join(case)
+            .join(format!("{key:016x}-{}.json", self.kind))
     }
 
-    /// Run only the study runs whose label (`implicit-tvd h=1/80`) contains `filter`, store
-    /// them in the cache, and write no report (`validate --only-runs`).
-    pub fn with_only(mut self, filter: Option<String>) -> Backend<'a> {
-        self.only = filter;
-        self
-    }
-
-    /// The `--only-runs` filter, if any.
-    pub fn only(&self) -> Option<&str> {
-        self.only.as_deref()
-    }
-
-    /// Take every grid-study run from the cache and run none (`validate --cache-only`): a run
-    /// missing from the cache is an error that names it, so assembling the committed reports
-    /// can never start a study that takes hours. The other cases are not cached and run.
-    pub fn with_cache_only(mut self, on: bool) -> Backend<'a> {
-        self.cache_only = on;
-        self
-    }
-
-    /// Whether grid-study runs must all come from the cache ([`Backend::with_cache_only`]).
-    pub fn cache_only(&self) -> bool {
-        self.cache_only
-    }
-
-    /// The run cache, if there is one.
-    pub fn run_cache(&self) -> Option<&RunCache> {
-        self.cache.as_ref()
-    }
-
-    /// The cached run of case `case` with hash `key`, if one was stored by a solver of the
-    /// cache's backend kind; its solver joins [`Backend::names`] as `<solver> (cached <date>)`.
-    pub fn cached<T: serde::de::DeserializeOwned>(&self, case: &str, key: u64) -> Option<T> {
-        let c = self.cache.as_ref()?;
-        let path = c.dir.join(case).join(format!("{key:016x}-{}.json", c.kind));
+    /// The stored run of case `case` with hash `key`, if one was stored by a solver of the
+    /// cache's backend kind, with the name its solver is listed under in the report
+    /// (`<solver> (cached <date>)`).
+    pub(super) fn load<T: serde::de::DeserializeOwned>(
+        &self,
+        case: &str,
+        key: u64,
+    ) -> Option<(T, String)> {
+        let path = self.path(case, key);
         let text = std::fs::read_to_string(&path).ok()?;
         let entry: CacheEntry<T> = match serde_json::from_str(&text) {
             Ok(e) => e,
@@ -83,12 +58,12 @@ impl<'a> Backend<'a> {
                 return None;
             }
         };
-        if entry.solver.split(':').next() != Some(c.kind.as_str()) {
+        if entry.solver.split(':').next() != Some(self.kind.as_str()) {
             log::info!(
                 "run cache: {} was computed on {}, not {}; running it again",
                 path.display(),
                 entry.solver,
-                c.kind
+                self.kind
             );
             return None;
         }
@@ -104,17 +79,13 @@ impl<'a> Backend<'a> {
             entry.solver,
             &entry.written[..10.min(entry.written.len())]
         );
-        self.record(name);
-        Some(entry.run)
+        Some((entry.run, name))
     }
 
-    /// Store a finished run of case `case` with hash `key` computed by `solver` (no-op
-    /// without a cache; a failure to write is a warning, the run itself stands).
-    pub fn store<T: serde::Serialize>(&self, case: &str, key: u64, solver: &str, run: &T) {
-        let Some(c) = self.cache.as_ref() else {
-            return;
-        };
-        let path = c.dir.join(case).join(format!("{key:016x}-{}.json", c.kind));
+    /// Store a finished run of case `case` with hash `key` computed by `solver` (a failure to
+    /// write is a warning, the run itself stands).
+    pub(super) fn store<T: serde::Serialize>(&self, case: &str, key: u64, solver: &str, run: &T) {
+        let path = self.path(case, key);
         let entry = CacheEntry {
             simplets: crate::output::manifest::GIT_DESCRIBE.to_string(),
             written: crate::text::utc_now(),

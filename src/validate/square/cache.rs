@@ -1,34 +1,12 @@
-//! A study's runs in the run cache ([`crate::validate::RunCache`]): the hash that names a run
-//! there, the runs a study takes from it, and the cold runs that must run again because a
-//! warm run starts from their final state (a state is not cached).
+//! A study's runs in the run cache ([`crate::validate::RunCache`]): the runs a study takes
+//! from it, and the cold runs that must run again because a warm run starts from their final
+//! state (a state is not cached). The hash that names a run there is the plan's
+//! ([`super::plan::run_key`]).
 
 use super::plan::Plan;
-use super::report::run_note;
-use super::run::SquareRun;
-use super::spec::Averaging;
+use super::run::{run_note, SquareRun};
 use crate::error::ValidateError;
-use crate::methods::simple_ts::case::Case;
 use crate::validate::Backend;
-
-/// The hash naming a run of `case` sampled as `avg` in the run cache: the refined case as
-/// JSON (scheme, grid, Δt, steps, sweep order, tolerances) and the sampling.
-pub fn run_key(case: &Case, avg: &Averaging) -> u64 {
-    key_of(case, avg, None)
-}
-
-/// The hash of a run warm-started from the final state of the run with hash `from`.
-pub fn warm_key(case: &Case, avg: &Averaging, from: u64) -> u64 {
-    key_of(case, avg, Some(format!("warm start from {from:016x}")))
-}
-
-/// fnv1a64 of the case as JSON, the sampling and, for a warm run, its start.
-fn key_of(case: &Case, avg: &Averaging, start: Option<String>) -> u64 {
-    let text = serde_json::to_string(case).expect("a case serialises");
-    let avg = format!("{avg:?}");
-    let mut parts = vec![text.as_bytes(), avg.as_bytes()];
-    parts.extend(start.as_ref().map(String::as_bytes));
-    crate::device::cache::fnv1a64(&parts)
-}
 
 /// The runs of `plan` found in the cache among those `chosen`; `None` for the others.
 pub(super) fn cached_runs(

@@ -18,10 +18,11 @@
 //! host from the sampled states, so they read the same arrays whatever marched them.
 //! The case files, references and tolerance reasons are in `validation/<case>/README.md`.
 //!
-//! The code: `spec.rs` (what each study runs and asserts), `plan.rs` (its runs and their
-//! labels), `run.rs` (one run: march, sample, measure), `centreline.rs` and `analysis.rs`
-//! (what is measured), `cache.rs` (the run cache), `study.rs` (the driver), `report.rs` and
-//! `plots.rs` (rows, notes and plots).
+//! The code, each file importing only the ones before it: `spec.rs` (what each study runs
+//! and asserts), `centreline.rs` and `analysis.rs` (what is measured), `plan.rs` (its runs,
+//! their labels and run-cache hashes), `run.rs` (one run: march, sample, measure, its note),
+//! `plots.rs` and `report.rs` (rows, notes and plots), `cache.rs` (the runs a study takes
+//! from the run cache), `study.rs` (the driver).
 
 mod analysis;
 mod cache;
@@ -39,9 +40,8 @@ pub use analysis::{
     billig_cylinder, normal_shock_pressure_ratio, recirculation_length, shock_position,
     standoff_bracket, strouhal, Richardson,
 };
-pub use cache::{run_key, warm_key};
 pub use centreline::Centreline;
-pub use plan::{label_matches, refine, refine_dt, run_label, warm_case};
+pub use plan::{label_matches, refine, refine_dt, run_key, run_label, warm_case, warm_key};
 pub use run::{run_square, SquareRun, Start};
 pub use spec::{scheme_name, Averaging, Study, Tolerances, Warm, LOW_SPEED, SCHEMES, SUPERSONIC};
 pub use study::study;

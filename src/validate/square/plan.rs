@@ -1,8 +1,8 @@
 //! The runs a study plans ([`Plan`]): the case refined to each grid level, the other schemes
-//! on the scheme level, the warm-started runs of grid sequencing; and the labels that name
-//! them in logs, reports and `--only-runs`.
+//! on the scheme level, the warm-started runs of grid sequencing; the labels that name them
+//! in logs, reports and `--only-runs`, and the hashes that name them in the run cache
+//! ([`run_key`]).
 
-use super::cache::{run_key, warm_key};
 use super::spec::{scheme_name, Averaging, Study, SCHEMES};
 use crate::methods::simple_ts::case::Case;
 
@@ -74,6 +74,26 @@ impl Plan {
     pub(super) fn label(&self, k: usize) -> String {
         study_label(&self.cases[k], self.from[k].is_some())
     }
+}
+
+/// The hash naming a run of `case` sampled as `avg` in the run cache: the refined case as
+/// JSON (scheme, grid, Δt, steps, sweep order, tolerances) and the sampling.
+pub fn run_key(case: &Case, avg: &Averaging) -> u64 {
+    key_of(case, avg, None)
+}
+
+/// The hash of a run warm-started from the final state of the run with hash `from`.
+pub fn warm_key(case: &Case, avg: &Averaging, from: u64) -> u64 {
+    key_of(case, avg, Some(format!("warm start from {from:016x}")))
+}
+
+/// fnv1a64 of the case as JSON, the sampling and, for a warm run, its start.
+fn key_of(case: &Case, avg: &Averaging, start: Option<String>) -> u64 {
+    let text = serde_json::to_string(case).expect("a case serialises");
+    let avg = format!("{avg:?}");
+    let mut parts = vec![text.as_bytes(), avg.as_bytes()];
+    parts.extend(start.as_ref().map(String::as_bytes));
+    crate::device::cache::fnv1a64(&parts)
 }
 
 /// The label of a run of `case`: scheme and cell width, `implicit-upwind h=1/10`.

@@ -1,13 +1,12 @@
-//! The rows, notes and plots of a study ([`report`]): a note per run, grid convergence with
-//! Richardson extrapolation, the warm-start check, the schemes on one grid, steadiness and
-//! the published bands.
+//! The rows, notes and plots of a study ([`report`]) from its runs sorted as reported
+//! ([`StudyRuns`]): a note per run, grid convergence with Richardson extrapolation, the
+//! warm-start check, the schemes on one grid, steadiness and the published bands.
 
 use super::analysis::{spread, Richardson};
 use super::plan::fmt_h;
 use super::plots::{centreline_plots, convergence_plot, schemes_plot};
-use super::run::SquareRun;
-use super::spec::Tolerances;
-use super::study::StudyRuns;
+use super::run::{run_note, SquareRun};
+use super::spec::{Study, Tolerances, SCHEMES};
 use crate::methods::simple_ts::case::Case;
 use crate::validate::{CaseReport, Check, Row, Series};
 
@@ -24,37 +23,42 @@ pub(super) fn band_row(case: &str, metric: &str, value: f64, band: (f64, f64)) -
     )
 }
 
-/// One line per run for the report.
-pub(super) fn run_note(r: &SquareRun) -> String {
-    let opt = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
-    format!(
-        "{}: C_d = {:.4} (pressure {:.4}, viscous {:.4}), C_l = {:.2e} ± {:.2e}, drift {:.1e}{}, \
-         St = {}, stand-off = {}{}, recirculation = {}; {} steps, {} loop-2 iterations \
-         ({} in the window, {} steps at max_iters), {:.1} s{}",
-        r.label,
-        r.cd,
-        r.cd_p,
-        r.cd_v,
-        r.cl,
-        r.cl_amp,
-        r.drift,
-        r.standoff_drift
-            .map_or(String::new(), |d| format!(" (stand-off {d:.1e})")),
-        opt(r.st),
-        opt(r.standoff),
-        r.shock_10_90.map_or(String::new(), |(a, b)| format!(
-            " (shock 10 % / 90 % of the rise at {a:.4} / {b:.4})"
-        )),
-        opt(r.recirc),
-        r.steps,
-        r.iters,
-        r.iters_window,
-        r.unconverged,
-        r.wall_s,
-        r.start
-            .as_ref()
-            .map_or(String::new(), |f| format!("; warm start from {f}"))
-    )
+/// A study's runs, as reported.
+pub(super) struct StudyRuns {
+    /// The grid levels, coarsest first, with the case file's scheme.
+    pub(super) grid: Vec<SquareRun>,
+    /// The four schemes on the scheme level, in [`SCHEMES`] order (the case file's scheme is
+    /// the grid level's run).
+    pub(super) schemes: Vec<SquareRun>,
+    /// With grid sequencing: the level below the finest, warm-started, against its cold run.
+    pub(super) check: Option<SquareRun>,
+}
+
+impl StudyRuns {
+    /// The runs of a study in plan order (levels, other schemes, warm check) as [`StudyRuns`].
+    pub(super) fn new(mut runs: Vec<SquareRun>, base: &Case, spec: &Study, q: usize) -> StudyRuns {
+        let own = (base.scheme.convection, base.scheme.interpolation);
+        let check = spec.warm[q]
+            .is_some()
+            .then(|| runs.pop().expect("the warm check run"));
+        let mut extra = runs.split_off(spec.levels[q].len()).into_iter();
+        let grid = runs;
+        let schemes: Vec<SquareRun> = SCHEMES
+            .iter()
+            .map(|&s| {
+                if s == own {
+                    grid[spec.scheme_level[q]].clone()
+                } else {
+                    extra.next().expect("one run per other scheme")
+                }
+            })
+            .collect();
+        StudyRuns {
+            grid,
+            schemes,
+            check,
+        }
+    }
 }
 
 /// The length metric of a study: the shock stand-off when every grid level has one

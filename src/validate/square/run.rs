@@ -92,6 +92,39 @@ pub struct Start {
     pub geo: Geometry,
 }
 
+/// One line per run for the report.
+pub(super) fn run_note(r: &SquareRun) -> String {
+    let opt = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.4}"));
+    format!(
+        "{}: C_d = {:.4} (pressure {:.4}, viscous {:.4}), C_l = {:.2e} ± {:.2e}, drift {:.1e}{}, \
+         St = {}, stand-off = {}{}, recirculation = {}; {} steps, {} loop-2 iterations \
+         ({} in the window, {} steps at max_iters), {:.1} s{}",
+        r.label,
+        r.cd,
+        r.cd_p,
+        r.cd_v,
+        r.cl,
+        r.cl_amp,
+        r.drift,
+        r.standoff_drift
+            .map_or(String::new(), |d| format!(" (stand-off {d:.1e})")),
+        opt(r.st),
+        opt(r.standoff),
+        r.shock_10_90.map_or(String::new(), |(a, b)| format!(
+            " (shock 10 % / 90 % of the rise at {a:.4} / {b:.4})"
+        )),
+        opt(r.recirc),
+        r.steps,
+        r.iters,
+        r.iters_window,
+        r.unconverged,
+        r.wall_s,
+        r.start
+            .as_ref()
+            .map_or(String::new(), |f| format!("; warm start from {f}"))
+    )
+}
+
 /// Inflow speed, Mach number and p of the case's west inflow.
 pub(super) fn inflow(case: &Case) -> (f64, f64, f64, f64) {
     let g = case.gas.gamma;

@@ -81,9 +81,8 @@ pub struct Tolerances {
     /// Largest C_d drift over the averaging window of a steady case (f64::INFINITY: the case
     /// is not steady).
     pub drift: f64,
-    /// Largest stand-off drift over the averaging window of a supersonic case
-    /// ([`SquareRun::standoff_drift`](super::SquareRun::standoff_drift); f64::INFINITY: not
-    /// asserted).
+    /// Largest stand-off drift over the averaging window of a supersonic case (a run's
+    /// `SquareRun::standoff_drift`; f64::INFINITY: not asserted).
     pub standoff_drift: f64,
     /// Published band of the finest-grid C_d: (low, high); NaN: none.
     pub cd_band: (f64, f64),

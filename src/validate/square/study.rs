@@ -6,23 +6,12 @@ use std::path::Path;
 
 use super::cache::{cached_runs, not_cached, warm_starts};
 use super::plan::{label_matches, Plan};
-use super::report::{report, run_note};
-use super::run::{run_square, SquareRun, Start};
-use super::spec::{Averaging, Study, SCHEMES};
+use super::report::{report, StudyRuns};
+use super::run::{run_note, run_square, SquareRun, Start};
+use super::spec::{Averaging, Study};
 use crate::error::ValidateError;
 use crate::methods::simple_ts::case::Case;
 use crate::validate::{load_variant, Backend, CaseReport, Task};
-
-/// A study's runs, as reported.
-pub(super) struct StudyRuns {
-    /// The grid levels, coarsest first, with the case file's scheme.
-    pub(super) grid: Vec<SquareRun>,
-    /// The four schemes on the scheme level, in [`SCHEMES`] order (the case file's scheme is
-    /// the grid level's run).
-    pub(super) schemes: Vec<SquareRun>,
-    /// With grid sequencing: the level below the finest, warm-started, against its cold run.
-    pub(super) check: Option<SquareRun>,
-}
 
 /// Run a study: the grid levels with the case file's scheme, the other three schemes on the
 /// scheme level; rows, notes and plots into `rep`. Returns the runs (levels, then schemes).
@@ -45,7 +34,7 @@ pub fn study(
     );
     let plan = Plan::new(&base, spec, q);
     let runs = all_runs(&plan, &name, bk)?;
-    let runs = split(runs, &base, spec, q);
+    let runs = StudyRuns::new(runs, &base, spec, q);
     report(rep, &runs, &base, spec.tol[q], levels);
     Ok((runs.grid, runs.schemes))
 }
@@ -162,29 +151,4 @@ fn square_task<'t>(
         bk.store(&name, key, &run.solver, &run);
         Ok((run, end))
     })
-}
-
-/// The runs of a study in plan order (levels, other schemes, warm check) as [`StudyRuns`].
-fn split(mut runs: Vec<SquareRun>, base: &Case, spec: &Study, q: usize) -> StudyRuns {
-    let own = (base.scheme.convection, base.scheme.interpolation);
-    let check = spec.warm[q]
-        .is_some()
-        .then(|| runs.pop().expect("the warm check run"));
-    let mut extra = runs.split_off(spec.levels[q].len()).into_iter();
-    let grid = runs;
-    let schemes: Vec<SquareRun> = SCHEMES
-        .iter()
-        .map(|&s| {
-            if s == own {
-                grid[spec.scheme_level[q]].clone()
-            } else {
-                extra.next().expect("one run per other scheme")
-            }
-        })
-        .collect();
-    StudyRuns {
-        grid,
-        schemes,
-        check,
-    }
 }

@@ -26,6 +26,14 @@ pub fn centre_range(centres: &[f64], n: usize, lo: f64, hi: f64) -> (usize, usiz
     (a + 1, b + 1)
 }
 
+impl Case {
+    /// Check every value; the error names the JSON path, the value and the allowed range
+    /// ([`validate`]).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        validate(self)
+    }
+}
+
 /// Check every value of `case`.
 pub fn validate(case: &Case) -> Result<(), ConfigError> {
     check_name(&case.name)?;
