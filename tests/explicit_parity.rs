@@ -119,8 +119,9 @@ fn euler_1d_rusanov_and_shll_muscl() {
     );
 }
 
-/// The tiled first-order stage (2D Euler and shallow water) across several work-group tiles
-/// (64 × 16 cells): HLL and Rusanov, periodic and inflow sides, a wall across a tile edge.
+/// The tiled first-order stage (2D Euler) across several work-group tiles (64 × 16 cells):
+/// every flux, periodic and inflow sides, a wall across a tile edge; and first-order
+/// shallow water (untiled) with Rusanov on the same kind of grid.
 #[test]
 fn first_order_across_tiles() {
     for flux in ["hll", "rusanov", "shll"] {

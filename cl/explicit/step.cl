@@ -2,7 +2,7 @@
  * recomputes every face flux from the stage's input state (no stored split fluxes), the
  * ghost fills, and the one-group kernel that turns the per-group maxima into the next Δt.
  * Each inline function is the twin of a Rust function of the same name in
- * src/methods/explicit/reference.rs: they work on whole states (a private array of
+ * src/methods/explicit/reference/cell.rs: they work on whole states (a private array of
  * components), which expression macros cannot return; the formulas are the fragments.
  *
  * -D contract: CFG_NXT, CFG_NYT, CFG_NS (stored columns, rows, cells per variable), CFG_NX,
@@ -13,7 +13,7 @@
  * CFG_PHI_DRY, CFG_CX, CFG_CY, CFG_AX, CFG_AY, CFG_NU, CFG_NUX, CFG_NUY), the sides
  * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
  * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_TILE (1: the tiled
- * stage of 2D first-order Euler and shallow water, see tile_fill), DEV_RED (reduction
+ * stage of 2D first-order Euler, see tile_fill), DEV_RED (reduction
  * work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
@@ -202,7 +202,7 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 }
 
 #if DEV_TILE
-/* The tiled stage (2D Euler and shallow water, first order): a work-group's cells are a tile
+/* The tiled stage (2D first-order Euler): a work-group's cells are a tile
  * of DEV_LX × (DEV_LY·DEV_RPI) cells; before the update the group computes the primitives
  * (u, v, p, a) of every cell of the tile and its one-cell halo once, into local memory, so a
  * cell's divisions and square root are done about once (1.16 times with the halo) instead of
@@ -213,22 +213,18 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 #define TILE_H   (DEV_LY * DEV_RPI + 2)
 #define TILE_N   (TILE_W * TILE_H)
 
-/* Primitives of stored cell k: (u, v, p, a) (shallow water: p unused). */
+#if CFG_SYS != 1
+#error "the tiled stage is for Euler (CFG_SYS 1)"
+#endif
+
+/* Primitives of stored cell k: (u, v, p, a). */
 inline void prim(__global const real* q, const int k, real* P)
 {
-#if CFG_SYS == 1
     const real r = Q(q, 0, k), mx = Q(q, 1, k), my = Q(q, 2, k);
     P[0] = mx / r;
     P[1] = my / r;
     P[2] = euler_p(mx, my, P[0], P[1], Q(q, 3, k));
     P[3] = euler_a(r, P[2]);
-#else
-    const real phi = Q(q, 0, k);
-    P[0] = sw_vel(phi, Q(q, 1, k));
-    P[1] = sw_vel(phi, Q(q, 2, k));
-    P[2] = 0.0;
-    P[3] = sw_a(phi);
-#endif
 }
 
 /* Fill the tile's primitives (tp[c·TILE_N + t], t = column + row·TILE_W, the halo included)
@@ -256,18 +252,11 @@ inline void tile_phys(__local const real* tp, const int t, const real* s, const 
 {
     *un = tp[axis * TILE_N + t];
     *a = tp[3 * TILE_N + t];
-#if CFG_SYS == 1
     const real p = tp[2 * TILE_N + t];
     f[0] = s[1];
     f[1] = euler_f_mn(s[1], *un, p);
     f[2] = euler_f_mt(s[2], *un);
     f[3] = euler_f_e(s[3], p, *un);
-#else
-    f[0] = sw_f_phi(s[0], *un);
-    f[1] = sw_f_mn(s[0], s[1], *un);
-    f[2] = sw_f_mt(s[2], *un);
-    f[3] = 0.0;
-#endif
 }
 
 /* flux_at with the primitives of the tile cells tl, tr (a mirrored wall state's own). */

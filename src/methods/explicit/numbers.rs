@@ -31,19 +31,13 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
         System::Transport { .. } => (0.0, 1.0, 0.0),
         System::Convection { .. } => return 3.0 * p.mesh.dims as f64 + 1.0,
     };
-    // The tiled stage computes each cell's primitives once (u and v both: one more for
-    // shallow water, none for Euler, whose u_t is the other velocity), plus its tile's halo;
+    // The tiled stage (Euler) computes each cell's primitives once, plus its tile's halo;
     // the other forms compute them for both states of every face.
     let (state, once) = if tiled(p) {
         let (lx, ly) = work_group(2);
         let rows = (ly * RPI) as f64;
         let halo = (lx as f64 + 2.0) * (rows + 2.0) / (lx as f64 * rows);
-        let own = if matches!(p.system, System::ShallowWater { .. }) {
-            prim + 1.0
-        } else {
-            prim
-        };
-        (fluxes, halo * own)
+        (fluxes, halo * prim)
     } else {
         (prim + fluxes, 0.0)
     };

@@ -44,13 +44,14 @@ pub fn global(p: &Problem) -> [usize; 2] {
     }
 }
 
-/// Whether the stage kernels of `p` use the tiled form (`DEV_TILE`): 2D first-order Euler
-/// and shallow water, where a face state's divisions and square root dominate the cost; the
-/// primitives of each cell of a group's tile are then computed once, into local memory.
+/// Whether the stage kernels of `p` use the tiled form (`DEV_TILE`): 2D first-order Euler,
+/// whose face states cost three divisions and a square root each; the primitives of each
+/// cell of a group's tile are then computed once, into local memory (on an H100: 640 → 508
+/// µs per step at 3072 × 1536). The kernel also serves shallow water, but there a state
+/// costs one division and the tile's fill and barrier cost more than they save (407 → 469
+/// µs at 2048²), so shallow water runs untiled (docs/PERFORMANCE.md, explicit methods).
 pub fn tiled(p: &Problem) -> bool {
-    p.mesh.dims == 2
-        && !p.num.muscl
-        && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. })
+    p.mesh.dims == 2 && !p.num.muscl && matches!(p.system, System::Euler { .. })
 }
 
 /// Local memory of a stage work-group in bytes: the two reduction arrays, and with the tiled
