@@ -61,11 +61,18 @@ enum { FASTP = 0 };
 #endif
 #if DEV_LEAN
 #define GEO(i,j)   ((uint)geo[IDX((i),(j))])
-#define GEO_OFF(i,j,sh) \
-    ((int)((GEO((i),(j)) >> (sh)) & 3u) - 1 + ((int)((GEO((i),(j)) >> ((sh) + 2)) & 3u) - 1) * CFG_NXT)
-#define CI(i,j) (FASTP ? IDX((i),(j)) : IDX((i),(j)) + GEO_OFF((i),(j),9))
-#define UI(i,j) (FASTP ? IDX((i),(j)) : IDX((i),(j)) + GEO_OFF((i),(j),13))
-#define VI(i,j) (FASTP ? IDX((i),(j)) : IDX((i),(j)) + GEO_OFF((i),(j),17))
+/* Stored index k plus the alias offset packed at bits sh … sh+3 of geo[k]. A function, not a
+ * macro: the accessors below are read inside deeply nested fragments, and as text the
+ * offset's two reads of geo (each with its own copy of the index expression) multiplied the
+ * program's size and its build time. Same integer arithmetic, so the same index. */
+inline int lean_alias(__global const uint* geo, const int k, const int sh)
+{
+    const uint g = geo[k];
+    return k + ((int)((g >> sh) & 3u) - 1 + ((int)((g >> (sh + 2)) & 3u) - 1) * CFG_NXT);
+}
+#define CI(i,j) (FASTP ? IDX((i),(j)) : lean_alias(geo, IDX((i),(j)), 9))
+#define UI(i,j) (FASTP ? IDX((i),(j)) : lean_alias(geo, IDX((i),(j)), 13))
+#define VI(i,j) (FASTP ? IDX((i),(j)) : lean_alias(geo, IDX((i),(j)), 17))
 #define FAST(i,j)  ((int)((GEO((i),(j)) >> 8) & 1u))
 #elif DEV_ALIAS
 #define CI(i,j) (FASTP ? IDX((i),(j)) : c_alias[IDX((i),(j))])
@@ -88,9 +95,10 @@ enum { FASTP = 0 };
 #define P_N(i,j)   (p_n[CI((i),(j))])
 #define T_N(i,j)   (t_n[CI((i),(j))])
 #if DEV_LEAN
-#define RHO(i,j)   (rho_eos(P((i),(j)), T((i),(j))))
+/* lean_rho (ops.cl, after the equation of state): ρ = p/T of one stored cell. */
+#define RHO(i,j)   (lean_rho(p, t, CI((i),(j))))
 #define GAM(i,j)   (gam_eos(T((i),(j))))
-#define RHO_N(i,j) (rho_eos(P_N((i),(j)), T_N((i),(j))))
+#define RHO_N(i,j) (lean_rho(p_n, t_n, CI((i),(j))))
 #else
 #define RHO(i,j)   (rho[CI((i),(j))])
 #define GAM(i,j)   (gam[CI((i),(j))])

@@ -59,6 +59,14 @@
 /* Equation of state ρ = p/T (non-dimensional, spec §1.2): the density every form stores or,
  * with lean storage, computes where it reads it. */
 #define rho_eos(p,t)  ((p) / (t))
+#if DEV_LEAN
+/* ρ = p/T of stored cell c for the lean storage's RHO, RHO_N (fields.cl): one index
+ * expression for both reads (see lean_alias); the same division as rho_eos. */
+inline real lean_rho(__global const real* pp, __global const real* tt, const int c)
+{
+    return rho_eos(pp[c], tt[c]);
+}
+#endif
 
 /* Γ = √T, the hard-sphere viscosity and conductivity factor (39)(40). */
 #define gam_eos(t)  (sqrt((t)))

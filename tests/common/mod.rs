@@ -3,10 +3,11 @@
 //! - [`cl_lock`]: one OpenCL user at a time in a test binary (its tests run in parallel
 //!   threads, and PoCL races when threads look devices up or build at once).
 //! - [`cl_options`] and [`simplets`]: in-process solvers and the `simplets` binary share one
-//!   kernel binary cache, `<target dir>/kernel-cache` ([`kernel_cache_dir`]): a program built
-//!   by one test (PoCL takes 20–30 s for a fused SIMPLE-TS program) is loaded by the next test,
-//!   and by the next run of the suite. Tests of cache misses and `--no-kernel-cache` build
-//!   their own cache in a temporary directory instead.
+//!   kernel binary cache, `<target dir>/kernel-cache` or the directory in
+//!   `SIMPLETS_TEST_KERNEL_CACHE` ([`kernel_cache_dir`]): a program built by one test (PoCL
+//!   takes 25–40 s for a fused SIMPLE-TS program) is loaded by the next test, and by the next
+//!   run of the suite. Tests of cache misses and `--no-kernel-cache` build their own cache in
+//!   a temporary directory instead.
 //! - [`open_nc`], [`quiet_hdf5`]: no `HDF5-DIAG` traces from a test thread that opens a NetCDF
 //!   file.
 //! - [`body_case`]: the parity case, whose programs `tests/parity.rs` builds.
@@ -58,9 +59,19 @@ pub fn target_dir() -> PathBuf {
         .unwrap_or_else(|| root().join("target"))
 }
 
-/// The kernel cache every test shares: `<target dir>/kernel-cache`.
+/// Environment variable naming a kernel cache for the tests outside the target directory:
+/// CI (`.ci/run`) keeps it across runs on one machine, so a change that leaves `cl/` alone
+/// does not rebuild every program from a fresh clone. Entries are keyed by the source, the
+/// options, the device and its driver, so a stale entry is never used.
+pub const TEST_CACHE_ENV: &str = "SIMPLETS_TEST_KERNEL_CACHE";
+
+/// The kernel cache every test shares: `$SIMPLETS_TEST_KERNEL_CACHE`, else
+/// `<target dir>/kernel-cache`.
 pub fn kernel_cache_dir() -> PathBuf {
-    target_dir().join("kernel-cache")
+    match std::env::var_os(TEST_CACHE_ENV) {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => target_dir().join("kernel-cache"),
+    }
 }
 
 /// OpenCL options with the shared kernel cache ([`kernel_cache_dir`]). With `RUST_LOG=info`
