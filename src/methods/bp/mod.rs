@@ -10,6 +10,7 @@
 //! variant, the wedge and cascade grids, a grid file (issue 19).
 
 pub mod case;
+pub mod formulas;
 pub mod grid;
 pub mod solver;
 pub mod step;
@@ -49,6 +50,15 @@ impl Flow {
     /// Stagnation density p0/(R T0).
     pub fn rho0(&self) -> f64 {
         self.p0 / (self.r * self.t0)
+    }
+
+    /// (u, v, p, H) of a node state (ρ, ρu, ρv, ρE).
+    pub fn secondary(&self, w: &[f64; 4]) -> [f64; 4] {
+        use formulas::{bp_h, bp_p, bp_vel};
+        let u = bp_vel(w[0], w[1]);
+        let v = bp_vel(w[0], w[2]);
+        let p = bp_p(self.gamma, w[0], w[3], u, v);
+        [u, v, p, bp_h(w[0], w[3], p)]
     }
 
     /// The isentropic state (ρ, ρu, ρv, ρE) at static pressure `p` and the inlet angle.

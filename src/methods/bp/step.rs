@@ -4,9 +4,31 @@
 //! node and face runs the same formula; the boundaries are in the tables (§5) except the
 //! inlet and outlet conditions, which touch only their node columns.
 
+use super::formulas::{
+    bp_avg, bp_blend, bp_change, bp_fe, bp_fmom, bp_mass, bp_rate, bp_res, bp_scree, bp_speed,
+    bp_sum,
+};
 use super::grid::NodeGrid;
 use super::tables::Tables;
 use super::{Flow, Numerics};
+
+/// The inlet condition of one inlet node (§4.7), shared by every backend (it needs `powf`,
+/// which OpenCL does not round correctly, so the device backends take its result from the
+/// host): the density relaxed towards the node's interior update `rho_node` from the last
+/// relaxed value `rho_last` and capped below ρ0, and the isentropic state at that density
+/// and the inlet angle. Returns (relaxed density, state).
+pub fn inlet_state(flow: &Flow, num: &Numerics, rho_node: f64, rho_last: f64) -> (f64, [f64; 4]) {
+    let rho0 = flow.rho0();
+    let r = (num.rfin * rho_node + (1.0 - num.rfin) * rho_last).min(0.9999 * rho0);
+    let p = flow.p0 * (r / rho0).powf(flow.gamma);
+    let mut w = flow.isentropic(p);
+    // The isentropic state at p has density r up to round-off; keep r exactly.
+    let scale = r / w[0];
+    for c in &mut w {
+        *c *= scale;
+    }
+    (r, w)
+}
 
 /// The state of a run: conserved variables at the nodes and the scheme's memory.
 #[derive(Debug, Clone)]
@@ -69,30 +91,19 @@ impl Bp {
 
     /// (u, v, p, H) of a node state.
     pub fn secondary(&self, w: &[f64; 4]) -> [f64; 4] {
-        let gm = self.flow.gamma - 1.0;
-        let u = w[1] / w[0];
-        let v = w[2] / w[0];
-        let p = gm * (w[3] - 0.5 * w[0] * (u * u + v * v));
-        [u, v, p, (w[3] + p) / w[0]]
+        self.flow.secondary(w)
     }
 
     /// Inlet: stagnation p0, T0 and the flow angle with the density relaxed towards the
     /// interior update (capped below ρ0); outlet: the exit static pressure (§4.7).
     fn apply_bconds(&mut self) {
         let f = self.flow;
-        let (ni, rho0) = (self.g.ni, f.rho0());
+        let ni = self.g.ni;
         for j in 0..self.g.nj {
             let k = j * ni;
-            let r = (self.num.rfin * self.w[k][0] + (1.0 - self.num.rfin) * self.rho_in[j])
-                .min(0.9999 * rho0);
+            let (r, w) = inlet_state(&f, &self.num, self.w[k][0], self.rho_in[j]);
             self.rho_in[j] = r;
-            let p = f.p0 * (r / rho0).powf(f.gamma);
-            self.w[k] = f.isentropic(p);
-            // The isentropic state at p has density r up to round-off; keep r exactly.
-            let scale = r / self.w[k][0];
-            for c in &mut self.w[k] {
-                *c *= scale;
-            }
+            self.w[k] = w;
             self.sec[k] = self.secondary(&self.w[k]);
             let o = ni - 1 + j * ni;
             self.sec[o][2] = f.p_exit;
@@ -103,13 +114,13 @@ impl Bp {
     /// multiplier `mul` (§4.2).
     fn face(&self, a: usize, b: usize, dl: [f64; 2], mul: f64) -> [f64; 4] {
         let (wa, wb, sa, sb) = (&self.w[a], &self.w[b], &self.sec[a], &self.sec[b]);
-        let m = mul * ((wa[1] + wb[1]) * dl[0] + (wa[2] + wb[2]) * dl[1]);
+        let m = bp_mass(mul, wa[1], wb[1], wa[2], wb[2], dl[0], dl[1]);
         let pp = sa[2] + sb[2];
         [
             m,
-            0.5 * (m * (sa[0] + sb[0]) + pp * dl[0]),
-            0.5 * (m * (sa[1] + sb[1]) + pp * dl[1]),
-            0.5 * m * (sa[3] + sb[3]),
+            bp_fmom(m, sa[0], sb[0], pp, dl[0]),
+            bp_fmom(m, sa[1], sb[1], pp, dl[1]),
+            bp_fe(m, sa[3], sb[3]),
         ]
     }
 
@@ -158,17 +169,16 @@ impl Bp {
                     i + (j + 1) * ni,
                 ] {
                     let q = &self.sec[k];
-                    let a = (g * q[2] / self.w[k][0]).sqrt();
-                    s = s.max(q[0].hypot(q[1]) + a);
+                    s = s.max(bp_speed(g, self.w[k][0], q[0], q[1], q[2]));
                 }
-                let r = self.num.cfl * self.g.dmin[c] / s / self.g.area[c];
+                let r = bp_rate(self.num.cfl, self.g.dmin[c], s, self.g.area[c]);
                 let (a, b) = (self.fi[i + j * ni], self.fi[i + 1 + j * ni]);
                 let (d, u) = (self.fj[c], self.fj[i + (j + 1) * nc]);
                 let mut eff = [0.0; 4];
                 for v in 0..4 {
-                    let dn = r * ((a[v] - b[v]) + (d[v] - u[v]));
+                    let dn = bp_change(r, a[v], b[v], d[v], u[v]);
                     let old = if first { dn } else { self.prev[c][v] };
-                    eff[v] = 2.0 * dn - old;
+                    eff[v] = bp_scree(dn, old);
                     self.prev[c][v] = dn;
                 }
                 self.cells[c] = eff;
@@ -179,7 +189,7 @@ impl Bp {
         for (k, node) in tmp.iter_mut().enumerate() {
             let ix = self.t.sum[k].map(|c| &self.cells[c as usize]);
             for (v, x) in node.iter_mut().enumerate() {
-                *x += 0.25 * ((ix[0][v] + ix[1][v]) + (ix[2][v] + ix[3][v]));
+                *x = bp_sum(*x, ix[0][v], ix[1][v], ix[2][v], ix[3][v]);
             }
         }
         let sf = self.num.smooth * self.num.cfl;
@@ -191,10 +201,12 @@ impl Bp {
                 self.t.smooth_w[k],
             );
             for (v, x) in self.w[k].iter_mut().enumerate() {
-                let avg = wt[0] * ix[0][v] + wt[1] * ix[1][v] + wt[2] * ix[2][v] + wt[3] * ix[3][v];
-                *x = (1.0 - sf) * tmp[k][v] + sf * avg;
+                let avg = bp_avg(
+                    wt[0], wt[1], wt[2], wt[3], ix[0][v], ix[1][v], ix[2][v], ix[3][v],
+                );
+                *x = bp_blend(sf, tmp[k][v], avg);
             }
-            res = res.max((self.w[k][0] - before).abs() / rho0);
+            res = res.max(bp_res(rho0, self.w[k][0], before));
         }
         self.step += 1;
         res
