@@ -5,14 +5,19 @@
 //! node's sum and smoothing stencils and every face's mass-flux multiplier are precomputed on
 //! the host ([`tables`]), so the per-node update is one formula everywhere (§5).
 //!
-//! Status: the serial reference of `"method": "bp_euler"` (the bump channel; `run` writes the
-//! node positions as CF 2D auxiliary coordinates). Not yet: OpenCL kernels, the ghost-cell
-//! variant, the wedge and cascade grids, a grid file (issue 19).
+//! Status: `"method": "bp_euler"` on the bump channel (`run` writes the node positions as CF
+//! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
+//! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
+//! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`. `parallel` runs the
+//! serial reference. Not yet: the ghost-cell variant, the wedge and cascade grids, a grid
+//! file (issue 19).
 
 pub mod case;
 pub mod formulas;
 pub mod grid;
+pub mod opencl;
 pub mod solver;
+pub mod source;
 pub mod step;
 pub mod tables;
 
