@@ -35,7 +35,7 @@ fn run_writes_curvilinear_auxiliary_coordinates() {
         ..RunOptions::default()
     };
     simplets::run::run_case(&c.common(), s.as_mut(), &o).unwrap();
-    let f = netcdf::open(dir.path().join("bpt.nc")).unwrap();
+    let f = common::open_nc(&dir.path().join("bpt.nc"));
     let g = NodeGrid::bump(25, 9, 0.1);
     for (name, want) in [("x", &g.x), ("y", &g.y)] {
         let v = f.variable(name).unwrap();
@@ -220,4 +220,62 @@ fn opencl_restore_continues_bit_identically() {
         &whole.state().unwrap(),
         &o2.state().unwrap(),
     );
+}
+
+/// `run` on OpenCL writes the reference's NetCDF values bit for bit (every field at every
+/// output step), and `bench` times the OpenCL backend with its kernel rows.
+#[test]
+fn opencl_run_writes_the_reference_values_and_benches() {
+    let c = AnyCase::from_json(ODD, "<t>").unwrap();
+    let mut files = Vec::new();
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let _g = common::cl_lock();
+    for (kind, dir) in [BackendKind::Reference, BackendKind::OpenCl]
+        .into_iter()
+        .zip(&dirs)
+    {
+        let mut s = simplets::methods::build(&c, &choice(kind)).unwrap();
+        let o = RunOptions {
+            out_dir: dir.path().to_path_buf(),
+            progress: Progress::Off,
+            ..RunOptions::default()
+        };
+        simplets::run::run_case(&c.common(), s.as_mut(), &o).unwrap();
+        files.push(common::open_nc(&dir.path().join("bpodd.nc")));
+    }
+    for field in ["rho", "u", "v", "p", "mach", "res_rho"] {
+        let get = |f: &netcdf::File| -> Vec<u64> {
+            f.variable(field)
+                .unwrap_or_else(|| panic!("{field}"))
+                .get_values::<f64, _>(..)
+                .unwrap()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect()
+        };
+        let (a, b) = (get(&files[0]), get(&files[1]));
+        assert!(!a.is_empty() && a == b, "{field} differs");
+    }
+    let out = common::simplets()
+        .args([
+            "bench",
+            "--backend",
+            "opencl",
+            "--steps",
+            "5",
+            "--warmup",
+            "1",
+        ])
+        .arg(common::config("bp_bump.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for kernel in ["calc_changes", "smooth", "reduce"] {
+        assert!(text.contains(kernel), "{kernel} missing from\n{text}");
+    }
 }

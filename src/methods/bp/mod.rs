@@ -15,6 +15,7 @@
 pub mod case;
 pub mod formulas;
 pub mod grid;
+pub mod numbers;
 pub mod opencl;
 pub mod solver;
 pub mod source;
