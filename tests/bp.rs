@@ -143,17 +143,27 @@ fn same_arrays(what: &str, a: &[&[f64]], b: &[&[f64]]) {
     }
 }
 
-/// 150 steps on the reference and on OpenCL: every step's residual, the node state, both
-/// snapshot levels and the checkpoint arrays are bit-identical (0 tolerance).
+/// 150 steps on the reference, on OpenCL and on the parallel backend: every step's residual,
+/// the node state, both snapshot levels and the checkpoint arrays are bit-identical (0
+/// tolerance).
 #[test]
-fn opencl_matches_the_reference_bit_for_bit() {
+fn opencl_and_parallel_match_the_reference_bit_for_bit() {
     let c = odd();
     let mut r = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
+    let mut par = BpSolver::new(&c, &choice(BackendKind::Parallel)).unwrap();
+    assert!(par.name().starts_with("parallel:"), "{}", par.name());
     let _g = common::cl_lock();
     let mut o = BpSolver::new(&c, &choice(BackendKind::OpenCl)).unwrap();
     assert!(o.name().starts_with("opencl:"), "{}", o.name());
     for n in 0..150 {
         let (a, b) = (r.step().unwrap(), o.step().unwrap());
+        let p = par.step().unwrap();
+        assert_eq!(
+            a.res.0[0].to_bits(),
+            p.res.0[0].to_bits(),
+            "parallel, step {}",
+            n + 1
+        );
         assert_eq!(
             a.res.0[0].to_bits(),
             b.res.0[0].to_bits(),
@@ -166,6 +176,7 @@ fn opencl_matches_the_reference_bit_for_bit() {
     assert!(r.bp().rho_inlet()[3] < 0.9999 * r.bp().flow.rho0());
     assert_eq!(r.clock(), o.clock());
     same("state", &r.state().unwrap(), &o.state().unwrap());
+    same("parallel state", &r.state().unwrap(), &par.state().unwrap());
     for level in [Level::Current, Level::Previous] {
         let a: Vec<Vec<f64>> = r
             .snapshot(level)

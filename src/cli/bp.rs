@@ -114,6 +114,10 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
     }
     if o.backend == Backend::Parallel {
         thread_pool(o.threads)?;
+        spec.threads = Some(
+            o.threads
+                .map_or_else(rayon::current_num_threads, |n| n as usize),
+        );
     }
     let backend = if opencl { Backend::Opencl } else { o.backend };
     let ch = choice(backend, o.device.clone(), true);

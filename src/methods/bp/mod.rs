@@ -8,8 +8,8 @@
 //! Status: `"method": "bp_euler"` on the bump channel (`run` writes the node positions as CF
 //! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
 //! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
-//! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`. `parallel` runs the
-//! serial reference. Not yet: the ghost-cell variant, the wedge and cascade grids, a grid
+//! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
+//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the wedge and cascade grids, a grid
 //! file (issue 19).
 
 pub mod case;

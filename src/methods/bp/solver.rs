@@ -1,5 +1,5 @@
-//! Brandvik–Pullan behind the solver seam, on the serial reference or an OpenCL device
-//! ([`super::opencl`], bit-identical): the output has one value per node (ρ, u, v, p, Mach) with the node positions as 2D auxiliary coordinates; the
+//! Brandvik–Pullan behind the solver seam, on the serial reference, its loops on rayon's
+//! threads (`parallel`) or an OpenCL device ([`super::opencl`]), all bit-identical: the output has one value per node (ρ, u, v, p, Mach) with the node positions as 2D auxiliary coordinates; the
 //! residual is max |Δρ|/ρ0 of the step; the run ends at the case's step count or once the
 //! residual is below its tolerance; checkpoints hold the node state, SCREE's previous cell
 //! changes and the relaxed inlet density.
@@ -35,9 +35,10 @@ pub struct BpSolver {
 }
 
 impl BpSolver {
-    /// Build `c` on the backend `choice` asks for (`parallel` runs the serial reference).
+    /// Build `c` on the backend `choice` asks for.
     pub fn new(c: &Case, choice: &BackendChoice) -> Result<BpSolver, DeviceError> {
-        let b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        let mut b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        b.parallel = choice.kind == BackendKind::Parallel;
         let engine = match choice.kind {
             BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(
                 &b.g,
@@ -134,6 +135,9 @@ impl BpSolver {
 impl Solver for BpSolver {
     fn name(&self) -> String {
         match &self.engine {
+            Engine::Reference { .. } if self.b.parallel => {
+                format!("parallel:{}", rayon::current_num_threads())
+            }
             Engine::Reference { .. } => "reference".into(),
             Engine::OpenCl(o) => format!("opencl:{}", o.device().name),
         }
