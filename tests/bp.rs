@@ -1,8 +1,9 @@
 //! `bp_euler` through the solver seam: a run writes the node positions as CF 2D auxiliary
 //! coordinates (x, y on (y_c, x_c), `coordinates = "y x"` on every field) that equal the
-//! grid generator's; a restored checkpoint continues bit-identically; the OpenCL backend is
-//! bit-identical to the reference on PoCL (steps, residuals, snapshots, checkpoints and a
-//! restore); bad input names its field.
+//! grid generator's; a restored checkpoint continues bit-identically; the OpenCL backend
+//! and the parallel backend are bit-identical to the reference on PoCL (steps, residuals,
+//! snapshots, checkpoints, restores, the NetCDF file, a failing step); bad input names its
+//! field.
 #![cfg(feature = "netcdf")]
 
 mod common;
@@ -288,5 +289,49 @@ fn opencl_run_writes_the_reference_values_and_benches() {
     );
     for kernel in ["calc_changes", "smooth", "reduce"] {
         assert!(text.contains(kernel), "{kernel} missing from\n{text}");
+    }
+}
+
+/// A case that fails at its second step (a 30 % bump at a low exit pressure, CFL 1, no
+/// smoothing): OpenCL names the same step and node as the reference and keeps the same state
+/// (the one before the failed step) at both snapshot levels.
+#[test]
+fn opencl_fails_as_the_reference() {
+    let text = ODD
+        .replace(r#""thickness":0.1"#, r#""thickness":0.3"#)
+        .replace(r#""p":84300"#, r#""p":30000"#)
+        .replace(
+            r#""time":{"steps":200}"#,
+            r#""scheme":{"cfl":1.0,"smooth":0.0},"time":{"steps":200}"#,
+        );
+    let AnyCase::BpEuler(c) = AnyCase::from_json(&text, "<t>").unwrap() else {
+        panic!()
+    };
+    let fail = |s: &mut BpSolver| -> String {
+        for _ in 0..50 {
+            if let Err(e) = s.step() {
+                return e.to_string();
+            }
+        }
+        panic!("no failure in 50 steps")
+    };
+    let mut r = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
+    let _g = common::cl_lock();
+    let mut o = BpSolver::new(&c, &choice(BackendKind::OpenCl)).unwrap();
+    let (a, b) = (fail(&mut r), fail(&mut o));
+    assert_eq!(a, b);
+    assert_eq!(r.clock(), o.clock());
+    same("state", &r.state().unwrap(), &o.state().unwrap());
+    for level in [Level::Current, Level::Previous] {
+        let a: Vec<Vec<f64>> = r
+            .snapshot(level)
+            .unwrap()
+            .arrays
+            .iter()
+            .map(|x| x.to_vec())
+            .collect();
+        let b = o.snapshot(level).unwrap();
+        let a: Vec<&[f64]> = a.iter().map(Vec::as_slice).collect();
+        same_arrays(&format!("snapshot {level:?}"), &a, &b.arrays);
     }
 }
