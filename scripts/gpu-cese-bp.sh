@@ -22,9 +22,9 @@
 #             (the thesis: 1.5x over 16 OpenMP threads in FP64; the issue asks >= 50x over our
 #             parallel backend)
 #   bp_euler  5000 steps on a 1000x1000-node channel with a bump (the report: 117 s on an
-#             X1950 XT, 23.4 ns per node-step), branch-free vs ghost-cell boundaries; SKIPPED
-#             with the binary's reason in summary.txt while `bench` of bp_euler on OpenCL is
-#             refused (the kernels are not in the tree yet).
+#             X1950 XT, 23.4 ns per node-step), the branch-free index tables (the ghost-cell
+#             variant is not in the tree yet); SKIPPED with the binary's reason in summary.txt
+#             where `bench` of bp_euler on OpenCL is refused (a binary without its kernels).
 # Each run is skipped with a SKIP line once the remaining BUDGET (seconds, default 540) is
 # short. For a dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first two sizes.
 set -uo pipefail
@@ -119,7 +119,7 @@ table cese_1d cese_sod_sweep "1000x1 10000x1 100000x1 1000000x1 10000000x1 10000
 table cese_2d cese_riemann_2d "64x64 256x256 1024x1024 4096x4096 8192x8192" \
   "1000 1000 500 100 50" "100 20 2 1 1" "500 100 10 2 1"
 
-# Brandvik-Pullan: 5000 steps on 1000 x 1000 nodes, branch-free index tables vs ghost cells.
+# Brandvik-Pullan: 5000 steps on 1000 x 1000 nodes, branch-free index tables.
 if "$BIN" bench configs/bp_bump.json --backend opencl --steps 1 --warmup 0 --no-profile \
     >"$OUT/log/bp-probe.txt" 2>&1; then
   nx=1000; ny=1000; [ -n "${SMALL:-}" ] && { nx=100; ny=100; }

@@ -128,6 +128,7 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
                 let kernel = opts.kernel;
                 super::cese::bench(&any, opts, kernel)
             }
+            simplets::methods::AnyCase::BpEuler(_) => super::bp::bench(&any, opts),
             _ => super::explicit::bench(&any, opts),
         };
     }

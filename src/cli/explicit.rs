@@ -84,10 +84,8 @@ pub fn check(case: &AnyCase) {
 
 /// `run --dump-kernel FILE` of an explicit case.
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
-    if matches!(case, AnyCase::BpEuler(_)) {
-        return Err(Failure::Input(anyhow!(
-            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
-        )));
+    if let AnyCase::BpEuler(c) = case {
+        return super::bp::dump_kernel(c, file, force);
     }
     let p = problem(case);
     let text = format!(
@@ -98,6 +96,11 @@ pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failu
         defines(&p).to_options(),
         source()
     );
+    write_kernel(file, &text, force)
+}
+
+/// Write a dumped kernel source to `file` and print its path.
+pub fn write_kernel(file: &Path, text: &str, force: bool) -> Result<(), Failure> {
     simplets::output::atomic::write_atomic(file, text.as_bytes(), force).map_err(|e| match e {
         simplets::error::OutputError::Exists { .. }
         | simplets::error::OutputError::NotAFile { .. } => Failure::Input(e.into()),
@@ -114,10 +117,8 @@ pub fn build_kernels(
     nx: Option<u64>,
     ny: Option<u64>,
 ) -> Result<(), Failure> {
-    if matches!(case, AnyCase::BpEuler(_)) {
-        return Err(Failure::Input(anyhow!(
-            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
-        )));
+    if let AnyCase::BpEuler(_) = case {
+        return super::bp::build_kernels(&resized(case, nx, ny)?, device);
     }
     let p = problem(&resized(case, nx, ny)?);
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
@@ -252,11 +253,6 @@ pub struct BenchOpts<'a> {
 /// from the analytic model, and optionally one CSV line for the tables of
 /// `scripts/gpu-explicit.sh`.
 pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
-    if matches!(case, AnyCase::BpEuler(_)) {
-        return Err(Failure::Input(anyhow!(
-            "bp_euler has no OpenCL kernels and no bench model yet (issue 19)"
-        )));
-    }
     let mut p = problem(&resized(case, o.nx, o.ny)?);
     // Fixed step counts: a CFL case with an end time would stop advancing at it.
     p.t_end = f64::INFINITY;

@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod bp;
 mod cese;
 mod explicit;
 mod plot;

@@ -5,13 +5,20 @@
 //! node's sum and smoothing stencils and every face's mass-flux multiplier are precomputed on
 //! the host ([`tables`]), so the per-node update is one formula everywhere (§5).
 //!
-//! Status: the serial reference of `"method": "bp_euler"` (the bump channel; `run` writes the
-//! node positions as CF 2D auxiliary coordinates). Not yet: OpenCL kernels, the ghost-cell
-//! variant, the wedge and cascade grids, a grid file (issue 19).
+//! Status: `"method": "bp_euler"` on the bump channel (`run` writes the node positions as CF
+//! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
+//! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
+//! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
+//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the wedge and cascade grids, a grid
+//! file (issue 19).
 
 pub mod case;
+pub mod formulas;
 pub mod grid;
+pub mod numbers;
+pub mod opencl;
 pub mod solver;
+pub mod source;
 pub mod step;
 pub mod tables;
 
@@ -49,6 +56,15 @@ impl Flow {
     /// Stagnation density p0/(R T0).
     pub fn rho0(&self) -> f64 {
         self.p0 / (self.r * self.t0)
+    }
+
+    /// (u, v, p, H) of a node state (ρ, ρu, ρv, ρE).
+    pub fn secondary(&self, w: &[f64; 4]) -> [f64; 4] {
+        use formulas::{bp_h, bp_p, bp_vel};
+        let u = bp_vel(w[0], w[1]);
+        let v = bp_vel(w[0], w[2]);
+        let p = bp_p(self.gamma, w[0], w[3], u, v);
+        [u, v, p, bp_h(w[0], w[3], p)]
     }
 
     /// The isentropic state (ρ, ρu, ρv, ρE) at static pressure `p` and the inlet angle.

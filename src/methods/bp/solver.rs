@@ -1,37 +1,58 @@
-//! Brandvik–Pullan behind the solver seam (serial reference only): the output has one value
-//! per node (ρ, u, v, p, Mach) with the node positions as 2D auxiliary coordinates; the
+//! Brandvik–Pullan behind the solver seam, on the serial reference, its loops on rayon's
+//! threads (`parallel`) or an OpenCL device ([`super::opencl`]), all bit-identical: the output has one value per node (ρ, u, v, p, Mach) with the node positions as 2D auxiliary coordinates; the
 //! residual is max |Δρ|/ρ0 of the step; the run ends at the case's step count or once the
 //! residual is below its tolerance; checkpoints hold the node state, SCREE's previous cell
 //! changes and the relaxed inlet density.
 
 use super::case::Case;
+use super::opencl::BpOpenCl;
 use super::step::Bp;
 use crate::error::{DeviceError, RunError};
 use crate::grid::Grid;
 use crate::methods::{BackendChoice, BackendKind};
 use crate::solver::{
-    Layout, Level, Place, ResidualSpec, Saved, Snapshot, Solver, StepReport, Variable,
+    Layout, Level, Place, ResidualSpec, Saved, Snapshot, Solver, SolverInfo, StepReport, Variable,
 };
+
+/// Where a `bp_euler` run steps. The reference keeps the grid, tables and initial state that
+/// the OpenCL backend uploads (and the output reads), so both hold a [`Bp`]; with OpenCL its
+/// state is only the initial one.
+enum Engine {
+    /// The serial reference, with the state before its last step.
+    Reference { prev_w: Vec<[f64; 4]> },
+    /// An OpenCL device.
+    OpenCl(Box<BpOpenCl>),
+}
 
 /// A `bp_euler` run.
 pub struct BpSolver {
     b: Bp,
+    engine: Engine,
     layout: Layout,
     tolerance: f64,
     res: f64,
-    prev_w: Vec<[f64; 4]>,
     out: Vec<Vec<f64>>,
 }
 
 impl BpSolver {
-    /// Build `c` (the reference; OpenCL is refused: no kernels yet).
+    /// Build `c` on the backend `choice` asks for.
     pub fn new(c: &Case, choice: &BackendChoice) -> Result<BpSolver, DeviceError> {
-        if choice.kind == BackendKind::OpenCl {
-            return Err(DeviceError::Unsupported(
-                "bp_euler has no OpenCL kernels yet: use --backend reference".into(),
-            ));
-        }
-        let b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        let mut b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        b.parallel = choice.kind == BackendKind::Parallel;
+        let engine = match choice.kind {
+            BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(
+                &b.g,
+                &b.t,
+                b.flow,
+                b.num,
+                &b.w,
+                b.rho_inlet(),
+                choice,
+            )?)),
+            BackendKind::Reference | BackendKind::Parallel => Engine::Reference {
+                prev_w: b.w.clone(),
+            },
+        };
         let common = c.common();
         let grid = Grid::new(&common.grid, false, false);
         let v = |name, long_name| Variable {
@@ -71,7 +92,7 @@ impl BpSolver {
             aux: Some([b.g.x.clone(), b.g.y.clone()]),
         };
         Ok(BpSolver {
-            prev_w: b.w.clone(),
+            engine,
             b,
             layout,
             tolerance: c.time.tolerance,
@@ -80,9 +101,17 @@ impl BpSolver {
         })
     }
 
-    /// The scheme state.
+    /// The scheme of the reference (with OpenCL: its grid, tables and initial state).
     pub fn bp(&self) -> &Bp {
         &self.b
+    }
+
+    /// The node state, (ρ, ρu, ρv, ρE) per node (read back from a device).
+    pub fn state(&self) -> Result<Vec<[f64; 4]>, RunError> {
+        Ok(match &self.engine {
+            Engine::Reference { .. } => self.b.w.clone(),
+            Engine::OpenCl(o) => o.state(false)?,
+        })
     }
 
     fn fill(&mut self, w: &[[f64; 4]]) {
@@ -105,7 +134,13 @@ impl BpSolver {
 
 impl Solver for BpSolver {
     fn name(&self) -> String {
-        "reference".into()
+        match &self.engine {
+            Engine::Reference { .. } if self.b.parallel => {
+                format!("parallel:{}", rayon::current_num_threads())
+            }
+            Engine::Reference { .. } => "reference".into(),
+            Engine::OpenCl(o) => format!("opencl:{}", o.device().name),
+        }
     }
 
     fn layout(&self) -> &Layout {
@@ -113,24 +148,30 @@ impl Solver for BpSolver {
     }
 
     fn step(&mut self) -> Result<StepReport, RunError> {
-        self.prev_w = self.b.w.clone();
-        let r = self.b.step();
-        let bad = self.b.w.iter().position(|w| {
-            let p = self.b.secondary(w)[2];
-            !(w[0] > 0.0 && p > 0.0)
-        });
-        if let Some(k) = bad {
-            let ni = self.b.g.ni;
-            self.b.w = self.prev_w.clone();
-            return Err(RunError::Diverged {
-                step: self.b.step,
-                iter: 1,
-                field: "rho or p",
-                i: (k % ni) as i64 + 1,
-                j: (k / ni) as i64 + 1,
-                value: f64::NAN,
-            });
-        }
+        let r = match &mut self.engine {
+            Engine::OpenCl(o) => o.step()?,
+            Engine::Reference { prev_w } => {
+                prev_w.clone_from(&self.b.w);
+                let r = self.b.step();
+                let bad = self.b.w.iter().position(|w| {
+                    let p = self.b.secondary(w)[2];
+                    !super::formulas::bp_admissible(w[0], p)
+                });
+                if let Some(k) = bad {
+                    let ni = self.b.g.ni;
+                    self.b.w.clone_from(prev_w);
+                    return Err(RunError::Diverged {
+                        step: self.b.step,
+                        iter: 1,
+                        field: "rho or p",
+                        i: (k % ni) as i64 + 1,
+                        j: (k / ni) as i64 + 1,
+                        value: f64::NAN,
+                    });
+                }
+                r
+            }
+        };
         self.res = r;
         let mut res = crate::solver::Residuals::default();
         res.0[0] = r;
@@ -142,14 +183,19 @@ impl Solver for BpSolver {
     }
 
     fn clock(&self) -> (u64, f64) {
-        (self.b.step, self.b.step as f64)
+        let step = match &self.engine {
+            Engine::Reference { .. } => self.b.step,
+            Engine::OpenCl(o) => o.steps(),
+        };
+        (step, step as f64)
     }
 
     fn snapshot(&mut self, level: Level) -> Result<Snapshot<'_>, RunError> {
-        let w = if level == Level::Previous {
-            self.prev_w.clone()
-        } else {
-            self.b.w.clone()
+        let previous = level == Level::Previous;
+        let w = match &self.engine {
+            Engine::Reference { prev_w } if previous => prev_w.clone(),
+            Engine::Reference { .. } => self.b.w.clone(),
+            Engine::OpenCl(o) => o.state(previous)?,
         };
         self.fill(&w);
         let (step, time) = self.clock();
@@ -165,6 +211,14 @@ impl Solver for BpSolver {
     }
 
     fn save(&mut self) -> Result<Saved, RunError> {
+        let (w, prev, rho_in) = match &self.engine {
+            Engine::Reference { .. } => (
+                self.b.w.clone(),
+                self.b.prev.clone(),
+                self.b.rho_inlet().to_vec(),
+            ),
+            Engine::OpenCl(o) => (o.state(false)?, o.scree_previous()?, o.rho_inlet().to_vec()),
+        };
         let g = &self.layout.grid;
         let (ni, nj, nc) = (self.b.g.ni, self.b.g.nj, self.b.g.nci());
         let mut arrays = Vec::new();
@@ -173,9 +227,9 @@ impl Solver for BpSolver {
             let mut p = vec![0.0; g.len()];
             for j in 0..nj {
                 for i in 0..ni {
-                    a[g.idx(i + 1, j + 1)] = self.b.w[i + j * ni][v];
+                    a[g.idx(i + 1, j + 1)] = w[i + j * ni][v];
                     if i < nc && j + 1 < nj {
-                        p[g.idx(i + 1, j + 1)] = self.b.prev[i + j * nc][v];
+                        p[g.idx(i + 1, j + 1)] = prev[i + j * nc][v];
                     }
                 }
             }
@@ -183,7 +237,7 @@ impl Solver for BpSolver {
             arrays.push(p);
         }
         let mut r = vec![0.0; g.len()];
-        for (j, x) in self.b.rho_inlet().iter().enumerate() {
+        for (j, x) in rho_in.iter().enumerate() {
             r[g.idx(1, j + 1)] = *x;
         }
         arrays.push(r);
@@ -207,8 +261,25 @@ impl Solver for BpSolver {
         let rin: Vec<f64> = (0..nj).map(|j| saved.arrays[8][g.idx(1, j + 1)]).collect();
         self.b.set_rho_inlet(&rin);
         self.b.step = saved.step;
-        self.prev_w = self.b.w.clone();
+        match &mut self.engine {
+            Engine::Reference { prev_w } => prev_w.clone_from(&self.b.w),
+            Engine::OpenCl(o) => o.restore(&self.b.w, &self.b.prev, &rin, saved.step)?,
+        }
         Ok(())
+    }
+
+    fn info(&self) -> SolverInfo {
+        match &self.engine {
+            Engine::OpenCl(o) => SolverInfo::opencl(o.runtime().program(), "bp-step", None),
+            Engine::Reference { .. } => SolverInfo::default(),
+        }
+    }
+
+    fn profiling(&mut self) -> Option<&mut dyn crate::device::Profiling> {
+        match &mut self.engine {
+            Engine::OpenCl(o) => Some(o.runtime_mut() as &mut dyn crate::device::Profiling),
+            Engine::Reference { .. } => None,
+        }
     }
 
     fn details(&self) -> Vec<(String, String)> {

@@ -4,9 +4,33 @@
 //! node and face runs the same formula; the boundaries are in the tables (§5) except the
 //! inlet and outlet conditions, which touch only their node columns.
 
+use super::formulas::{
+    bp_avg, bp_blend, bp_change, bp_fe, bp_fmom, bp_mass, bp_rate, bp_res, bp_scree, bp_speed,
+    bp_sum,
+};
+use rayon::prelude::*;
+
 use super::grid::NodeGrid;
 use super::tables::Tables;
 use super::{Flow, Numerics};
+
+/// The inlet condition of one inlet node (§4.7), shared by every backend (it needs `powf`,
+/// which OpenCL does not round correctly, so the device backends take its result from the
+/// host): the density relaxed towards the node's interior update `rho_node` from the last
+/// relaxed value `rho_last` and capped below ρ0, and the isentropic state at that density
+/// and the inlet angle. Returns (relaxed density, state).
+pub fn inlet_state(flow: &Flow, num: &Numerics, rho_node: f64, rho_last: f64) -> (f64, [f64; 4]) {
+    let rho0 = flow.rho0();
+    let r = (num.rfin * rho_node + (1.0 - num.rfin) * rho_last).min(0.9999 * rho0);
+    let p = flow.p0 * (r / rho0).powf(flow.gamma);
+    let mut w = flow.isentropic(p);
+    // The isentropic state at p has density r up to round-off; keep r exactly.
+    let scale = r / w[0];
+    for c in &mut w {
+        *c *= scale;
+    }
+    (r, w)
+}
 
 /// The state of a run: conserved variables at the nodes and the scheme's memory.
 #[derive(Debug, Clone)]
@@ -32,6 +56,52 @@ pub struct Bp {
     fi: Vec<[f64; 4]>,
     fj: Vec<[f64; 4]>,
     cells: Vec<[f64; 4]>,
+    /// Loops on rayon's threads (the `parallel` backend; the same per-item code, so
+    /// bit-identical).
+    pub parallel: bool,
+}
+
+/// `f(k, &mut a[k])` for every k, on rayon's threads if `par`.
+fn each<T: Send>(par: bool, a: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    if par {
+        a.par_iter_mut().enumerate().for_each(|(k, x)| f(k, x));
+    } else {
+        a.iter_mut().enumerate().for_each(|(k, x)| f(k, x));
+    }
+}
+
+/// `f(k, &mut a[k], &mut b[k])` for every k, on rayon's threads if `par`.
+fn each2<T: Send, U: Send>(
+    par: bool,
+    a: &mut [T],
+    b: &mut [U],
+    f: impl Fn(usize, &mut T, &mut U) + Sync,
+) {
+    if par {
+        a.par_iter_mut()
+            .zip(b.par_iter_mut())
+            .enumerate()
+            .for_each(|(k, (x, y))| f(k, x, y));
+    } else {
+        a.iter_mut()
+            .zip(b.iter_mut())
+            .enumerate()
+            .for_each(|(k, (x, y))| f(k, x, y));
+    }
+}
+
+/// The flux through a face of nodes a, b with projected length `dl` and mass-flux
+/// multiplier `mul` (§4.2).
+fn face(w: &[[f64; 4]], sec: &[[f64; 4]], a: usize, b: usize, dl: [f64; 2], mul: f64) -> [f64; 4] {
+    let (wa, wb, sa, sb) = (&w[a], &w[b], &sec[a], &sec[b]);
+    let m = bp_mass(mul, wa[1], wb[1], wa[2], wb[2], dl[0], dl[1]);
+    let pp = sa[2] + sb[2];
+    [
+        m,
+        bp_fmom(m, sa[0], sb[0], pp, dl[0]),
+        bp_fmom(m, sa[1], sb[1], pp, dl[1]),
+        bp_fe(m, sa[3], sb[3]),
+    ]
 }
 
 impl Bp {
@@ -50,6 +120,7 @@ impl Bp {
             fi: vec![[0.0; 4]; g.ni * g.ncj()],
             fj: vec![[0.0; 4]; g.nci() * g.nj],
             cells: vec![[0.0; 4]; nc],
+            parallel: false,
             g,
             t,
             flow,
@@ -69,134 +140,118 @@ impl Bp {
 
     /// (u, v, p, H) of a node state.
     pub fn secondary(&self, w: &[f64; 4]) -> [f64; 4] {
-        let gm = self.flow.gamma - 1.0;
-        let u = w[1] / w[0];
-        let v = w[2] / w[0];
-        let p = gm * (w[3] - 0.5 * w[0] * (u * u + v * v));
-        [u, v, p, (w[3] + p) / w[0]]
+        self.flow.secondary(w)
     }
 
     /// Inlet: stagnation p0, T0 and the flow angle with the density relaxed towards the
     /// interior update (capped below ρ0); outlet: the exit static pressure (§4.7).
     fn apply_bconds(&mut self) {
         let f = self.flow;
-        let (ni, rho0) = (self.g.ni, f.rho0());
+        let ni = self.g.ni;
         for j in 0..self.g.nj {
             let k = j * ni;
-            let r = (self.num.rfin * self.w[k][0] + (1.0 - self.num.rfin) * self.rho_in[j])
-                .min(0.9999 * rho0);
+            let (r, w) = inlet_state(&f, &self.num, self.w[k][0], self.rho_in[j]);
             self.rho_in[j] = r;
-            let p = f.p0 * (r / rho0).powf(f.gamma);
-            self.w[k] = f.isentropic(p);
-            // The isentropic state at p has density r up to round-off; keep r exactly.
-            let scale = r / self.w[k][0];
-            for c in &mut self.w[k] {
-                *c *= scale;
-            }
+            self.w[k] = w;
             self.sec[k] = self.secondary(&self.w[k]);
             let o = ni - 1 + j * ni;
             self.sec[o][2] = f.p_exit;
         }
     }
 
-    /// The flux through a face of nodes a, b with projected length `dl` and mass-flux
-    /// multiplier `mul` (§4.2).
-    fn face(&self, a: usize, b: usize, dl: [f64; 2], mul: f64) -> [f64; 4] {
-        let (wa, wb, sa, sb) = (&self.w[a], &self.w[b], &self.sec[a], &self.sec[b]);
-        let m = mul * ((wa[1] + wb[1]) * dl[0] + (wa[2] + wb[2]) * dl[1]);
-        let pp = sa[2] + sb[2];
-        [
-            m,
-            0.5 * (m * (sa[0] + sb[0]) + pp * dl[0]),
-            0.5 * (m * (sa[1] + sb[1]) + pp * dl[1]),
-            0.5 * m * (sa[3] + sb[3]),
-        ]
-    }
-
     /// One step; returns the largest |Δρ|/ρ0 of the nodes over the whole step (the changes
     /// and the smoothing together: at steady state the smoothing balances the flux residual,
     /// so the cell changes alone do not go to zero).
     pub fn step(&mut self) -> f64 {
-        let (ni, nj, nc, ncj) = (self.g.ni, self.g.nj, self.g.nci(), self.g.ncj());
-        for k in 0..ni * nj {
-            self.sec[k] = self.secondary(&self.w[k]);
+        let (ni, nc) = (self.g.ni, self.g.nci());
+        let par = self.parallel;
+        let flow = self.flow;
+        {
+            let w = &self.w;
+            each(par, &mut self.sec, |k, s| *s = flow.secondary(&w[k]));
         }
         self.apply_bconds();
-        for j in 0..ncj {
-            for i in 0..ni {
-                let f = self.face(
-                    i + j * ni,
-                    i + (j + 1) * ni,
-                    self.g.dli[i + j * ni],
-                    self.t.mul_i[i + j * ni],
-                );
-                self.fi[i + j * ni] = f;
+        let Bp {
+            g,
+            t,
+            num,
+            w,
+            prev,
+            sec,
+            fi,
+            fj,
+            cells,
+            step,
+            ..
+        } = self;
+        let (w_, sec_) = (&*w, &*sec);
+        each(par, fi, |f, out| {
+            *out = face(w_, sec_, f, f + ni, g.dli[f], t.mul_i[f]);
+        });
+        each(par, fj, |f, out| {
+            let a = f % nc + (f / nc) * ni;
+            *out = face(w_, sec_, a, a + 1, g.dlj[f], t.mul_j[f]);
+        });
+        let gamma = flow.gamma;
+        let first = *step == 0;
+        let (fi_, fj_) = (&*fi, &*fj);
+        each2(par, cells, prev, |c, eff, last| {
+            let (i, j) = (c % nc, c / nc);
+            // Local time step from the fastest of the cell's four nodes.
+            let mut s: f64 = 0.0;
+            for k in [
+                i + j * ni,
+                i + 1 + j * ni,
+                i + 1 + (j + 1) * ni,
+                i + (j + 1) * ni,
+            ] {
+                let q = &sec_[k];
+                s = s.max(bp_speed(gamma, w_[k][0], q[0], q[1], q[2]));
             }
-        }
-        for j in 0..nj {
-            for i in 0..nc {
-                let f = self.face(
-                    i + j * ni,
-                    i + 1 + j * ni,
-                    self.g.dlj[i + j * nc],
-                    self.t.mul_j[i + j * nc],
-                );
-                self.fj[i + j * nc] = f;
+            let r = bp_rate(num.cfl, g.dmin[c], s, g.area[c]);
+            let (a, b) = (fi_[i + j * ni], fi_[i + 1 + j * ni]);
+            let (d, u) = (fj_[c], fj_[i + (j + 1) * nc]);
+            for v in 0..4 {
+                let dn = bp_change(r, a[v], b[v], d[v], u[v]);
+                let old = if first { dn } else { last[v] };
+                eff[v] = bp_scree(dn, old);
+                last[v] = dn;
             }
-        }
-        let g = self.flow.gamma;
-        let first = self.step == 0;
-        for j in 0..ncj {
-            for i in 0..nc {
-                let c = i + j * nc;
-                // Local time step from the fastest of the cell's four nodes.
-                let mut s: f64 = 0.0;
-                for k in [
-                    i + j * ni,
-                    i + 1 + j * ni,
-                    i + 1 + (j + 1) * ni,
-                    i + (j + 1) * ni,
-                ] {
-                    let q = &self.sec[k];
-                    let a = (g * q[2] / self.w[k][0]).sqrt();
-                    s = s.max(q[0].hypot(q[1]) + a);
-                }
-                let r = self.num.cfl * self.g.dmin[c] / s / self.g.area[c];
-                let (a, b) = (self.fi[i + j * ni], self.fi[i + 1 + j * ni]);
-                let (d, u) = (self.fj[c], self.fj[i + (j + 1) * nc]);
-                let mut eff = [0.0; 4];
-                for v in 0..4 {
-                    let dn = r * ((a[v] - b[v]) + (d[v] - u[v]));
-                    let old = if first { dn } else { self.prev[c][v] };
-                    eff[v] = 2.0 * dn - old;
-                    self.prev[c][v] = dn;
-                }
-                self.cells[c] = eff;
-            }
-        }
-        let rho0 = self.flow.rho0();
-        let mut tmp = self.w.clone();
-        for (k, node) in tmp.iter_mut().enumerate() {
-            let ix = self.t.sum[k].map(|c| &self.cells[c as usize]);
+        });
+        let rho0 = flow.rho0();
+        let mut tmp = w.clone();
+        let cells_ = &*cells;
+        each(par, &mut tmp, |k, node| {
+            let ix = t.sum[k].map(|c| &cells_[c as usize]);
             for (v, x) in node.iter_mut().enumerate() {
-                *x += 0.25 * ((ix[0][v] + ix[1][v]) + (ix[2][v] + ix[3][v]));
+                *x = bp_sum(*x, ix[0][v], ix[1][v], ix[2][v], ix[3][v]);
             }
-        }
-        let sf = self.num.smooth * self.num.cfl;
-        let mut res: f64 = 0.0;
-        for k in 0..ni * nj {
-            let before = self.w[k][0];
-            let (ix, wt) = (
-                self.t.smooth_idx[k].map(|n| &tmp[n as usize]),
-                self.t.smooth_w[k],
-            );
-            for (v, x) in self.w[k].iter_mut().enumerate() {
-                let avg = wt[0] * ix[0][v] + wt[1] * ix[1][v] + wt[2] * ix[2][v] + wt[3] * ix[3][v];
-                *x = (1.0 - sf) * tmp[k][v] + sf * avg;
+        });
+        let sf = num.smooth * num.cfl;
+        let smooth = |k: usize, node: &mut [f64; 4]| -> f64 {
+            let before = node[0];
+            let (ix, wt) = (t.smooth_idx[k].map(|n| &tmp[n as usize]), t.smooth_w[k]);
+            for (v, x) in node.iter_mut().enumerate() {
+                let avg = bp_avg(
+                    wt[0], wt[1], wt[2], wt[3], ix[0][v], ix[1][v], ix[2][v], ix[3][v],
+                );
+                *x = bp_blend(sf, tmp[k][v], avg);
             }
-            res = res.max((self.w[k][0] - before).abs() / rho0);
-        }
-        self.step += 1;
+            bp_res(rho0, node[0], before)
+        };
+        // A maximum (NaN ignored) does not depend on the order it is taken in.
+        let res = if par {
+            w.par_iter_mut()
+                .enumerate()
+                .map(|(k, node)| smooth(k, node))
+                .reduce(|| 0.0, f64::max)
+        } else {
+            w.iter_mut()
+                .enumerate()
+                .map(|(k, node)| smooth(k, node))
+                .fold(0.0, f64::max)
+        };
+        *step += 1;
         res
     }
 

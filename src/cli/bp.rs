@@ -1,0 +1,172 @@
+//! The `bp_euler` side of `bench` (fixed steps: the convergence stop is not applied; the
+//! roofline from the analytic model of `methods/bp/numbers.rs`), `build-kernels` and
+//! `run --dump-kernel`.
+
+use std::path::Path;
+
+use anyhow::anyhow;
+
+use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
+use simplets::methods::bp::case::Case;
+use simplets::methods::bp::numbers::{kernels, FORM, HOST_BYTES_PER_NODE};
+use simplets::methods::bp::opencl::{defines, source, RED};
+use simplets::methods::bp::solver::BpSolver;
+use simplets::methods::AnyCase;
+
+use super::explicit::{report_out, resized, write_kernel, BenchOpts};
+use super::{choice, device_failure, thread_pool, Backend, Failure};
+
+/// The work-group the host rounds every launch up to but `smooth` and `reduce` (`RED`).
+const WG: usize = 128;
+
+/// The model of the kernels of `ni` × `nj` nodes as bench counts per launched work-item (the
+/// launches are rounded up to whole work-groups; the extra items do no work).
+pub fn counts(name: &str, scheme: &str, ni: usize, nj: usize) -> Counts {
+    let mut map = std::collections::BTreeMap::new();
+    for m in kernels(ni, nj) {
+        let wg = if matches!(m.name, "smooth" | "reduce") {
+            RED
+        } else {
+            WG
+        };
+        let per_item = m.units as f64 / m.units.div_ceil(wg).max(1) as f64 / wg as f64;
+        let (read, written) = (m.read * per_item, m.written * per_item);
+        map.insert(
+            m.name.to_string(),
+            KernelCount {
+                unit: "item".into(),
+                launches: 1,
+                flops: m.flops * per_item,
+                add: 0.0,
+                sub: 0.0,
+                mul: 0.0,
+                div: 0.0,
+                sqrt: 0.0,
+                other: 0.0,
+                bytes_read: read,
+                bytes_written: written,
+                bytes_accessed: read + written,
+                reads: Default::default(),
+                writes: Default::default(),
+            },
+        );
+    }
+    let mut schemes = std::collections::BTreeMap::new();
+    schemes.insert(
+        scheme.to_string(),
+        SchemeCounts {
+            stored_cells: (ni * nj) as u64,
+            fluid_cells: (ni * nj) as u64,
+            kernels: map,
+        },
+    );
+    let mut forms = std::collections::BTreeMap::new();
+    forms.insert(
+        FORM.to_string(),
+        FormCounts {
+            source_hash: String::new(),
+            schemes,
+        },
+    );
+    Counts {
+        method: "analytic model of the bp_euler kernels (src/methods/bp/numbers.rs)".into(),
+        case: name.to_string(),
+        forms,
+    }
+}
+
+/// `simplets bench` of a `bp_euler` case.
+pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
+    let AnyCase::BpEuler(c) = resized(case, o.nx, o.ny)? else {
+        unreachable!("a bp_euler case")
+    };
+    let common = c.common();
+    let (ni, nj) = (common.grid.nx, common.grid.ny);
+    let opencl = matches!(o.backend, Backend::Auto | Backend::Opencl);
+    let mut spec = simplets::bench::Spec {
+        warmup: o.warmup,
+        steps: o.steps,
+        profile: o.profile,
+        form: opencl.then_some(FORM),
+        form_source: None,
+        scheme: common.scheme.clone(),
+        order: "tables".into(),
+        iters_per_step: 1,
+        host_bytes_per_cell: HOST_BYTES_PER_NODE,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        git: Some(simplets::output::manifest::GIT_DESCRIBE)
+            .filter(|s| !s.is_empty())
+            .unwrap_or("unknown")
+            .to_string(),
+        counts: Some(counts(&common.name, &common.scheme, ni, nj)),
+        ..Default::default()
+    };
+    if opencl {
+        let dev = simplets::device::select_device(o.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        if o.triad > 0 {
+            let n = o.triad as usize * (1 << 20) / 8;
+            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
+                .map_err(|e| Failure::Run(e.into()))?;
+            spec.triad = Some(bw);
+        }
+        spec.device = Some(dev);
+    }
+    if o.backend == Backend::Parallel {
+        thread_pool(o.threads)?;
+        spec.threads = Some(
+            o.threads
+                .map_or_else(rayon::current_num_threads, |n| n as usize),
+        );
+    }
+    let backend = if opencl { Backend::Opencl } else { o.backend };
+    let ch = choice(backend, o.device.clone(), true);
+    let mut solver = BpSolver::new(&c, &ch).map_err(device_failure)?;
+    let report =
+        simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
+    report_out(&report, &common, &o)
+}
+
+/// The `-D` defines of a case.
+fn case_defines(c: &Case) -> simplets::device::Defines {
+    defines(&c.node_grid(), &c.flow(), &c.numerics())
+}
+
+/// `run --dump-kernel FILE` of a `bp_euler` case.
+pub fn dump_kernel(c: &Case, file: &Path, force: bool) -> Result<(), Failure> {
+    let text = format!(
+        "/* simplets {}: case {}, bp_euler step kernels, build options: {} */\n{}",
+        env!("CARGO_PKG_VERSION"),
+        c.name,
+        case_defines(c).to_options(),
+        source()
+    );
+    write_kernel(file, &text, force)
+}
+
+/// `simplets build-kernels` of a (resized) `bp_euler` case: its program into the kernel cache.
+pub fn build_kernels(case: &AnyCase, device: Option<&str>) -> Result<(), Failure> {
+    let AnyCase::BpEuler(c) = case else {
+        unreachable!("a bp_euler case")
+    };
+    let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
+    simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
+    let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
+        Failure::Input(anyhow!(
+            "no kernel cache directory: set SIMPLETS_KERNEL_CACHE"
+        ))
+    })?;
+    let cache = simplets::device::KernelCache::new(dir);
+    let built =
+        simplets::device::build_cached(&dev, &source(), &case_defines(c), None, Some(&cache))
+            .map_err(|e| Failure::Run(e.into()))?;
+    println!(
+        "kernels for {} on {} cached in {}: bp {:.2} s ({})",
+        c.name,
+        dev.name,
+        cache.dir().display(),
+        built.build_seconds(),
+        built.cache_status()
+    );
+    Ok(())
+}

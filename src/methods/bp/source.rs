@@ -1,0 +1,18 @@
+//! The OpenCL C pieces of `bp_euler`, in assembly order: the prelude, the formulas
+//! (`cl/bp/formulas.cl`, twins of [`super::formulas`]) and the step kernels
+//! (`cl/bp/step.cl`, with its `-D` contract).
+
+use crate::device::source::Source;
+
+/// `bp/formulas.cl`: the per-node, per-face and per-cell formulas.
+pub const FORMULAS: (&str, &str) = (
+    "cl/bp/formulas.cl",
+    include_str!("../../../cl/bp/formulas.cl"),
+);
+/// `bp/step.cl`: the kernels of one step.
+pub const STEP: (&str, &str) = ("cl/bp/step.cl", include_str!("../../../cl/bp/step.cl"));
+
+/// The program of the solver.
+pub fn program() -> Source {
+    Source::new().with(FORMULAS).with(STEP)
+}
