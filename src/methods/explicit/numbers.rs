@@ -2,7 +2,7 @@
 //! kernels that `simplets bench` turns into its roofline counts (an analytic count from the
 //! code, per computed cell: there is no counting build of these kernels).
 
-use super::opencl::{device_bytes, groups, tiled, work_group, RPI};
+use super::opencl::{device_bytes, groups, shape, tiled, work_group};
 use super::reference::max_rate;
 use super::{Flux, Problem, StepRule, System};
 
@@ -34,8 +34,8 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     // The tiled stage (Euler) computes each cell's primitives once, plus its tile's halo;
     // the other forms compute them for both states of every face.
     let (state, once) = if tiled(p) {
-        let (lx, ly) = work_group(2);
-        let rows = (ly * RPI) as f64;
+        let (lx, ly, rpi) = shape(2);
+        let rows = (ly * rpi) as f64;
         let halo = (lx as f64 + 2.0) * (rows + 2.0) / (lx as f64 * rows);
         (fluxes, halo * prim)
     } else {
@@ -140,11 +140,12 @@ pub fn render(p: &Problem) -> String {
     let (r, w) = stage_bytes(p, false);
     let _ = writeln!(
         s,
-        "kernels     stage: {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {RPI} cells",
+        "kernels     stage: {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
         r + w,
         flops_per_cell(p),
         groups(p),
-        work_group(m.dims).0 * work_group(m.dims).1
+        work_group(m.dims).0 * work_group(m.dims).1,
+        shape(m.dims).2
     );
     s
 }

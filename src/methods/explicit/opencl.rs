@@ -18,29 +18,68 @@ use crate::methods::BackendChoice;
 /// Work-group of the finish kernel (`DEV_RED`).
 const RED: usize = 256;
 
-/// Stage work-group (x, y) of a mesh: 64 × 4 in 2D (rows of 64 cells: coalesced, with a
-/// 4-row tile that reuses the y-neighbours in cache), 256 × 1 in 1D.
-pub fn work_group(dims: usize) -> (usize, usize) {
-    if dims == 2 {
-        (64, 4)
-    } else {
-        (256, 1)
+/// Environment variable overriding the stage shape for tuning sweeps: `LXxLYxRPI`, e.g.
+/// `64x4x4` (LX·LY a power of two, at most 1024; LY = 1 in 1D). It becomes `DEV_LX`,
+/// `DEV_LY` and `DEV_RPI`, so it is part of the kernel cache key and of the recorded build
+/// options; results do not depend on it (every cell's update is the same function).
+pub const SHAPE_ENV: &str = "SIMPLETS_EXPLICIT_SHAPE";
+
+/// The shape `LXxLYxRPI` of [`SHAPE_ENV`] for a mesh of `dims` dimensions, or why not.
+pub fn parse_shape(value: &str, dims: usize) -> Result<(usize, usize, usize), String> {
+    let parts: Vec<usize> = value
+        .trim()
+        .split('x')
+        .map(|t| {
+            t.parse::<usize>()
+                .map_err(|_| format!("`{t}` is not a count"))
+        })
+        .collect::<Result<_, _>>()?;
+    let [lx, ly, rpi] = parts[..] else {
+        return Err("expected LXxLYxRPI, e.g. 64x4x4".into());
+    };
+    let n = lx * ly;
+    if lx == 0 || ly == 0 || rpi == 0 || !n.is_power_of_two() || n > 1024 {
+        return Err("LX·LY must be a power of two from 1 to 1024, RPI at least 1".into());
+    }
+    if dims == 1 && ly != 1 {
+        return Err("a 1D mesh takes LY = 1".into());
+    }
+    Ok((lx, ly, rpi))
+}
+
+/// Stage shape (DEV_LX, DEV_LY, DEV_RPI) of a mesh: work-groups of 64 × 4 items in 2D (rows
+/// of 64 cells: coalesced, with a tile that reuses the y-neighbours in cache), 256 × 1 in
+/// 1D, each item updating 4 cells (the group reduction of the rate and the residual is then
+/// paid once per 4 cells); [`SHAPE_ENV`] overrides it where valid (`OpenCl::new` refuses an
+/// invalid one).
+pub fn shape(dims: usize) -> (usize, usize, usize) {
+    let default = if dims == 2 { (64, 4, 4) } else { (256, 1, 4) };
+    match std::env::var(SHAPE_ENV) {
+        Ok(v) if !v.trim().is_empty() => parse_shape(&v, dims).unwrap_or(default),
+        _ => default,
     }
 }
 
-/// Cells each stage work-item updates (`DEV_RPI`): the group reduction of the rate and the
-/// residual is then paid once per 4 cells.
-pub const RPI: usize = 4;
+/// Stage work-group (x, y) of a mesh ([`shape`]).
+pub fn work_group(dims: usize) -> (usize, usize) {
+    let (lx, ly, _) = shape(dims);
+    (lx, ly)
+}
 
-/// The stage kernels' global size (x, y) of `p`: every computed cell covered with [`RPI`]
+/// Cells each stage work-item updates (`DEV_RPI`, [`shape`]).
+pub fn rpi(dims: usize) -> usize {
+    shape(dims).2
+}
+
+/// The stage kernels' global size (x, y) of `p`: every computed cell covered with [`rpi`]
 /// cells per work-item (rows in 2D, strided cells in 1D).
 pub fn global(p: &Problem) -> [usize; 2] {
-    let (lx, ly) = work_group(p.mesh.dims);
+    let (lx, ly, rpi) = shape(p.mesh.dims);
     let m = &p.mesh;
     if m.dims == 2 {
-        [m.nx.div_ceil(lx) * lx, m.ny.div_ceil(ly * RPI) * ly]
+        [m.nx.div_ceil(lx) * lx, m.ny.div_ceil(ly * rpi) * ly]
     } else {
-        [m.nx.div_ceil(lx * RPI) * lx, 1]
+        [m.nx.div_ceil(lx * rpi) * lx, 1]
     }
 }
 
@@ -57,9 +96,9 @@ pub fn tiled(p: &Problem) -> bool {
 /// Local memory of a stage work-group in bytes: the two reduction arrays, and with the tiled
 /// form the 4 primitives of its (DEV_LX + 2) × (DEV_LY·RPI + 2) cells.
 pub fn stage_local_bytes(p: &Problem) -> u64 {
-    let (lx, ly) = work_group(p.mesh.dims);
+    let (lx, ly, rpi) = shape(p.mesh.dims);
     let tile = if tiled(p) {
-        4 * (lx + 2) * (ly * RPI + 2)
+        4 * (lx + 2) * (ly * rpi + 2)
     } else {
         4
     };
@@ -137,7 +176,7 @@ pub fn defines(p: &Problem) -> Defines {
         .int("CFG_NORTH", p.sides[3].id())
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
-        .int("DEV_RPI", RPI as i64)
+        .int("DEV_RPI", rpi(m.dims) as i64)
         .int("DEV_TILE", i64::from(tiled(p)))
         .int("DEV_RED", RED as i64)
 }
@@ -175,6 +214,15 @@ const LEVEL: [&str; 2] = ["qa", "qb"];
 impl OpenCl {
     /// Set up `p` on the device `choice` names: buffers, initial state, kernels.
     pub fn new(p: Arc<Problem>, choice: &BackendChoice) -> Result<OpenCl, DeviceError> {
+        if let Ok(v) = std::env::var(SHAPE_ENV) {
+            if !v.trim().is_empty() {
+                parse_shape(&v, p.mesh.dims).map_err(|reason| DeviceError::BadBuildOption {
+                    var: SHAPE_ENV,
+                    value: v.clone(),
+                    reason,
+                })?;
+            }
+        }
         let dev = select_device(choice.device.as_deref())?;
         require_fp64(&dev)?;
         let (total, largest) = device_bytes(&p);

@@ -1,0 +1,74 @@
+//! The explicit methods' stage shape (`SIMPLETS_EXPLICIT_SHAPE`, work-group LX × LY items
+//! of RPI cells each; a tuning knob): any valid shape gives the reference's bits, in the
+//! tiled Euler stage (whose tile is the group's cells) and the untiled shallow-water one;
+//! an invalid shape is refused in one line naming the variable. One test in its own binary,
+//! since it sets the process environment.
+//!
+//! Tolerance: none (bit-identical), as `tests/explicit_parity.rs`.
+
+use simplets::methods::explicit::opencl::SHAPE_ENV;
+use simplets::methods::explicit::solver::Explicit;
+use simplets::methods::{AnyCase, BackendChoice, BackendKind};
+use simplets::solver::Solver;
+
+fn bits(json: &str, kind: BackendKind, n: u64) -> Result<Vec<u64>, String> {
+    let c = AnyCase::from_json(json, "<test>").expect("a valid case");
+    let choice = BackendChoice {
+        kind,
+        ..BackendChoice::default()
+    };
+    let mut s = Explicit::new(c.explicit_problem().unwrap(), &choice).map_err(|e| e.to_string())?;
+    for _ in 0..n {
+        s.step().expect("a good step");
+    }
+    let mut out: Vec<u64> = s
+        .conserved_interior()
+        .unwrap()
+        .iter()
+        .flatten()
+        .map(|x| x.to_bits())
+        .collect();
+    let (_, t) = s.clock();
+    out.push(t.to_bits());
+    out.push(s.next_dt().to_bits());
+    Ok(out)
+}
+
+const EULER: &str = r#"{"name":"s1","method":"shll_euler","grid":{"nx":70,"ny":37,"x":[0,2],"y":[0,1]},
+    "boundaries":{"west":{"kind":"inflow","state":{"rho":2.8,"u":1.6,"p":5}},
+    "east":{"kind":"outflow"},"south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+    "walls":[{"x":[0.9,1.1],"y":[0.3,0.7]}],
+    "initial":{"state":{"rho":1,"p":1},"regions":[{"x":[0,0.3],"state":{"rho":2.8,"u":1.6,"p":5}}]},
+    "time":{"cfl":0.5,"steps":15}}"#;
+
+const WATER: &str = r#"{"name":"s2","method":"shll_shallow_water","grid":{"nx":45,"ny":33,"x":[0,10],"y":[0,10]},
+    "boundaries":{"west":{"kind":"reflective"},"east":{"kind":"outflow"},
+    "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+    "initial":{"state":{"h":0.5},"regions":[{"x":[0,5],"state":{"h":2,"v":0.1}}]},
+    "time":{"cfl":0.4,"steps":15}}"#;
+
+#[test]
+fn any_stage_shape_gives_the_reference_bits() {
+    let fix_north = EULER.replace(
+        r#""north":{"kind":"reflective"}"#,
+        r#""north":{"kind":"reflective"}"#,
+    );
+    for case in [fix_north.as_str(), WATER] {
+        let want = bits(case, BackendKind::Reference, 15).unwrap();
+        for shape in ["32x2x1", "16x8x3", "128x1x2", "8x4x5"] {
+            // The only test of this binary: no other thread reads the environment.
+            std::env::set_var(SHAPE_ENV, shape);
+            let got = bits(case, BackendKind::OpenCl, 15).unwrap();
+            assert!(
+                got == want,
+                "shape {shape}: OpenCL differs from the reference"
+            );
+        }
+    }
+    for bad in ["48x4x4", "64x4", "64x4x0", "64xfourx4"] {
+        std::env::set_var(SHAPE_ENV, bad);
+        let e = bits(WATER, BackendKind::OpenCl, 1).unwrap_err();
+        assert!(e.contains(SHAPE_ENV) && !e.contains('\n'), "{bad}: {e}");
+    }
+    std::env::remove_var(SHAPE_ENV);
+}
