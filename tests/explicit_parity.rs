@@ -119,7 +119,7 @@ fn euler_1d_rusanov_and_shll_muscl() {
     );
 }
 
-/// The tiled first-order stage (2D Euler) across several work-group tiles (64 × 16 cells):
+/// The tiled first-order stage (2D Euler) across several work-group tiles (32 × 16 cells by default):
 /// every flux, periodic and inflow sides, a wall across a tile edge; and first-order
 /// shallow water (untiled) with Rusanov on the same kind of grid.
 #[test]

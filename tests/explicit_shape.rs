@@ -55,7 +55,7 @@ fn any_stage_shape_gives_the_reference_bits() {
     );
     for case in [fix_north.as_str(), WATER] {
         let want = bits(case, BackendKind::Reference, 15).unwrap();
-        for shape in ["32x2x1", "16x8x3", "128x1x2", "8x4x5"] {
+        for shape in ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"] {
             // The only test of this binary: no other thread reads the environment.
             std::env::set_var(SHAPE_ENV, shape);
             let got = bits(case, BackendKind::OpenCl, 15).unwrap();

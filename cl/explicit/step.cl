@@ -205,7 +205,7 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 /* The tiled stage (2D first-order Euler): a work-group's cells are a tile
  * of DEV_LX × (DEV_LY·DEV_RPI) cells; before the update the group computes the primitives
  * (u, v, p, a) of every cell of the tile and its one-cell halo once, into local memory, so a
- * cell's divisions and square root are done about once (1.16 times with the halo) instead of
+ * cell's divisions and square root are done about once (1.2 times with the halo) instead of
  * twice per face. The values are those `phys` computes in either face frame: the frame only
  * swaps which velocity is normal, and p sums the same two products in the other order (IEEE
  * addition commutes), so the update stays bit-identical to the reference's. */
