@@ -5,12 +5,13 @@
 //! node's sum and smoothing stencils and every face's mass-flux multiplier are precomputed on
 //! the host ([`tables`]), so the per-node update is one formula everywhere (§5).
 //!
-//! Status: `"method": "bp_euler"` on the bump channel (`run` writes the node positions as CF
+//! Status: `"method": "bp_euler"` on the bump channel and the supersonic wedge (a supersonic
+//! inlet and exit; against the oblique-shock relation in `tests.rs`) (`run` writes the node positions as CF
 //! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
 //! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
 //! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
-//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the wedge and cascade grids, a grid
-//! file (issue 19).
+//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the cascade grid, a grid file
+//! (issue 19).
 
 pub mod case;
 pub mod formulas;
