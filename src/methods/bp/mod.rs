@@ -18,6 +18,7 @@ pub mod formulas;
 pub mod grid;
 pub mod numbers;
 pub mod opencl;
+pub mod shock;
 pub mod solver;
 pub mod source;
 pub mod step;

@@ -4,6 +4,7 @@
 //! wedge against the exact oblique shock.
 
 use super::grid::NodeGrid;
+use super::shock::wedge_shock;
 use super::step::Bp;
 use super::tables::Tables;
 use super::{Flow, Numerics};
@@ -121,68 +122,6 @@ fn subsonic_bump_converges_and_refines() {
     );
 }
 
-/// What a converged wedge run gives: the shock angle fitted to the pressure jump's locus
-/// and the pressure behind it (see [`wedge_shock`]).
-pub(super) struct WedgeShock {
-    /// Fitted shock angle, radians.
-    pub beta: f64,
-    /// Intercept of the fitted line y = y0 + x tan β at x = 0 (the corner is at (0, 0)).
-    pub y0: f64,
-    /// Mean p/p1 behind the shock.
-    pub p_ratio: f64,
-    /// Largest deviation of p/p1 behind the shock from its mean.
-    pub p_spread: f64,
-}
-
-/// The shock of a wedge run `b` with free-stream pressure `p1` and expected ratio `p21`:
-/// on every i-line with x in [0.3, 0.95] the y where p crosses the mid value (p1 + p2)/2
-/// (searched from the upper wall down, linear between the two nodes), a least-squares line
-/// through those points, and p/p1 over the middle half of each i-line between the wall and
-/// the shock (away from both, where the smoothing smears the jump and the wall's one-sided
-/// stencil sits).
-pub(super) fn wedge_shock(b: &Bp, p1: f64, p21: f64) -> WedgeShock {
-    let (ni, nj) = (b.g.ni, b.g.nj);
-    let p = |k: usize| b.secondary(&b.w[k])[2];
-    let mid = 0.5 * (1.0 + p21) * p1;
-    let mut pts = Vec::new();
-    let mut behind = Vec::new();
-    for i in 0..ni {
-        let x = b.g.x[i];
-        if !(0.3..=0.95).contains(&x) {
-            continue;
-        }
-        let j = (0..nj - 1)
-            .rev()
-            .find(|&j| p(i + j * ni) > mid)
-            .expect("a shock on every i-line");
-        let (ka, kb) = (i + j * ni, i + (j + 1) * ni);
-        let f = (mid - p(ka)) / (p(kb) - p(ka));
-        let ys = b.g.y[ka] + f * (b.g.y[kb] - b.g.y[ka]);
-        pts.push((x, ys));
-        let yw = b.g.y[i];
-        for jj in 0..nj {
-            let y = b.g.y[i + jj * ni];
-            if y > yw + 0.25 * (ys - yw) && y < yw + 0.75 * (ys - yw) {
-                behind.push(p(i + jj * ni) / p1);
-            }
-        }
-    }
-    let n = pts.len() as f64;
-    let (sx, sy) = pts.iter().fold((0.0, 0.0), |(a, c), (x, y)| (a + x, c + y));
-    let (mx, my) = (sx / n, sy / n);
-    let sxy: f64 = pts.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = pts.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
-    let slope = sxy / sxx;
-    let mean = behind.iter().sum::<f64>() / behind.len() as f64;
-    let spread = behind.iter().map(|r| (r - mean).abs()).fold(0.0, f64::max);
-    WedgeShock {
-        beta: slope.atan(),
-        y0: my - slope * mx,
-        p_ratio: mean,
-        p_spread: spread,
-    }
-}
-
 /// Mach 1.6 over the 10° wedge (configs/bp_wedge.json, 91 × 91 nodes, a node on the corner)
 /// to steady state (max |Δρ|/ρ0 < 1e-7) against the exact weak oblique shock (β = 51.12°,
 /// p2/p1 = 1.643). Measured: β = 51.49°, p2/p1 = 1.649 (61 × 61: 51.54°, 1.649; 121 × 121:
@@ -210,7 +149,7 @@ fn wedge_matches_the_oblique_shock() {
     }
     let exact = ObliqueShock::new(1.6, 10f64.to_radians(), 1.4, Branch::Weak).unwrap();
     let (beta, ratio) = (exact.beta, exact.pressure_ratio);
-    let s = wedge_shock(&b, 1e5, ratio);
+    let s = wedge_shock(&b.g, &b.flow, &b.w, 1e5, ratio);
     eprintln!(
         "wedge {}x{}: {steps} steps, res {res:.2e}, {:.1} s; beta {:.2} deg (exact {:.2}), \
          y0 {:.4}, p2/p1 {:.4} (exact {:.4}), spread {:.4}",
