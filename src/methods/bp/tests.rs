@@ -32,6 +32,27 @@ fn bump_cells_are_closed() {
     assert!(g.area.iter().all(|a| *a > 0.0));
 }
 
+/// The wedge grid: closed cells, a node on the corner (ni − 1 a multiple of 3), the lower
+/// wall at the wedge angle beyond it, the upper wall straight; the duct tables fit it as they
+/// are (walls on j = 0 and nj − 1: zero mass flux there).
+#[test]
+fn wedge_grid_is_closed_and_turns_at_the_corner() {
+    let (ni, nj) = (31, 11);
+    let th = 10f64.to_radians();
+    let g = NodeGrid::wedge(ni, nj, th);
+    assert!(g.closure() < 1e-14, "closure {}", g.closure());
+    assert!(g.area.iter().all(|a| *a > 0.0));
+    assert_eq!((g.x[10], g.y[10]), (0.0, 0.0), "the corner node");
+    for i in 0..ni {
+        let want = if g.x[i] > 0.0 { g.x[i] * th.tan() } else { 0.0 };
+        assert!((g.y[i] - want).abs() < 1e-15, "lower wall at i = {i}");
+        assert_eq!(g.y[i + (nj - 1) * ni], super::grid::WEDGE_H);
+    }
+    let t = Tables::duct(&g);
+    assert!(t.mul_j[..ni - 1].iter().all(|m| *m == 0.0));
+    assert!(t.mul_j[(nj - 1) * (ni - 1)..].iter().all(|m| *m == 0.0));
+}
+
 /// The sum weights are ¼ per entry (½ + ½ on a side, 4 × the one cell at a corner) and every
 /// smoothing stencil's weights sum to 1, so a uniform state is a fixed point of both.
 #[test]
