@@ -6,7 +6,8 @@
  * src/methods/bp/step.rs.
  *
  * -D contract: CFG_NI, CFG_NJ (nodes along i and j; the prelude's CFG_NXT, CFG_NYT equal them), CFG_GAMMA, CFG_CFL, CFG_SF, CFG_RHO0,
- * CFG_P_EXIT (exit static pressure), CFG_NGROUPS (work-groups of `smooth`), DEV_RED (the
+ * CFG_P_EXIT (exit static pressure), CFG_FREE_EXIT (optional flag: a supersonic exit, no
+ * pressure imposed), CFG_NGROUPS (work-groups of `smooth`), DEV_RED (the
  * work-group of `smooth` and `reduce`, a power of two).
  *
  * Storage, structure of arrays: component v of node k = i + j·NI at v·NN + k (w, sec, tmp);
@@ -53,7 +54,9 @@ __kernel void set_secondary(__global const real* w, __global real* sec)
 
 /* §4.7 apply_bconds over the inlet and outlet columns (one work-item per j): the inlet node
  * takes the state the host computed (step::inlet_state; its old state is kept in inlet_old
- * for the read-back of the state before the step), the outlet node the exit pressure. */
+ * for the read-back of the state before the step; a supersonic inlet's state is fixed), the
+ * outlet node the exit pressure (none with CFG_FREE_EXIT: the exit nodes keep the scheme's
+ * one-sided update). */
 __kernel void apply_bconds(__global real* w, __global real* sec, __global const real* inlet,
                            __global real* inlet_old)
 {
@@ -66,7 +69,9 @@ __kernel void apply_bconds(__global real* w, __global real* sec, __global const 
         W(w, v, k) = inlet[v * CFG_NJ + j];
     }
     put_secondary(w, sec, k);
+#ifndef CFG_FREE_EXIT
     W(sec, 2, CFG_NI - 1 + j * CFG_NI) = CFG_P_EXIT;
+#endif
 }
 
 /* §4.2 the flux through the face of nodes a, b (projected length dl, multiplier mul) into

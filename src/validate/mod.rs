@@ -9,6 +9,7 @@
 //! Everything is non-dimensional (spec §1.2 scales).
 
 mod backend;
+pub mod bp;
 mod cache;
 mod cases;
 mod cavity;
@@ -32,7 +33,7 @@ pub use plot::{Plot, Series};
 pub use report::{metrics_csv, table, write_report, CaseReport, Check, Row};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 17] = [
+pub const CASES: [&str; 18] = [
     "couette_heat",
     "channel_kn",
     "grid_convergence",
@@ -50,6 +51,7 @@ pub const CASES: [&str; 17] = [
     "cese_riemann",
     "cese_riemann_2d",
     "cese_smooth",
+    "bp_wedge",
 ];
 
 /// Where `validation/` is: the current directory if it has one, else the source tree.
@@ -104,6 +106,7 @@ pub fn run_case_on(
         "square_low_speed" => square::square_low_speed(&dir, quick, &mut rep, bk)?,
         n if explicit::CASES.contains(&n) => explicit::run(n, &dir, quick, &mut rep, bk)?,
         n if cese::CASES.contains(&n) => cese::run(n, &dir, quick, &mut rep, bk)?,
+        n if bp::CASES.contains(&n) => bp::run(n, &dir, quick, &mut rep, bk)?,
         _ => {
             return Err(ValidateError::UnknownCase {
                 name: name.into(),

@@ -8,12 +8,16 @@
 //!   "time": { "steps": 20000, "tolerance": 1e-7 } }
 //! ```
 //!
+//! The supersonic wedge: `"grid": { "kind": "wedge", "ni": 91, "nj": 61, "angle": 10.0 }`,
+//! `"inlet": { "mach": 1.6, "p": 100000.0, "t": 300.0 }` (every inflow variable fixed),
+//! `"outlet": { "kind": "supersonic" }` (no pressure imposed).
+//!
 //! Dimensional SI units (seed 001 §2). The run stops after `steps` steps or once the largest
 //! |Δρ|/ρ0 of a step is below `tolerance`.
 
 use serde::{Deserialize, Serialize};
 
-use super::grid::NodeGrid;
+use super::grid::{NodeGrid, WEDGE_H, WEDGE_X0, WEDGE_X1};
 use super::{Flow, Numerics};
 use crate::case::rules::{finite, invalid, num, positive};
 use crate::case::{GridSpec, Method, OutputSpec};
@@ -53,27 +57,77 @@ pub enum BpGrid {
         /// Bump height / chord.
         thickness: f64,
     },
+    /// The duct x ∈ [−0.5, 1], height 1.5, whose lower wall turns up by `angle` at x = 0
+    /// ([`NodeGrid::wedge`]); ni × nj nodes.
+    Wedge {
+        /// Nodes streamwise.
+        ni: usize,
+        /// Nodes across.
+        nj: usize,
+        /// Wedge angle θ, degrees.
+        angle: f64,
+    },
 }
 
-/// Inlet stagnation conditions.
+impl BpGrid {
+    /// (ni, nj).
+    pub fn nodes(&self) -> (usize, usize) {
+        match *self {
+            BpGrid::Bump { ni, nj, .. } | BpGrid::Wedge { ni, nj, .. } => (ni, nj),
+        }
+    }
+}
+
+/// Inlet conditions: subsonic (`p0`, `t0`: stagnation state and angle imposed) or
+/// supersonic (`mach`, `p`, `t`: every inflow variable fixed), never both.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Inlet {
-    /// Stagnation pressure, Pa.
-    pub p0: f64,
-    /// Stagnation temperature, K.
-    pub t0: f64,
+    /// Stagnation pressure, Pa (subsonic inlet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p0: Option<f64>,
+    /// Stagnation temperature, K (subsonic inlet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t0: Option<f64>,
+    /// Mach number, above 1 (supersonic inlet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mach: Option<f64>,
+    /// Static pressure, Pa (supersonic inlet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+    /// Static temperature, K (supersonic inlet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<f64>,
     /// Flow angle, degrees (default 0).
     #[serde(default)]
     pub angle: f64,
 }
 
-/// Outlet static pressure.
+/// The kind of exit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutletKind {
+    /// The static pressure `p` imposed.
+    #[default]
+    Pressure,
+    /// Supersonic: nothing imposed.
+    Supersonic,
+}
+
+fn is_pressure(k: &OutletKind) -> bool {
+    *k == OutletKind::Pressure
+}
+
+/// Outlet: the static pressure, or a supersonic exit.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Outlet {
-    /// Static pressure, Pa.
-    pub p: f64,
+    /// `"pressure"` (default) or `"supersonic"`.
+    #[serde(default, skip_serializing_if = "is_pressure")]
+    pub kind: OutletKind,
+    /// Static pressure, Pa (the pressure exit only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
 }
 
 /// Numerics.
@@ -131,9 +185,9 @@ pub struct Case {
     pub gas: BpGas,
     /// The grid generator.
     pub grid: BpGrid,
-    /// Inlet stagnation conditions.
+    /// Inlet conditions.
     pub inlet: Inlet,
-    /// Outlet static pressure.
+    /// Outlet conditions.
     pub outlet: Outlet,
     /// Numerics.
     #[serde(default)]
@@ -168,7 +222,7 @@ impl Case {
             return Err(invalid("gas.gamma", num(g), "must be in (1, 3)"));
         }
         positive("gas.r", self.gas.r)?;
-        let BpGrid::Bump { ni, nj, thickness } = self.grid;
+        let (ni, nj) = self.grid.nodes();
         if !(3..=100_000).contains(&ni) {
             return Err(invalid("grid.ni", ni, "must be in [3, 100000]"));
         }
@@ -179,16 +233,29 @@ impl Case {
                 "must be in [4, 100000] (the wall smoothing reaches two nodes in)",
             ));
         }
-        if !(0.0..=0.3).contains(&thickness) {
-            return Err(invalid(
-                "grid.thickness",
-                num(thickness),
-                "must be in [0, 0.3]",
-            ));
+        match self.grid {
+            BpGrid::Bump { thickness, .. } => {
+                if !(0.0..=0.3).contains(&thickness) {
+                    return Err(invalid(
+                        "grid.thickness",
+                        num(thickness),
+                        "must be in [0, 0.3]",
+                    ));
+                }
+            }
+            BpGrid::Wedge { angle, .. } => {
+                if !(0.0..=30.0).contains(&angle) {
+                    return Err(invalid(
+                        "grid.angle",
+                        num(angle),
+                        "must be in [0, 30] degrees",
+                    ));
+                }
+            }
         }
-        positive("inlet.p0", self.inlet.p0)?;
-        positive("inlet.t0", self.inlet.t0)?;
-        finite("inlet.angle", self.inlet.angle)?;
+        self.validate_inlet()?;
+        self.validate_outlet()?;
+        let c = self.scheme.cfl;
         if self.inlet.angle.abs() >= 80.0 {
             return Err(invalid(
                 "inlet.angle",
@@ -196,18 +263,7 @@ impl Case {
                 "must be in (-80, 80) degrees",
             ));
         }
-        positive("outlet.p", self.outlet.p)?;
-        if self.outlet.p >= self.inlet.p0 {
-            return Err(invalid(
-                "outlet.p",
-                num(self.outlet.p),
-                format!(
-                    "must be below inlet.p0 ({}) for the flow to go",
-                    num(self.inlet.p0)
-                ),
-            ));
-        }
-        let c = self.scheme.cfl;
+
         if !(c > 0.0 && c <= 1.0) {
             return Err(invalid("scheme.cfl", num(c), "must be in (0, 1]"));
         }
@@ -232,21 +288,133 @@ impl Case {
         Ok(())
     }
 
-    /// The node grid.
-    pub fn node_grid(&self) -> NodeGrid {
-        let BpGrid::Bump { ni, nj, thickness } = self.grid;
-        NodeGrid::bump(ni, nj, thickness)
+    /// The inlet rules: either `p0` and `t0` or `mach`, `p` and `t`.
+    fn validate_inlet(&self) -> Result<(), ConfigError> {
+        let i = &self.inlet;
+        if i.mach.is_some() || i.p.is_some() || i.t.is_some() {
+            for (name, v) in [("inlet.p0", i.p0), ("inlet.t0", i.t0)] {
+                if let Some(v) = v {
+                    return Err(invalid(
+                        name,
+                        num(v),
+                        "not with a supersonic inlet (inlet.mach, p, t)",
+                    ));
+                }
+            }
+            let need = |name: &str, v: Option<f64>| {
+                v.ok_or_else(|| invalid(name, "missing", "a supersonic inlet needs mach, p and t"))
+            };
+            let m = need("inlet.mach", i.mach)?;
+            if !(m > 1.0 && m < 20.0) {
+                return Err(invalid(
+                    "inlet.mach",
+                    num(m),
+                    "must be in (1, 20) (a subsonic inlet takes p0 and t0)",
+                ));
+            }
+            positive("inlet.p", need("inlet.p", i.p)?)?;
+            positive("inlet.t", need("inlet.t", i.t)?)?;
+        } else {
+            let need = |name: &str, v: Option<f64>| {
+                v.ok_or_else(|| {
+                    invalid(
+                        name,
+                        "missing",
+                        "the inlet needs p0 and t0 (subsonic) or mach, p and t (supersonic)",
+                    )
+                })
+            };
+            positive("inlet.p0", need("inlet.p0", i.p0)?)?;
+            positive("inlet.t0", need("inlet.t0", i.t0)?)?;
+        }
+        finite("inlet.angle", i.angle)?;
+        if i.angle.abs() >= 80.0 {
+            return Err(invalid(
+                "inlet.angle",
+                num(i.angle),
+                "must be in (-80, 80) degrees",
+            ));
+        }
+        Ok(())
     }
 
-    /// Gas and boundary data.
+    /// The outlet rules: a pressure below the inlet's stagnation pressure, or a supersonic
+    /// exit (after a supersonic inlet, whose state starts the run).
+    fn validate_outlet(&self) -> Result<(), ConfigError> {
+        match self.outlet.kind {
+            OutletKind::Pressure => {
+                let p = self.outlet.p.ok_or_else(|| {
+                    invalid(
+                        "outlet.p",
+                        "missing",
+                        "a pressure exit needs p (or \"kind\": \"supersonic\")",
+                    )
+                })?;
+                positive("outlet.p", p)?;
+                let p0 = self.flow_stagnation().0;
+                if p >= p0 {
+                    return Err(invalid(
+                        "outlet.p",
+                        num(p),
+                        format!(
+                            "must be below the inlet stagnation pressure ({}) for the flow to go",
+                            num(p0)
+                        ),
+                    ));
+                }
+            }
+            OutletKind::Supersonic => {
+                if let Some(p) = self.outlet.p {
+                    return Err(invalid(
+                        "outlet.p",
+                        num(p),
+                        "not with a supersonic exit (nothing is imposed there)",
+                    ));
+                }
+                if self.inlet.mach.is_none() {
+                    return Err(invalid(
+                        "outlet.kind",
+                        "supersonic",
+                        "needs a supersonic inlet (inlet.mach, p, t)",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The inlet's stagnation (p0, T0): given, or from the supersonic free stream.
+    fn flow_stagnation(&self) -> (f64, f64) {
+        let i = &self.inlet;
+        match (i.mach, i.p, i.t) {
+            (Some(m), Some(p), Some(t)) => Flow::stagnation(self.gas.gamma, m, p, t),
+            _ => (i.p0.unwrap_or(f64::NAN), i.t0.unwrap_or(f64::NAN)),
+        }
+    }
+
+    /// The node grid.
+    pub fn node_grid(&self) -> NodeGrid {
+        match self.grid {
+            BpGrid::Bump { ni, nj, thickness } => NodeGrid::bump(ni, nj, thickness),
+            BpGrid::Wedge { ni, nj, angle } => NodeGrid::wedge(ni, nj, angle.to_radians()),
+        }
+    }
+
+    /// Gas and boundary data. A supersonic inlet sets p0, T0 from its free stream and
+    /// starts the run from it (p_exit = its static pressure, imposed only by a pressure
+    /// exit).
     pub fn flow(&self) -> Flow {
+        let (p0, t0) = self.flow_stagnation();
+        let p_inlet = self.inlet.mach.and(self.inlet.p);
         Flow {
             gamma: self.gas.gamma,
             r: self.gas.r,
-            p0: self.inlet.p0,
-            t0: self.inlet.t0,
+            p0,
+            t0,
             angle: self.inlet.angle.to_radians(),
-            p_exit: self.outlet.p,
+            p_exit: self.outlet.p.or(p_inlet).unwrap_or(f64::NAN),
+            p_inlet,
+            free_exit: self.outlet.kind == OutletKind::Supersonic,
         }
     }
 
@@ -262,12 +430,16 @@ impl Case {
     /// The output grid: one "cell" per node, over the grid's bounding box (the true node
     /// positions are written as 2D auxiliary coordinates).
     pub fn grid_spec(&self) -> GridSpec {
-        let BpGrid::Bump { ni, nj, .. } = self.grid;
+        let (ni, nj) = self.grid.nodes();
+        let (x, y) = match self.grid {
+            BpGrid::Bump { .. } => ([-1.0, 2.0], [0.0, 1.0]),
+            BpGrid::Wedge { .. } => ([WEDGE_X0, WEDGE_X1], [0.0, WEDGE_H]),
+        };
         GridSpec {
             nx: ni,
             ny: nj,
-            x: [-1.0, 2.0],
-            y: [0.0, 1.0],
+            x,
+            y,
             x_faces: None,
             y_faces: None,
         }
@@ -275,7 +447,7 @@ impl Case {
 
     /// Resize the grid (command-line `--nx`, `--ny`).
     pub fn resize(&mut self, n_i: Option<usize>, n_j: Option<usize>) {
-        let BpGrid::Bump { ni, nj, .. } = &mut self.grid;
+        let (BpGrid::Bump { ni, nj, .. } | BpGrid::Wedge { ni, nj, .. }) = &mut self.grid;
         if let Some(n) = n_i {
             *ni = n;
         }

@@ -2,6 +2,13 @@
 //! (i, j), i streamwise (inlet → outlet) and j across, stored with i fastest; the projected
 //! face lengths and the cell areas.
 
+/// Inlet x of the wedge duct.
+pub const WEDGE_X0: f64 = -0.5;
+/// Exit x of the wedge duct.
+pub const WEDGE_X1: f64 = 1.0;
+/// Height of the wedge duct's upper wall (the lower wall's corner at (0, 0)).
+pub const WEDGE_H: f64 = 1.5;
+
 /// A node grid with its face and cell metrics.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeGrid {
@@ -115,6 +122,24 @@ impl NodeGrid {
                 }
             },
             1.0,
+        )
+    }
+
+    /// The wedge duct (seed 001 §6's supersonic wedge): x ∈ [[`WEDGE_X0`], [`WEDGE_X1`]], a
+    /// straight upper wall at y = [`WEDGE_H`], a lower wall at y = 0 that turns up by
+    /// `angle` (radians) at the corner x = 0: y = x tan θ for x > 0. Nodes uniform along x
+    /// and along each i-line; with (ni − 1) a multiple of 3 a node sits on the corner. The
+    /// duct is long enough for the corner's shock (β ≈ 51° at Mach 1.6, θ = 10°) to leave
+    /// through the exit below the upper wall (y ≈ 1.24 at x = 1), so nothing reflects.
+    pub fn wedge(ni: usize, nj: usize, angle: f64) -> NodeGrid {
+        let slope = angle.tan();
+        NodeGrid::duct(
+            ni,
+            nj,
+            WEDGE_X0,
+            WEDGE_X1,
+            |x| if x > 0.0 { x * slope } else { 0.0 },
+            WEDGE_H,
         )
     }
 

@@ -5,18 +5,20 @@
 //! node's sum and smoothing stencils and every face's mass-flux multiplier are precomputed on
 //! the host ([`tables`]), so the per-node update is one formula everywhere (§5).
 //!
-//! Status: `"method": "bp_euler"` on the bump channel (`run` writes the node positions as CF
+//! Status: `"method": "bp_euler"` on the bump channel and the supersonic wedge (a supersonic
+//! inlet and exit; against the oblique-shock relation in `tests.rs`) (`run` writes the node positions as CF
 //! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
 //! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
 //! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
-//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the wedge and cascade grids, a grid
-//! file (issue 19).
+//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the cascade grid, a grid file
+//! (issue 19).
 
 pub mod case;
 pub mod formulas;
 pub mod grid;
 pub mod numbers;
 pub mod opencl;
+pub mod shock;
 pub mod solver;
 pub mod source;
 pub mod step;
@@ -38,11 +40,25 @@ pub struct Flow {
     pub t0: f64,
     /// Inlet flow angle, radians.
     pub angle: f64,
-    /// Exit static pressure, Pa.
+    /// Exit static pressure, Pa (with `free_exit` only the initial state's pressure).
     pub p_exit: f64,
+    /// Supersonic inlet: every inflow variable fixed to the isentropic state at this static
+    /// pressure (p0, T0 and the angle are then the free stream's); `None`: the subsonic
+    /// inlet of §4.7 (p0, T0 and the angle imposed, the density relaxed).
+    pub p_inlet: Option<f64>,
+    /// Supersonic exit: no pressure imposed, the exit nodes take the scheme's own one-sided
+    /// update (extrapolation); `false`: the exit static pressure `p_exit`.
+    pub free_exit: bool,
 }
 
 impl Flow {
+    /// The stagnation (p0, T0) of a free stream of Mach `mach` at static `p`, `t` (γ from
+    /// `gamma`): T0 = T(1 + (γ−1)/2 M²), p0 = p (T0/T)^(γ/(γ−1)).
+    pub fn stagnation(gamma: f64, mach: f64, p: f64, t: f64) -> (f64, f64) {
+        let t0 = t * (1.0 + 0.5 * (gamma - 1.0) * mach * mach);
+        (p * (t0 / t).powf(gamma / (gamma - 1.0)), t0)
+    }
+
     /// c_p.
     pub fn cp(&self) -> f64 {
         self.gamma * self.r / (self.gamma - 1.0)

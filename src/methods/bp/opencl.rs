@@ -32,9 +32,10 @@ pub fn groups(nn: usize) -> usize {
 }
 
 /// The `-D` defines (the contract in `cl/bp/step.cl`; the prelude's `CFG_NXT`, `CFG_NYT` are
-/// the node counts: no ghost layers).
+/// the node counts: no ghost layers). The inlet needs none: its states come from the host,
+/// subsonic or supersonic alike.
 pub fn defines(g: &NodeGrid, flow: &Flow, num: &Numerics) -> Defines {
-    Defines::new()
+    let d = Defines::new()
         .int("CFG_NXT", g.ni as i64)
         .int("CFG_NYT", g.nj as i64)
         .int("CFG_NI", g.ni as i64)
@@ -45,7 +46,14 @@ pub fn defines(g: &NodeGrid, flow: &Flow, num: &Numerics) -> Defines {
         .real("CFG_RHO0", flow.rho0())
         .real("CFG_P_EXIT", flow.p_exit)
         .int("CFG_NGROUPS", groups(g.ni * g.nj) as i64)
-        .int("DEV_RED", RED as i64)
+        .int("DEV_RED", RED as i64);
+    // A supersonic exit imposes no pressure; the flag only where it is set, so the
+    // subsonic build is the one it always was.
+    if flow.free_exit {
+        d.flag("CFG_FREE_EXIT")
+    } else {
+        d
+    }
 }
 
 /// The assembled kernel source.

@@ -18,8 +18,13 @@ use super::{Flow, Numerics};
 /// which OpenCL does not round correctly, so the device backends take its result from the
 /// host): the density relaxed towards the node's interior update `rho_node` from the last
 /// relaxed value `rho_last` and capped below ρ0, and the isentropic state at that density
-/// and the inlet angle. Returns (relaxed density, state).
+/// and the inlet angle. Returns (relaxed density, state). A supersonic inlet
+/// ([`Flow::p_inlet`]) takes the fixed free-stream state whatever the interior does.
 pub fn inlet_state(flow: &Flow, num: &Numerics, rho_node: f64, rho_last: f64) -> (f64, [f64; 4]) {
+    if let Some(p) = flow.p_inlet {
+        let w = flow.isentropic(p);
+        return (w[0], w);
+    }
     let rho0 = flow.rho0();
     let r = (num.rfin * rho_node + (1.0 - num.rfin) * rho_last).min(0.9999 * rho0);
     let p = flow.p0 * (r / rho0).powf(flow.gamma);
@@ -144,7 +149,8 @@ impl Bp {
     }
 
     /// Inlet: stagnation p0, T0 and the flow angle with the density relaxed towards the
-    /// interior update (capped below ρ0); outlet: the exit static pressure (§4.7).
+    /// interior update (capped below ρ0), or the fixed supersonic state; outlet: the exit
+    /// static pressure (§4.7), or nothing at a supersonic exit.
     fn apply_bconds(&mut self) {
         let f = self.flow;
         let ni = self.g.ni;
@@ -154,8 +160,10 @@ impl Bp {
             self.rho_in[j] = r;
             self.w[k] = w;
             self.sec[k] = self.secondary(&self.w[k]);
-            let o = ni - 1 + j * ni;
-            self.sec[o][2] = f.p_exit;
+            if !f.free_exit {
+                let o = ni - 1 + j * ni;
+                self.sec[o][2] = f.p_exit;
+            }
         }
     }
 

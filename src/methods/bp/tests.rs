@@ -1,11 +1,14 @@
 //! The serial Brandvik–Pullan core on the channel with a bump: closed cells, branch-free
 //! table weights, free-stream preservation, and the subsonic bump (convergence, mass flow in
-//! = out, entropy rise falling with refinement, symmetry about the bump).
+//! = out, entropy rise falling with refinement, symmetry about the bump), and the Mach 1.6
+//! wedge against the exact oblique shock.
 
 use super::grid::NodeGrid;
+use super::shock::wedge_shock;
 use super::step::Bp;
 use super::tables::Tables;
 use super::{Flow, Numerics};
+use crate::exact::oblique_shock::{Branch, ObliqueShock};
 
 fn air(p_exit_ratio: f64) -> Flow {
     Flow {
@@ -15,6 +18,8 @@ fn air(p_exit_ratio: f64) -> Flow {
         t0: 300.0,
         angle: 0.0,
         p_exit: 1e5 * p_exit_ratio,
+        p_inlet: None,
+        free_exit: false,
     }
 }
 
@@ -25,6 +30,27 @@ fn bump_cells_are_closed() {
     let g = NodeGrid::bump(49, 17, 0.1);
     assert!(g.closure() < 1e-14, "closure {}", g.closure());
     assert!(g.area.iter().all(|a| *a > 0.0));
+}
+
+/// The wedge grid: closed cells, a node on the corner (ni − 1 a multiple of 3), the lower
+/// wall at the wedge angle beyond it, the upper wall straight; the duct tables fit it as they
+/// are (walls on j = 0 and nj − 1: zero mass flux there).
+#[test]
+fn wedge_grid_is_closed_and_turns_at_the_corner() {
+    let (ni, nj) = (31, 11);
+    let th = 10f64.to_radians();
+    let g = NodeGrid::wedge(ni, nj, th);
+    assert!(g.closure() < 1e-14, "closure {}", g.closure());
+    assert!(g.area.iter().all(|a| *a > 0.0));
+    assert_eq!((g.x[10], g.y[10]), (0.0, 0.0), "the corner node");
+    for i in 0..ni {
+        let want = if g.x[i] > 0.0 { g.x[i] * th.tan() } else { 0.0 };
+        assert!((g.y[i] - want).abs() < 1e-15, "lower wall at i = {i}");
+        assert_eq!(g.y[i + (nj - 1) * ni], super::grid::WEDGE_H);
+    }
+    let t = Tables::duct(&g);
+    assert!(t.mul_j[..ni - 1].iter().all(|m| *m == 0.0));
+    assert!(t.mul_j[(nj - 1) * (ni - 1)..].iter().all(|m| *m == 0.0));
 }
 
 /// The sum weights are ¼ per entry (½ + ½ on a side, 4 × the one cell at a corner) and every
@@ -114,5 +140,71 @@ fn subsonic_bump_converges_and_refines() {
         "peak Mach {} -> {}",
         c.5,
         f.5
+    );
+}
+
+/// Mach 1.6 over the 10° wedge (configs/bp_wedge.json, 91 × 91 nodes, a node on the corner)
+/// to steady state (max |Δρ|/ρ0 < 1e-7) against the exact weak oblique shock (β = 51.12°,
+/// p2/p1 = 1.643). Measured: β = 51.49°, p2/p1 = 1.649 (61 × 61: 51.54°, 1.649; 121 × 121:
+/// 51.45°, 1.649). The tolerances, 1° on β and 2 % on p2/p1, are about 2.5 and 5 times those
+/// errors: the smoothing smears the shock over a few cells, more at the corner than
+/// downstream (the fitted line passes 0.02 above the corner), which tilts the locus of the
+/// mid-pressure a little; behind the shock the state is uniform to 3 % of p1 (the largest
+/// deviation, next to the smeared shock and the corner). The mass flow out exceeds the
+/// inflow by 1.9e-3 (the smoothing is not conservative; the bump's imbalance is 1e-3): 5e-3.
+#[test]
+fn wedge_matches_the_oblique_shock() {
+    use super::case::Case;
+    let c = Case::from_json(
+        include_str!("../../../configs/bp_wedge.json"),
+        "bp_wedge.json",
+    )
+    .expect("the wedge case");
+    let mut b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+    let t0 = std::time::Instant::now();
+    let mut res = f64::INFINITY;
+    let mut steps = 0;
+    while steps < c.time.steps && res >= c.time.tolerance {
+        res = b.step();
+        steps += 1;
+    }
+    let exact = ObliqueShock::new(1.6, 10f64.to_radians(), 1.4, Branch::Weak).unwrap();
+    let (beta, ratio) = (exact.beta, exact.pressure_ratio);
+    let s = wedge_shock(&b.g, &b.flow, &b.w, 1e5, ratio);
+    eprintln!(
+        "wedge {}x{}: {steps} steps, res {res:.2e}, {:.1} s; beta {:.2} deg (exact {:.2}), \
+         y0 {:.4}, p2/p1 {:.4} (exact {:.4}), spread {:.4}",
+        b.g.ni,
+        b.g.nj,
+        t0.elapsed().as_secs_f64(),
+        s.beta.to_degrees(),
+        beta.to_degrees(),
+        s.y0,
+        s.p_ratio,
+        ratio,
+        s.p_spread
+    );
+    assert!(
+        res < c.time.tolerance,
+        "not converged: {res:e} after {steps} steps"
+    );
+    let err_beta = (s.beta - beta).to_degrees().abs();
+    assert!(err_beta < 1.0, "β off by {err_beta}°");
+    let err_p = (s.p_ratio / ratio - 1.0).abs();
+    assert!(err_p < 0.02, "p2/p1 off by {err_p}");
+    assert!(
+        s.p_spread < 0.05,
+        "p behind the shock not uniform: {}",
+        s.p_spread
+    );
+    assert!(
+        s.y0.abs() < 0.05,
+        "the shock does not start at the corner: {}",
+        s.y0
+    );
+    let (m_in, m_out) = (b.mass_flow(0), b.mass_flow(b.g.ni - 1));
+    assert!(
+        (m_out / m_in - 1.0).abs() < 5e-3,
+        "mass flow {m_in} in, {m_out} out"
     );
 }
