@@ -49,11 +49,7 @@ const WATER: &str = r#"{"name":"s2","method":"shll_shallow_water","grid":{"nx":4
 
 #[test]
 fn any_stage_shape_gives_the_reference_bits() {
-    let fix_north = EULER.replace(
-        r#""north":{"kind":"reflective"}"#,
-        r#""north":{"kind":"reflective"}"#,
-    );
-    for case in [fix_north.as_str(), WATER] {
+    for case in [EULER, WATER] {
         let want = bits(case, BackendKind::Reference, 15).unwrap();
         for shape in ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"] {
             // The only test of this binary: no other thread reads the environment.
