@@ -84,9 +84,6 @@ pub fn check(case: &AnyCase) {
 
 /// `run --dump-kernel FILE` of an explicit case.
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
-    if let AnyCase::BpEuler(c) = case {
-        return super::bp::dump_kernel(c, file, force);
-    }
     let p = problem(case);
     let text = format!(
         "/* simplets {}: case {}, explicit stage kernels ({}), build options: {} */\n{}",
@@ -117,9 +114,6 @@ pub fn build_kernels(
     nx: Option<u64>,
     ny: Option<u64>,
 ) -> Result<(), Failure> {
-    if let AnyCase::BpEuler(_) = case {
-        return super::bp::build_kernels(&resized(case, nx, ny)?, device);
-    }
     let p = problem(&resized(case, nx, ny)?);
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
     simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;

@@ -119,6 +119,10 @@ pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
     if matches!(any, AnyCase::CeseEuler(_)) {
         return super::cese::build_kernels(&any, args.device.as_deref(), args.nx, args.ny);
     }
+    if matches!(any, AnyCase::BpEuler(_)) {
+        let any = super::explicit::resized(&any, args.nx, args.ny)?;
+        return super::bp::build_kernels(&any, args.device.as_deref());
+    }
     if any.simple_ts().is_none() {
         return super::explicit::build_kernels(&any, args.device.as_deref(), args.nx, args.ny);
     }
@@ -171,6 +175,7 @@ pub fn dump_kernel(
     let case = match case {
         AnyCase::SimpleTs(c) => c,
         other @ AnyCase::CeseEuler(_) => return super::cese::dump_kernel(other, file, force),
+        AnyCase::BpEuler(c) => return super::bp::dump_kernel(c, file, force),
         other => return super::explicit::dump_kernel(other, file, force),
     };
     let p = Problem::new(case);
