@@ -14,7 +14,7 @@ use simplets::methods::bp::solver::BpSolver;
 use simplets::methods::AnyCase;
 
 use super::explicit::{report_out, resized, write_kernel, BenchOpts};
-use super::{choice, device_failure, thread_pool, Backend, Failure};
+use super::{device_failure, Backend, Failure};
 
 /// The work-group the host rounds every launch up to but `smooth` and `reduce` (`RED`).
 const WG: usize = 128;
@@ -101,26 +101,7 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
         counts: Some(counts(&common.name, &common.scheme, ni, nj)),
         ..Default::default()
     };
-    if opencl {
-        let dev = simplets::device::select_device(o.device.as_deref())
-            .map_err(|e| Failure::Input(e.into()))?;
-        if o.triad > 0 {
-            let n = o.triad as usize * (1 << 20) / 8;
-            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
-                .map_err(|e| Failure::Run(e.into()))?;
-            spec.triad = Some(bw);
-        }
-        spec.device = Some(dev);
-    }
-    if o.backend == Backend::Parallel {
-        thread_pool(o.threads)?;
-        spec.threads = Some(
-            o.threads
-                .map_or_else(rayon::current_num_threads, |n| n as usize),
-        );
-    }
-    let backend = if opencl { Backend::Opencl } else { o.backend };
-    let ch = choice(backend, o.device.clone(), true);
+    let ch = super::explicit::bench_machine(&mut spec, &o, opencl)?;
     let mut solver = BpSolver::new(&c, &ch).map_err(device_failure)?;
     let report =
         simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;

@@ -13,7 +13,7 @@ use simplets::methods::cese::Problem;
 use simplets::methods::{AnyCase, KernelForm};
 
 use super::explicit::{resized, BenchOpts};
-use super::{choice, device_failure, thread_pool, Backend, Failure};
+use super::{device_failure, Backend, Failure};
 
 /// The problem of a CE/SE case.
 pub fn problem(case: &AnyCase) -> Problem {
@@ -195,26 +195,7 @@ pub fn bench(case: &AnyCase, o: BenchOpts, kernel: KernelForm) -> Result<(), Fai
         counts: Some(counts(&p, form)),
         ..Default::default()
     };
-    if opencl {
-        let dev = simplets::device::select_device(o.device.as_deref())
-            .map_err(|e| Failure::Input(e.into()))?;
-        if o.triad > 0 {
-            let n = o.triad as usize * (1 << 20) / 8;
-            let bw = simplets::device::bandwidth::triad_bandwidth(&dev, n, 5)
-                .map_err(|e| Failure::Run(e.into()))?;
-            spec.triad = Some(bw);
-        }
-        spec.device = Some(dev);
-    }
-    if o.backend == Backend::Parallel {
-        thread_pool(o.threads)?;
-        spec.threads = Some(
-            o.threads
-                .map_or_else(rayon::current_num_threads, |n| n as usize),
-        );
-    }
-    let backend = if opencl { Backend::Opencl } else { o.backend };
-    let mut ch = choice(backend, o.device.clone(), true);
+    let mut ch = super::explicit::bench_machine(&mut spec, &o, opencl)?;
     ch.kernel = kernel;
     let common = p.common.clone();
     let mut solver = Cese::new(p, &ch).map_err(device_failure)?;

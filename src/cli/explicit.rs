@@ -269,6 +269,22 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
         counts: Some(counts(&p)),
         ..Default::default()
     };
+    let ch = bench_machine(&mut spec, &o, opencl)?;
+    let common = p.common.clone();
+    let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;
+    let report =
+        simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
+    report_out(&report, &common, &o)
+}
+
+/// The machine side of a bench of the explicit methods, CE/SE and bp_euler: the OpenCL
+/// device and the triad bandwidth (`--triad`) into `spec`, or the `parallel` backend's thread
+/// pool; the backend choice the solver is built with.
+pub fn bench_machine(
+    spec: &mut simplets::bench::Spec,
+    o: &BenchOpts,
+    opencl: bool,
+) -> Result<simplets::methods::BackendChoice, Failure> {
     if opencl {
         let dev = simplets::device::select_device(o.device.as_deref())
             .map_err(|e| Failure::Input(e.into()))?;
@@ -288,12 +304,7 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
         );
     }
     let backend = if opencl { Backend::Opencl } else { o.backend };
-    let ch = choice(backend, o.device.clone(), true);
-    let common = p.common.clone();
-    let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;
-    let report =
-        simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
-    report_out(&report, &common, &o)
+    Ok(choice(backend, o.device.clone(), true))
 }
 
 /// Print a bench report, write its JSON and append its CSV line where asked.
