@@ -27,11 +27,14 @@
 #             where `bench` of bp_euler on OpenCL is refused (a binary without its kernels).
 # Each run is skipped with a SKIP line once the remaining BUDGET (seconds, default 540) is
 # short. For a dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first two sizes.
+# TABLES (default "cese_1d cese_2d bp_euler") runs only the tables it names.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-.devbin/simplets}
 OUT=${OUT:-out/gpu-cese-bp}
 BUDGET=${BUDGET:-540}
+TABLES=${TABLES:-cese_1d cese_2d bp_euler}
+want() { case " $TABLES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 THREADS=${THREADS:-$(nproc)}
 export SIMPLETS_KERNEL_CACHE=${SIMPLETS_KERNEL_CACHE:-$HOME/.cache/simplets/kernels}
 export RUST_LOG=${RUST_LOG:-warn}
@@ -109,18 +112,23 @@ markdown() {
 
 # Kernel builds first, in parallel, into the cache (each grid size is its own build).
 build() { "$BIN" build-kernels "configs/$1.json" --nx "$2" --ny "$3" >>"$OUT/log/build.txt" 2>&1; }
-for n in 1000 10000 100000 1000000 10000000 100000000; do build cese_sod_sweep $n 1 & done
-wait
-for n in 64 256 1024 4096 8192; do build cese_riemann_2d $n $n & done
-wait
-
-table cese_1d cese_sod_sweep "1000x1 10000x1 100000x1 1000000x1 10000000x1 100000000x1" \
-  "1000 1000 1000 1000 500 200" "2000 500 100 10 2 1" "2000 1000 400 100 20 3"
-table cese_2d cese_riemann_2d "64x64 256x256 1024x1024 4096x4096 8192x8192" \
-  "1000 1000 500 100 50" "100 20 2 1 1" "500 100 10 2 1"
+if want cese_1d; then
+  for n in 1000 10000 100000 1000000 10000000 100000000; do build cese_sod_sweep $n 1 & done
+  wait
+  table cese_1d cese_sod_sweep "1000x1 10000x1 100000x1 1000000x1 10000000x1 100000000x1" \
+    "1000 1000 1000 1000 500 200" "2000 500 100 10 2 1" "2000 1000 400 100 20 3"
+fi
+if want cese_2d; then
+  for n in 64 256 1024 4096 8192; do build cese_riemann_2d $n $n & done
+  wait
+  table cese_2d cese_riemann_2d "64x64 256x256 1024x1024 4096x4096 8192x8192" \
+    "1000 1000 500 100 50" "100 20 2 1 1" "500 100 10 2 1"
+fi
 
 # Brandvik-Pullan: 5000 steps on 1000 x 1000 nodes, branch-free index tables.
-if "$BIN" bench configs/bp_bump.json --backend opencl --steps 1 --warmup 0 --no-profile \
+if ! want bp_euler; then
+  :
+elif "$BIN" bench configs/bp_bump.json --backend opencl --steps 1 --warmup 0 --no-profile \
     >"$OUT/log/bp-probe.txt" 2>&1; then
   nx=1000; ny=1000; [ -n "${SMALL:-}" ] && { nx=100; ny=100; }
   run bp_euler "bp_euler-${nx}x${ny}-gpu" bp_bump "$nx" "$ny" opencl 5000 --kernel phase

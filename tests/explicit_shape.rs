@@ -1,14 +1,17 @@
 //! The explicit methods' stage shape (`SIMPLETS_EXPLICIT_SHAPE`, work-group LX × LY items
 //! of RPI cells each; a tuning knob): any valid shape gives the reference's bits, in the
 //! tiled Euler stage (whose tile is the group's cells) and the untiled shallow-water one;
-//! an invalid shape is refused in one line naming the variable. One test in its own binary,
-//! since it sets the process environment.
+//! an invalid shape is refused in one line naming the variable. The same for CE/SE's 2D
+//! work-group (`SIMPLETS_CESE_TILE`, the fused kernel's tile: partial tiles at every side,
+//! both kernel forms). One test in its own binary, since it sets the process environment.
 //!
 //! Tolerance: none (bit-identical), as `tests/explicit_parity.rs`.
 
+use simplets::methods::cese::opencl::TILE_ENV;
+use simplets::methods::cese::solver::Cese;
 use simplets::methods::explicit::opencl::SHAPE_ENV;
 use simplets::methods::explicit::solver::Explicit;
-use simplets::methods::{AnyCase, BackendChoice, BackendKind};
+use simplets::methods::{AnyCase, BackendChoice, BackendKind, KernelForm};
 use simplets::solver::Solver;
 
 fn bits(json: &str, kind: BackendKind, n: u64) -> Result<Vec<u64>, String> {
@@ -47,8 +50,65 @@ const WATER: &str = r#"{"name":"s2","method":"shll_shallow_water","grid":{"nx":4
     "initial":{"state":{"h":0.5},"regions":[{"x":[0,5],"state":{"h":2,"v":0.1}}]},
     "time":{"cfl":0.4,"steps":15}}"#;
 
+/// The bits of the CE/SE level after `n` steps on `kind` with `kernel`.
+fn cese_bits(
+    json: &str,
+    kind: BackendKind,
+    kernel: KernelForm,
+    n: u64,
+) -> Result<Vec<u64>, String> {
+    let AnyCase::CeseEuler(c) = AnyCase::from_json(json, "<test>").expect("a valid case") else {
+        panic!("a cese case")
+    };
+    let choice = BackendChoice {
+        kind,
+        kernel,
+        ..BackendChoice::default()
+    };
+    let mut s = Cese::new(c.problem(), &choice).map_err(|e| e.to_string())?;
+    for _ in 0..n {
+        s.step().expect("a good step");
+    }
+    let mut out: Vec<u64> = s
+        .level(false)
+        .unwrap()
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+    out.push(s.next_dt().to_bits());
+    Ok(out)
+}
+
+/// Reflective south/north, inflow west, outflow east (both ghost kinds in a tile), α = 3.
+const CESE: &str = r#"{"name":"c5","method":"cese_euler","scheme":{"alpha":3},
+    "grid":{"nx":41,"ny":19,"x":[0,2],"y":[0,1]},
+    "boundaries":{"west":{"kind":"inflow","state":{"rho":2.8,"u":1.6,"p":5}},"east":{"kind":"outflow"},
+    "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+    "initial":{"state":{"rho":1,"p":1},"regions":[{"x":[0,0.3],"state":{"rho":2.8,"u":1.6,"p":5}},
+    {"circle":{"x":0.7,"y":0.4,"r":0.25},"state":{"rho":0.1,"p":1}}]},
+    "time":{"cfl":0.5,"steps":12}}"#;
+
 #[test]
 fn any_stage_shape_gives_the_reference_bits() {
+    let want = cese_bits(CESE, BackendKind::Reference, KernelForm::Phase, 12).unwrap();
+    for tile in ["16x4", "4x16", "32x2", "1x1", "16x8"] {
+        // The only test of this binary: no other thread reads the environment.
+        std::env::set_var(TILE_ENV, tile);
+        for kernel in [KernelForm::Phase, KernelForm::Fused] {
+            let got = cese_bits(CESE, BackendKind::OpenCl, kernel, 12).unwrap();
+            assert!(
+                got == want,
+                "tile {tile} {kernel:?}: OpenCL differs from the reference"
+            );
+        }
+    }
+    for bad in ["12x8", "8", "8x0", "8xeight"] {
+        std::env::set_var(TILE_ENV, bad);
+        let e = cese_bits(CESE, BackendKind::OpenCl, KernelForm::Fused, 1).unwrap_err();
+        assert!(e.contains(TILE_ENV) && !e.contains('\n'), "{bad}: {e}");
+    }
+    std::env::remove_var(TILE_ENV);
+
     for case in [EULER, WATER] {
         let want = bits(case, BackendKind::Reference, 15).unwrap();
         for shape in ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"] {

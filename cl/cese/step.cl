@@ -435,27 +435,81 @@ __kernel void fused_1d(__global const real* q_old, __global real* q_out,
     group_out(lr, ld, r, d, part_rate, part_dq);
 }
 #else
-/* Both half steps of a DEV_LX × DEV_LY tile of integer points in one launch: the
- * (DEV_LX + 1) × (DEV_LY + 1) half points the tile needs are computed by the group (from
- * the (DEV_LX + 2) × (DEV_LY + 2) integer points around it, read through the caches) into
- * local memory, then the tile from them. */
+/* Values per parent in the fused 2D kernel's local memory: its shares for the four children
+ * it is a parent of (4 roles × 4 components) and its 4 Taylor values. */
+#define NSH 20
+
+/* The shares and Taylor values of the parent `pt` into entry t of the structure-of-arrays
+ * local buffer s of n entries. Roles: 0 the child's LD parent (sx, sy) = (−1, −1), 1 RD
+ * (1, −1), 2 RU (1, 1), 3 LU (−1, 1), the offsets point_from gives them, so each share is
+ * the value point_from computes. */
+inline void shares_to(__local real* s, const int n, const int t, const Point* pt,
+                      const StepK* k)
+{
+    const Parent2 p = parent_2d(pt, k);
+    for (int v = 0; v < 4; v++) {
+        s[v * n + t] = term(k, &p, v, -1.0, -1.0);
+        s[(4 + v) * n + t] = term(k, &p, v, 1.0, -1.0);
+        s[(8 + v) * n + t] = term(k, &p, v, 1.0, 1.0);
+        s[(12 + v) * n + t] = term(k, &p, v, -1.0, 1.0);
+        s[(16 + v) * n + t] = p.up[v];
+    }
+}
+
+/* The new point whose parents LD, RD, RU, LU are entries a, b, c, d of s (shares_to). */
+inline Point point_of(__local const real* s, const int n, const int a, const int b,
+                      const int c, const int d)
+{
+    real tld[4], trd[4], tru[4], tlu[4], uld[4], urd[4], uru[4], ulu[4];
+    for (int v = 0; v < 4; v++) {
+        tld[v] = s[v * n + a];
+        trd[v] = s[(4 + v) * n + b];
+        tru[v] = s[(8 + v) * n + c];
+        tlu[v] = s[(12 + v) * n + d];
+        uld[v] = s[(16 + v) * n + a];
+        urd[v] = s[(16 + v) * n + b];
+        uru[v] = s[(16 + v) * n + c];
+        ulu[v] = s[(16 + v) * n + d];
+    }
+    return point_2d(tld, trd, tru, tlu, uld, urd, uru, ulu);
+}
+
+/* Both half steps of a DEV_LX × DEV_LY tile of integer points in one launch, each parent's
+ * quantities computed once (as fused_1d does): the shares of the (DEV_LX + 2) × (DEV_LY + 2)
+ * integer points around the tile (ghosts included) into local memory, from them the
+ * (DEV_LX + 1) × (DEV_LY + 1) half points the tile needs and their shares, then the tile.
+ * The split kernels evaluate parent_2d eight times per integer point and step (four per
+ * new point and half step); this kernel (N1 + N2) / (DEV_LX · DEV_LY) times (3.0 at the default 16 × 4). */
 __kernel void fused_2d(__global const real* q_old, __global real* q_out,
                        __global const real* clock, __global const real* inflow,
                        __global real* part_rate, __global real* part_dq)
 {
-    __local Point hp[(DEV_LX + 1) * (DEV_LY + 1)];
+#define W1 (DEV_LX + 2)
+#define N1 ((DEV_LX + 2) * (DEV_LY + 2))
+#define W2 (DEV_LX + 1)
+#define N2 ((DEV_LX + 1) * (DEV_LY + 1))
+    __local real s1[NSH * N1];
+    __local real s2[NSH * N2];
     __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY];
     const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
     const int i0 = get_group_id(0) * DEV_LX, j0 = get_group_id(1) * DEV_LY;
     const StepK k = step_k(clock[0]);
-    for (int t = l; t < (DEV_LX + 1) * (DEV_LY + 1); t += DEV_LX * DEV_LY) {
-        const int i = i0 + t % (DEV_LX + 1), j = j0 + t / (DEV_LX + 1);
+    /* Integer points i0 − 1 … i0 + DEV_LX, j0 − 1 … j0 + DEV_LY (those some half point reads). */
+    for (int t = l; t < N1; t += DEV_LX * DEV_LY) {
+        const int i = i0 - 1 + t % W1, j = j0 - 1 + t / W1;
         if (i <= CFG_NX && j <= CFG_NY) {
-            const Point ld0 = parent_point(q_old, inflow, i - 1, j - 1);
-            const Point rd0 = parent_point(q_old, inflow, i, j - 1);
-            const Point ru0 = parent_point(q_old, inflow, i, j);
-            const Point lu0 = parent_point(q_old, inflow, i - 1, j);
-            hp[t] = point_from(&ld0, &rd0, &ru0, &lu0, &k);
+            const Point p = parent_point(q_old, inflow, i, j);
+            shares_to(s1, N1, t, &p, &k);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Half points (i0 + a, j0 + b): parents (i0 + a − 1, j0 + b − 1) … (i0 + a, j0 + b). */
+    for (int t = l; t < N2; t += DEV_LX * DEV_LY) {
+        const int a = t % W2, b = t / W2;
+        if (i0 + a <= CFG_NX && j0 + b <= CFG_NY) {
+            const int e = a + b * W1;
+            const Point h = point_of(s1, N1, e, e + 1, e + 1 + W1, e + W1);
+            shares_to(s2, N2, t, &h, &k);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -463,18 +517,18 @@ __kernel void fused_2d(__global const real* q_old, __global real* q_out,
     const int i = i0 + li, j = j0 + lj;
     real r = 0.0, d = 0.0;
     if (i < CFG_NX && j < CFG_NY) {
-        const int t = li + lj * (DEV_LX + 1);
-        const Point pld = hp[t];
-        const Point prd = hp[t + 1];
-        const Point pru = hp[t + 1 + DEV_LX + 1];
-        const Point plu = hp[t + DEV_LX + 1];
-        const Point o = point_from(&pld, &prd, &pru, &plu, &k);
+        const int t = li + lj * W2;
+        const Point o = point_of(s2, N2, t, t + 1, t + 1 + W2, t + W2);
         const int c = i + j * CFG_SX;
         put(q_out, c, &o);
         r = rate(o.u);
         d = fabs(o.u[0] - q_old[c]);
     }
     group_out(lr, ld, r, d, part_rate, part_dq);
+#undef W1
+#undef N1
+#undef W2
+#undef N2
 }
 #endif
 

@@ -2,7 +2,7 @@
 //! that `simplets bench` turns into roofline counts (an analytic count from the code per
 //! integer point and step; divisions and square roots count 1).
 
-use super::opencl::{device_bytes, groups, Form};
+use super::opencl::{device_bytes, fused_tile_points, groups, work_group, Form};
 use super::reference::max_rate;
 use super::Problem;
 
@@ -31,10 +31,15 @@ fn point_flops(dims: usize, alpha: f64) -> f64 {
     }
 }
 
+/// FP64 operations of the four shares of one new point (`term`: 9 per share and
+/// component), part of [`point_flops`] in 2D.
+const SHARES_2D: f64 = 4.0 * 4.0 * 9.0;
+
 /// FP64 operations per integer point and step of `form`: the split kernels compute each
 /// new point's parents themselves (2 or 4 per point and half step); the fused 1D kernel
-/// computes each parent once; the fused 2D kernel computes the half points of its tile
-/// ((17·9)/(16·8) per output) and the outputs, each from four parents.
+/// computes each parent once; the fused 2D kernel computes each parent of its tile once with
+/// its four shares (the integer points around the tile, then the half points), then the
+/// tile's points from the shares.
 pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
     let d = p.mesh.dims;
     let a = p.c.alpha as f64;
@@ -44,7 +49,16 @@ pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
     match (form, d) {
         (Form::Split, _) => 2.0 * (parents * par + pt) + rate + 2.0,
         (Form::Fused, 1) => 2.0 * (par + pt) + rate + 2.0,
-        (Form::Fused, _) => (17.0 * 9.0 / 128.0 + 1.0) * (parents * par + pt) + rate + 2.0,
+        (Form::Fused, _) => {
+            let (lx, ly) = work_group(2);
+            let (n1, n2) = fused_tile_points(2);
+            let out = (lx * ly) as f64;
+            let combine = pt - SHARES_2D;
+            (n1 as f64 * (par + SHARES_2D) + n2 as f64 * (combine + par + SHARES_2D)) / out
+                + combine
+                + rate
+                + 2.0
+        }
     }
 }
 
