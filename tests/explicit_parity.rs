@@ -243,3 +243,67 @@ fn restore_continues_bit_identically() {
         );
     }
 }
+
+/// The NVIDIA register cap (`NV_SHLL_MAX_REGISTERS`) is a build option of the first-order 2D
+/// SHLL stages on NVIDIA only: not of MUSCL, convection, or another platform (it changes
+/// registers, not arithmetic, so it is checked here and not by the bits).
+#[test]
+fn register_cap_only_for_first_order_2d_shll_on_nvidia() {
+    use simplets::device::DeviceInfo;
+    use simplets::methods::explicit::opencl::{device_defines, NV_SHLL_MAX_REGISTERS};
+    let dev = |platform: &str| DeviceInfo {
+        platform_index: 0,
+        device_index: 0,
+        platform_name: platform.into(),
+        platform_version: "OpenCL 3.0".into(),
+        name: "GPU".into(),
+        vendor: "vendor".into(),
+        device_type: "GPU".into(),
+        compute_units: 132,
+        max_clock_mhz: 1980,
+        global_mem_bytes: 80 << 30,
+        local_mem_bytes: 48 << 10,
+        max_alloc_bytes: 20 << 30,
+        max_work_group_size: 1024,
+        fp64: true,
+        opencl_c_version: "OpenCL C 3.0".into(),
+        driver_version: "1".into(),
+        extensions: "cl_khr_fp64".into(),
+    };
+    let cap = format!("-cl-nv-maxrregcount={NV_SHLL_MAX_REGISTERS}");
+    let two_d = r#""grid":{"nx":8,"ny":8,"x":[0,1],"y":[0,1]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},"south":{"kind":"outflow"},"north":{"kind":"outflow"}},"#;
+    let cases = [
+        (
+            format!(
+                r#"{{"name":"e","method":"shll_euler",{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"name":"w","method":"shll_shallow_water",{two_d}"initial":{{"state":{{"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+            ),
+            true,
+        ),
+        (
+            format!(
+                r#"{{"name":"m","method":"shll_euler","scheme":{{"reconstruction":"muscl"}},{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+            ),
+            false,
+        ),
+        (
+            format!(
+                r#"{{"name":"c","method":"convection","velocity":[1.0,0.5],{two_d}"initial":{{"value":1}},"time":{{"cfl":0.5,"steps":1}}}}"#
+            ),
+            false,
+        ),
+    ];
+    for (json, capped) in &cases {
+        let p = case(json).explicit_problem().unwrap();
+        let nv = device_defines(&p, &dev("NVIDIA CUDA")).to_options();
+        assert_eq!(nv.contains(&cap), *capped, "{json}: {nv}");
+        let other = device_defines(&p, &dev("Portable Computing Language")).to_options();
+        assert!(!other.contains("maxrregcount"), "{json}: {other}");
+    }
+}

@@ -7,7 +7,9 @@ use std::path::Path;
 use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::explicit::numbers::{flops_per_cell, stage_bytes, FORM};
-use simplets::methods::explicit::opencl::{defines, global, groups, groups2, source};
+use simplets::methods::explicit::opencl::{
+    defines, device_defines, global, groups, groups2, source,
+};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::explicit::Problem;
 use simplets::methods::AnyCase;
@@ -123,8 +125,14 @@ pub fn build_kernels(
         ))
     })?;
     let cache = simplets::device::KernelCache::new(dir);
-    let built = simplets::device::build_cached(&dev, &source(), &defines(&p), None, Some(&cache))
-        .map_err(|e| Failure::Run(e.into()))?;
+    let built = simplets::device::build_cached(
+        &dev,
+        &source(),
+        &device_defines(&p, &dev),
+        None,
+        Some(&cache),
+    )
+    .map_err(|e| Failure::Run(e.into()))?;
     println!(
         "kernels for {} on {} cached in {}: explicit {:.2} s ({})",
         p.common.name,
