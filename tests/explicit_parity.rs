@@ -119,9 +119,9 @@ fn euler_1d_rusanov_and_shll_muscl() {
     );
 }
 
-/// The tiled first-order stage (2D Euler) across several work-group tiles (32 × 16 cells by default):
-/// every flux, periodic and inflow sides, a wall across a tile edge; and first-order
-/// shallow water (untiled) with Rusanov on the same kind of grid.
+/// The tiled first-order stage across several work-group tiles (32 × 16 cells by default):
+/// 2D Euler with every flux, periodic and inflow sides, a wall across a tile edge; shallow
+/// water with Rusanov and SHLL, a wall and a dry region across tile edges.
 #[test]
 fn first_order_across_tiles() {
     for flux in ["hll", "rusanov", "shll"] {
@@ -139,15 +139,21 @@ fn first_order_across_tiles() {
             12,
         );
     }
-    all_backends_agree(
-        r#"{"name":"p6","method":"shll_shallow_water","grid":{"nx":131,"ny":35,"x":[0,13],"y":[0,3.5]},
-        "scheme":{"flux":"rusanov"},
-        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
-        "south":{"kind":"reflective"},"north":{"kind":"outflow"}},
-        "initial":{"state":{"h":1},"regions":[{"x":[0,4],"state":{"h":2,"u":0.2,"v":-0.1}}]},
-        "time":{"cfl":0.4,"steps":12}}"#,
-        12,
-    );
+    for flux in ["rusanov", "shll"] {
+        all_backends_agree(
+            &format!(
+                r#"{{"name":"p6","method":"shll_shallow_water","grid":{{"nx":131,"ny":35,"x":[0,13],"y":[0,3.5]}},
+            "scheme":{{"flux":"{flux}"}},
+            "boundaries":{{"west":{{"kind":"periodic"}},"east":{{"kind":"periodic"}},
+            "south":{{"kind":"reflective"}},"north":{{"kind":"outflow"}}}},
+            "walls":[{{"x":[6.3,6.7],"y":[1.0,2.5]}}],
+            "initial":{{"state":{{"h":1}},"regions":[{{"x":[0,4],"state":{{"h":2,"u":0.2,"v":-0.1}}}},
+            {{"x":[8,11],"y":[0.5,2],"state":{{"h":0}}}}]}},
+            "time":{{"cfl":0.4,"steps":12}}}}"#
+            ),
+            12,
+        );
+    }
 }
 
 /// 2D shallow water with a dry region, walls (a dam with a breach), first-order SHLL.

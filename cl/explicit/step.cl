@@ -13,7 +13,7 @@
  * CFG_PHI_DRY, CFG_CX, CFG_CY, CFG_AX, CFG_AY, CFG_NU, CFG_NUX, CFG_NUY), the sides
  * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
  * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_TILE (1: the tiled
- * stage of 2D first-order Euler, see tile_fill), DEV_RED (reduction
+ * stage of 2D first-order Euler and shallow water, see tile_fill), DEV_RED (reduction
  * work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
@@ -99,12 +99,22 @@ inline void phys(const real* s, const int axis, real* f, real* un, real* a)
 
 /* The flux through a face from its two states and their physical fluxes, normal velocities
  * and wave speeds (the part of face_flux after phys). */
-inline void face_flux_of(const real* l, const real* r, const real* fl, const real ul,
-                         const real al, const real* fr, const real ur, const real ar, real* f)
+/* The critical number of a face side for the flux in use (SHLL's χ; 0 for HLL, Rusanov). */
+inline real chi_of(const real un, const real a)
 {
 #if CFG_FLUX == 0
-    const real cl = shll_chi(ul, al);
-    const real cr = shll_chi(ur, ar);
+    return shll_chi(un, a);
+#else
+    return 0.0;
+#endif
+}
+
+/* face_flux_of with the two sides' critical numbers cl, cr (read by SHLL only). */
+inline void face_flux_chi(const real* l, const real* r, const real* fl, const real ul,
+                          const real al, const real cl, const real* fr, const real ur,
+                          const real ar, const real cr, real* f)
+{
+#if CFG_FLUX == 0
     for (int v = 0; v < CFG_NV; v++)
         f[v] = shll_plus(l[v], fl[v], al, cl) + shll_minus(r[v], fr[v], ar, cr);
 #elif CFG_FLUX == 1
@@ -117,6 +127,12 @@ inline void face_flux_of(const real* l, const real* r, const real* fl, const rea
     for (int v = 0; v < CFG_NV; v++)
         f[v] = rusanov_flux(l[v], r[v], fl[v], fr[v], s);
 #endif
+}
+
+inline void face_flux_of(const real* l, const real* r, const real* fl, const real ul,
+                         const real al, const real* fr, const real ur, const real ar, real* f)
+{
+    face_flux_chi(l, r, fl, ul, al, chi_of(ul, al), fr, ur, ar, chi_of(ur, ar), f);
 }
 
 inline void face_flux(const real* l, const real* r, const int axis, real* f)
@@ -202,9 +218,9 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 }
 
 #if DEV_TILE
-/* The tiled stage (2D first-order Euler): a work-group's cells are a tile
+/* The tiled stage (2D first-order Euler and shallow water): a work-group's cells are a tile
  * of DEV_LX × (DEV_LY·DEV_RPI) cells; before the update the group computes the primitives
- * (u, v, p, a) of every cell of the tile and its one-cell halo once, into local memory, so a
+ * (prim) of every cell of the tile and its one-cell halo once, into local memory, so a
  * cell's divisions and square root are done about once (1.2 times with the halo) instead of
  * twice per face. The values are those `phys` computes in either face frame: the frame only
  * swaps which velocity is normal, and p sums the same two products in the other order (IEEE
@@ -212,19 +228,35 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 #define TILE_W   (DEV_LX + 2)
 #define TILE_H   (DEV_LY * DEV_RPI + 2)
 #define TILE_N   (TILE_W * TILE_H)
-
-#if CFG_SYS != 1
-#error "the tiled stage is for Euler (CFG_SYS 1)"
+/* Values per tile cell: (u, v, p, a), and for SHLL the critical numbers (χ_x, χ_y) = (u/a,
+ * v/a) clamped, which every face of the cell reads (one division each instead of one per
+ * face side). */
+#if CFG_FLUX == 0
+#define TILE_VALS 6
+#else
+#define TILE_VALS 4
 #endif
 
-/* Primitives of stored cell k: (u, v, p, a). */
+#if CFG_SYS != 1 && CFG_SYS != 2
+#error "the tiled stage is for Euler and shallow water (CFG_SYS 1, 2)"
+#endif
+
+/* Primitives of stored cell k: Euler (u, v, p, a); shallow water (u, v, 0, a). */
 inline void prim(__global const real* q, const int k, real* P)
 {
+#if CFG_SYS == 1
     const real r = Q(q, 0, k), mx = Q(q, 1, k), my = Q(q, 2, k);
     P[0] = mx / r;
     P[1] = my / r;
     P[2] = euler_p(mx, my, P[0], P[1], Q(q, 3, k));
     P[3] = euler_a(r, P[2]);
+#else
+    const real phi = Q(q, 0, k);
+    P[0] = sw_vel(phi, Q(q, 1, k));
+    P[1] = sw_vel(phi, Q(q, 2, k));
+    P[2] = 0.0;
+    P[3] = sw_a(phi);
+#endif
 }
 
 /* Fill the tile's primitives (tp[c·TILE_N + t], t = column + row·TILE_W, the halo included)
@@ -241,22 +273,39 @@ inline void tile_fill(__global const real* q, __local real* tp)
             prim(q, IDX(i, j), P);
             for (int c = 0; c < 4; c++)
                 tp[c * TILE_N + t] = P[c];
+#if CFG_FLUX == 0
+            tp[4 * TILE_N + t] = shll_chi(P[0], P[3]);
+            tp[5 * TILE_N + t] = shll_chi(P[1], P[3]);
+#endif
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* `phys` of the framed state s of tile cell t from its primitives. */
+/* `phys` of the framed state s of tile cell t from its primitives, and its critical number
+ * along `axis` (SHLL; 0 otherwise). */
 inline void tile_phys(__local const real* tp, const int t, const real* s, const int axis,
-                      real* f, real* un, real* a)
+                      real* f, real* un, real* a, real* chi)
 {
     *un = tp[axis * TILE_N + t];
     *a = tp[3 * TILE_N + t];
+#if CFG_FLUX == 0
+    *chi = tp[(4 + axis) * TILE_N + t];
+#else
+    *chi = 0.0;
+#endif
+#if CFG_SYS == 1
     const real p = tp[2 * TILE_N + t];
     f[0] = s[1];
     f[1] = euler_f_mn(s[1], *un, p);
     f[2] = euler_f_mt(s[2], *un);
     f[3] = euler_f_e(s[3], p, *un);
+#else
+    f[0] = sw_f_phi(s[0], *un);
+    f[1] = sw_f_mn(s[0], s[1], *un);
+    f[2] = sw_f_mt(s[2], *un);
+    f[3] = 0.0;
+#endif
 }
 
 /* flux_at with the primitives of the tile cells tl, tr (a mirrored wall state's own). */
@@ -264,28 +313,31 @@ inline void flux_tile(__global const real* q, __global const int* mask, __local 
                       const int kl, const int kr, const int tl, const int tr, const int axis,
                       real* f)
 {
-    real l[4], r[4], fl[4], fr[4], ul, al, ur, ar;
+    real l[4], r[4], fl[4], fr[4], ul, al, ur, ar, cl, cr;
     load(q, kl, l);
     load(q, kr, r);
     frame(l, axis);
     frame(r, axis);
     if (SOLID(kr)) {
         mirror(l, r);
-        tile_phys(tp, tl, l, axis, fl, &ul, &al);
+        tile_phys(tp, tl, l, axis, fl, &ul, &al, &cl);
         phys(r, axis, fr, &ur, &ar);
+        cr = chi_of(ur, ar);
     } else if (SOLID(kl)) {
         mirror(r, l);
         phys(l, axis, fl, &ul, &al);
-        tile_phys(tp, tr, r, axis, fr, &ur, &ar);
+        cl = chi_of(ul, al);
+        tile_phys(tp, tr, r, axis, fr, &ur, &ar, &cr);
     } else {
-        tile_phys(tp, tl, l, axis, fl, &ul, &al);
-        tile_phys(tp, tr, r, axis, fr, &ur, &ar);
+        tile_phys(tp, tl, l, axis, fl, &ul, &al, &cl);
+        tile_phys(tp, tr, r, axis, fr, &ur, &ar, &cr);
     }
-    face_flux_of(l, r, fl, ul, al, fr, ur, ar, f);
+    face_flux_chi(l, r, fl, ul, al, cl, fr, ur, ar, cr, f);
     frame(f, axis);
 }
 #else
 #define TILE_N   1
+#define TILE_VALS 4
 #endif
 
 inline real rate(const real* o)
@@ -448,7 +500,7 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask)
 {
-    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[4 * TILE_N];
+    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
 }
 
@@ -458,7 +510,7 @@ __kernel void stage_rk2(__global const real* q_in, __global const real* q0,
                         __global real* part_rate, __global real* part_dq,
                         __global const int* mask)
 {
-    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[4 * TILE_N];
+    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
 }
 

@@ -84,22 +84,31 @@ pub fn global(p: &Problem) -> [usize; 2] {
     }
 }
 
-/// Whether the stage kernels of `p` use the tiled form (`DEV_TILE`): 2D first-order Euler,
-/// whose face states cost three divisions and a square root each; the primitives of each
-/// cell of a group's tile are then computed once, into local memory (on an H100: 640 → 508
-/// µs per step at 3072 × 1536). The kernel also serves shallow water, but there a state
-/// costs one division and the tile's fill and barrier cost more than they save (407 → 469
-/// µs at 2048²), so shallow water runs untiled (docs/PERFORMANCE.md, explicit methods).
+/// Whether the stage kernels of `p` use the tiled form (`DEV_TILE`): 2D first order, Euler
+/// and shallow water. The primitives of each cell of a group's tile, and with the SHLL flux
+/// its critical numbers χ_x, χ_y, are computed once, into local memory, instead of once per
+/// face side. On an H100 (device runs 31, 41): Euler's stage 640 → 508 µs per step at
+/// 3072 × 1536 with the primitives, 402 → 298 µs with χ as well; shallow water, untiled
+/// before because the primitives alone did not pay (407 → 469 µs), 387 → 289 µs at 2048²
+/// with χ.
 pub fn tiled(p: &Problem) -> bool {
-    p.mesh.dims == 2 && !p.num.muscl && matches!(p.system, System::Euler { .. })
+    p.mesh.dims == 2
+        && !p.num.muscl
+        && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. })
 }
 
 /// Local memory of a stage work-group in bytes: the two reduction arrays, and with the tiled
-/// form the 4 primitives of its (DEV_LX + 2) × (DEV_LY·RPI + 2) cells.
+/// form the 4 primitives (and with the SHLL flux the 2 critical numbers) of its
+/// (DEV_LX + 2) × (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`).
 pub fn stage_local_bytes(p: &Problem) -> u64 {
     let (lx, ly, rpi) = shape(p.mesh.dims);
     let tile = if tiled(p) {
-        4 * (lx + 2) * (ly * rpi + 2)
+        let vals = if matches!(p.num.flux, Flux::Shll) {
+            6
+        } else {
+            4
+        };
+        vals * (lx + 2) * (ly * rpi + 2)
     } else {
         4
     };
