@@ -8,6 +8,9 @@
 
 mod common;
 
+#[path = "bp/grids.rs"]
+mod grids;
+
 use simplets::device::KernelCache;
 use simplets::methods::bp::grid::NodeGrid;
 use simplets::methods::bp::solver::BpSolver;
@@ -16,7 +19,7 @@ use simplets::run::status::Progress;
 use simplets::run::RunOptions;
 use simplets::solver::{Level, Solver};
 
-const CASE: &str = r#"{"name":"bpt","method":"bp_euler",
+pub(crate) const CASE: &str = r#"{"name":"bpt","method":"bp_euler",
     "grid":{"kind":"bump","ni":25,"nj":9,"thickness":0.1},
     "inlet":{"p0":100000,"t0":300},"outlet":{"p":84300},
     "time":{"steps":60},"output":{"interval":30}}"#;
@@ -151,7 +154,7 @@ fn odd() -> simplets::methods::bp::case::Case {
     c
 }
 
-fn choice(kind: BackendKind) -> BackendChoice {
+pub(crate) fn choice(kind: BackendKind) -> BackendChoice {
     common::init_log();
     BackendChoice {
         kind,
@@ -164,7 +167,7 @@ fn bits(a: &[[f64; 4]]) -> Vec<u64> {
     a.iter().flatten().map(|x| x.to_bits()).collect()
 }
 
-fn same(what: &str, a: &[[f64; 4]], b: &[[f64; 4]]) {
+pub(crate) fn same(what: &str, a: &[[f64; 4]], b: &[[f64; 4]]) {
     let (a, b) = (bits(a), bits(b));
     let first = a.iter().zip(&b).position(|(x, y)| x != y);
     assert!(
@@ -224,7 +227,7 @@ fn wedge_opencl_and_parallel_match_the_reference_bit_for_bit() {
 
 /// 150 steps of `c` on the three backends, compared bit for bit; `relaxing`: the inlet
 /// density is still relaxing at the end (the subsonic inlet).
-fn parity(c: simplets::methods::bp::case::Case, relaxing: bool) {
+pub(crate) fn parity(c: simplets::methods::bp::case::Case, relaxing: bool) {
     let mut r = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
     let mut par = BpSolver::new(&c, &choice(BackendKind::Parallel)).unwrap();
     assert!(par.name().starts_with("parallel:"), "{}", par.name());

@@ -10,12 +10,16 @@
 //! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
 //! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
 //! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
-//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the cascade grid, a grid file
+//! reference's loops on rayon's threads (bit-identical too). Grids: the analytic generators
+//! ([`grid`]) or a grid file ([`gridfile`]) whose periodic node pairs become seams through
+//! the tables ([`tables`], spec §4.7). Not yet: the ghost-cell variant, the cascade grid
 //! (issue 19).
 
 pub mod case;
 pub mod formulas;
 pub mod grid;
+pub mod gridfile;
+pub mod gridspec;
 pub mod numbers;
 pub mod opencl;
 pub mod shock;
@@ -26,6 +30,8 @@ pub mod tables;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_grids;
 
 /// The gas and the boundary data of a duct run (dimensional SI, as the report's code).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,8 +1,9 @@
 //! One step of the Brandvik–Pullan scheme (seed 001 §4), serial: `set_secondary`,
 //! `apply_bconds`, `calc_fluxes`, `calc_changes` (local time steps), `sum_changes` with SCREE
 //! (2Δⁿ − Δⁿ⁻¹, §4.4) through the sum table, and `smooth` through the smooth table. Every
-//! node and face runs the same formula; the boundaries are in the tables (§5) except the
-//! inlet and outlet conditions, which touch only their node columns.
+//! node and face runs the same formula; the boundaries are in the tables (§5), periodic
+//! seams included, except the inlet and outlet conditions, which touch only their node
+//! columns.
 
 use super::formulas::{
     bp_avg, bp_blend, bp_change, bp_fe, bp_fmom, bp_mass, bp_rate, bp_res, bp_scree, bp_speed,
@@ -110,10 +111,10 @@ fn face(w: &[[f64; 4]], sec: &[[f64; 4]], a: usize, b: usize, dl: [f64; 2], mul:
 }
 
 impl Bp {
-    /// A run on `g` (walls at j = 0 and nj − 1) started from the uniform isentropic state at
-    /// the exit pressure.
+    /// A run on `g` (walls at j = 0 and nj − 1 but its periodic seams) started from the
+    /// uniform isentropic state at the exit pressure.
     pub fn new(g: NodeGrid, flow: Flow, num: Numerics) -> Bp {
-        let t = Tables::duct(&g);
+        let t = Tables::new(&g);
         let (nn, nc) = (g.ni * g.nj, g.nci() * g.ncj());
         let w0 = flow.isentropic(flow.p_exit);
         Bp {

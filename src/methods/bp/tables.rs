@@ -11,6 +11,8 @@
 //!   (j = 0): (U(i−1) + U(i+1) + 2U(j+1) − U(j+2))/3, the upper wall its mirror image.
 //! - **Flux multiplier** (§4.2): ½ on every face, 0 on the j-faces of the two walls, which
 //!   makes their mass flux exactly zero and leaves the pressure force.
+//! - **Periodic seams** (§4.7, the cascade): paired nodes of the j = 0 and nj − 1 lines are
+//!   one node through the same rows, and seam faces keep their ½ ([`Tables::new`]).
 
 use super::grid::NodeGrid;
 
@@ -30,8 +32,18 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// The tables of `g` with solid walls at j = 0 and j = nj − 1.
-    pub fn duct(g: &NodeGrid) -> Tables {
+    /// The tables of `g`: solid walls on the j = 0 and j = nj − 1 lines except where the
+    /// grid's periodic pairs make a seam ([`NodeGrid::periodic`]).
+    ///
+    /// A periodic pair (i, 0) ~ (i, nj − 1) is one node (spec §4.7): both entries of the pair
+    /// get the same sum and smoothing rows, written with the j = 0 indices, so the two copies
+    /// stay bit-identical. Its sum row holds the cells below the seam (j = nj − 2) and above
+    /// it (j = 0), ¼ each; its smoothing row reaches across the seam, (i, nj − 2) below and
+    /// (i, 1) above. Where a neighbour along i is not periodic (a blade's leading or trailing
+    /// edge, where the two blade surfaces part), that neighbour is two nodes, one on each
+    /// surface, and the node is smoothed along i only: ½ per side, a split side ¼ + ¼ (four
+    /// slots cannot hold the two i-sides, the split and the two j-neighbours).
+    pub fn new(g: &NodeGrid) -> Tables {
         let (ni, nj, nc, ncj) = (g.ni, g.nj, g.nci(), g.ncj());
         let cell = |i: usize, j: usize| (i + j * nc) as u32;
         let node = |i: usize, j: usize| (i + j * ni) as u32;
@@ -41,10 +53,38 @@ impl Tables {
         for j in 0..nj {
             for i in 0..ni {
                 let (ia, ib) = (i.saturating_sub(1), i.min(nc - 1));
+                let (il, ir) = (i.saturating_sub(1), (i + 1).min(ni - 1));
+                let edge = j == 0 || j == nj - 1;
+                if edge && g.periodic[i] {
+                    sum.push([
+                        cell(ia, ncj - 1),
+                        cell(ib, ncj - 1),
+                        cell(ia, 0),
+                        cell(ib, 0),
+                    ]);
+                    let (pl, pr) = (g.periodic[il], g.periodic[ir]);
+                    if pl && pr {
+                        smooth_idx.push([node(il, 0), node(ir, 0), node(i, nj - 2), node(i, 1)]);
+                        smooth_w.push([0.25; 4]);
+                    } else {
+                        // One side, as (index, index, weight, weight): a periodic neighbour
+                        // once at ½, a split one on both surfaces at ¼ each.
+                        let side = |n: usize, p: bool| {
+                            if p {
+                                ([node(n, 0), node(n, 0)], [0.5, 0.0])
+                            } else {
+                                ([node(n, 0), node(n, nj - 1)], [0.25, 0.25])
+                            }
+                        };
+                        let ((a, wa), (b, wb)) = (side(il, pl), side(ir, pr));
+                        smooth_idx.push([a[0], a[1], b[0], b[1]]);
+                        smooth_w.push([wa[0], wa[1], wb[0], wb[1]]);
+                    }
+                    continue;
+                }
                 let (ja, jb) = (j.saturating_sub(1), j.min(ncj - 1));
                 sum.push([cell(ia, ja), cell(ib, ja), cell(ia, jb), cell(ib, jb)]);
-                let (il, ir) = (i.saturating_sub(1), (i + 1).min(ni - 1));
-                if j == 0 || j == nj - 1 {
+                if edge {
                     let (j1, j2) = if j == 0 { (1, 2) } else { (nj - 2, nj - 3) };
                     smooth_idx.push([node(il, j), node(ir, j), node(i, j1), node(i, j2)]);
                     smooth_w.push([1.0 / 3.0, 1.0 / 3.0, 2.0 / 3.0, -1.0 / 3.0]);
@@ -57,8 +97,10 @@ impl Tables {
         let mul_i = vec![0.5; ni * ncj];
         let mut mul_j = vec![0.5; nc * nj];
         for i in 0..nc {
-            mul_j[i] = 0.0;
-            mul_j[i + (nj - 1) * nc] = 0.0;
+            if !g.seam_face(i) {
+                mul_j[i] = 0.0;
+                mul_j[i + (nj - 1) * nc] = 0.0;
+            }
         }
         Tables {
             sum,
