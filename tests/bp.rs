@@ -8,6 +8,8 @@
 
 mod common;
 
+#[path = "bp/cascade.rs"]
+mod cascade;
 #[path = "bp/grids.rs"]
 mod grids;
 

@@ -74,6 +74,8 @@ pub fn check(case: &AnyCase) {
             match &b.grid {
                 simplets::methods::bp::case::BpGrid::Bump { .. } => "bump channel".to_string(),
                 simplets::methods::bp::case::BpGrid::Wedge { .. } => "wedge duct".to_string(),
+                simplets::methods::bp::case::BpGrid::Cascade { .. } =>
+                    "turbine cascade, periodic sides".to_string(),
                 simplets::methods::bp::case::BpGrid::File { path, .. } => format!("file {path}"),
             },
             t.bytes_per_node()

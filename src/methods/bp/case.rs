@@ -8,7 +8,8 @@
 //!   "time": { "steps": 20000, "tolerance": 1e-7 } }
 //! ```
 //!
-//! A grid file:
+//! The turbine cascade: `"grid": { "kind": "cascade", "ni": 60, "nj": 60, "pitch": 1.0,
+//! "inlet_metal_angle": 0.0, "exit_metal_angle": -65.0, "thickness": 0.25 }`; a grid file:
 //! `"grid": { "kind": "file", "path": "bump.grid" }` (relative to the case file; the format
 //! is in [`super::gridfile`]).
 //!
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::grid::NodeGrid;
 pub use super::gridspec::BpGrid;
+use super::start::Start;
 use super::{Flow, Numerics};
 use crate::case::rules::{finite, invalid, num, positive};
 use crate::case::{GridSpec, Method, OutputSpec};
@@ -162,11 +164,18 @@ pub struct Case {
     /// Numerics.
     #[serde(default)]
     pub scheme: BpScheme,
+    /// How the run starts (default `"uniform"`; `"along_grid"` for a cascade).
+    #[serde(default, skip_serializing_if = "is_uniform")]
+    pub start: Start,
     /// Run length.
     pub time: BpTime,
     /// Output controls.
     #[serde(default)]
     pub output: OutputSpec,
+}
+
+fn is_uniform(s: &Start) -> bool {
+    *s == Start::Uniform
 }
 
 fn gas_default() -> BpGas {

@@ -1,10 +1,11 @@
 //! The `"grid"` section of a `bp_euler` case: an analytic generator (bump channel, wedge
-//! duct) or a grid file ([`super::gridfile`]).
+//! duct, turbine cascade) or a grid file ([`super::gridfile`]).
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::cascade::Cascade;
 use super::grid::{NodeGrid, WEDGE_H, WEDGE_X0, WEDGE_X1};
 use super::gridfile::{self, GridFile};
 use crate::case::rules::{invalid, num};
@@ -34,6 +35,22 @@ pub enum BpGrid {
         /// Wedge angle θ, degrees.
         angle: f64,
     },
+    /// The turbine cascade H-grid with periodic sides ([`Cascade`]): one blade passage, axial
+    /// chord 1, the leading edge at x = 0; ni × nj nodes.
+    Cascade {
+        /// Nodes streamwise.
+        ni: usize,
+        /// Nodes across the passage.
+        nj: usize,
+        /// Blade pitch, axial chords.
+        pitch: f64,
+        /// Inlet metal angle χ1 (camber line at the leading edge), degrees from the x axis.
+        inlet_metal_angle: f64,
+        /// Exit metal angle χ2, degrees.
+        exit_metal_angle: f64,
+        /// Largest pitchwise blade thickness, axial chords.
+        thickness: f64,
+    },
     /// Nodes and periodic pairs from a grid file ([`super::gridfile`]); `path` relative to
     /// the case file (resolved when the case is read).
     File {
@@ -49,7 +66,9 @@ impl BpGrid {
     /// (ni, nj) (of a file grid: the file's; (0, 0) before it is read).
     pub fn nodes(&self) -> (usize, usize) {
         match self {
-            BpGrid::Bump { ni, nj, .. } | BpGrid::Wedge { ni, nj, .. } => (*ni, *nj),
+            BpGrid::Bump { ni, nj, .. }
+            | BpGrid::Wedge { ni, nj, .. }
+            | BpGrid::Cascade { ni, nj, .. } => (*ni, *nj),
             BpGrid::File { data, .. } => data.as_ref().map_or((0, 0), |d| (d.ni, d.nj)),
         }
     }
@@ -117,6 +136,43 @@ impl BpGrid {
                     ));
                 }
             }
+            BpGrid::Cascade {
+                pitch,
+                inlet_metal_angle,
+                exit_metal_angle,
+                thickness,
+                ..
+            } => {
+                if ni < 9 {
+                    return Err(invalid(
+                        "grid.ni",
+                        ni,
+                        "must be at least 9 for a cascade (cells upstream, on and downstream of the blade)",
+                    ));
+                }
+                if !(pitch > 0.05 && pitch <= 10.0) {
+                    return Err(invalid(
+                        "grid.pitch",
+                        num(pitch),
+                        "must be in (0.05, 10] axial chords",
+                    ));
+                }
+                for (name, a) in [
+                    ("grid.inlet_metal_angle", inlet_metal_angle),
+                    ("grid.exit_metal_angle", exit_metal_angle),
+                ] {
+                    if !(a.abs() < 80.0) {
+                        return Err(invalid(name, num(a), "must be in (-80, 80) degrees"));
+                    }
+                }
+                if !(thickness >= 0.0 && thickness < 0.8 * pitch) {
+                    return Err(invalid(
+                        "grid.thickness",
+                        num(thickness),
+                        format!("must be in [0, 0.8·pitch = {}) axial chords", 0.8 * pitch),
+                    ));
+                }
+            }
             BpGrid::File { .. } => {}
         }
         Ok(())
@@ -127,7 +183,30 @@ impl BpGrid {
         match self {
             BpGrid::Bump { ni, nj, thickness } => NodeGrid::bump(*ni, *nj, *thickness),
             BpGrid::Wedge { ni, nj, angle } => NodeGrid::wedge(*ni, *nj, angle.to_radians()),
+            BpGrid::Cascade { .. } => self.cascade().expect("a cascade").grid(),
             BpGrid::File { data, .. } => data.as_ref().expect("the grid file is read").grid(),
+        }
+    }
+
+    /// The cascade's geometry (angles in radians).
+    pub fn cascade(&self) -> Option<Cascade> {
+        match *self {
+            BpGrid::Cascade {
+                ni,
+                nj,
+                pitch,
+                inlet_metal_angle,
+                exit_metal_angle,
+                thickness,
+            } => Some(Cascade {
+                ni,
+                nj,
+                pitch,
+                chi1: inlet_metal_angle.to_radians(),
+                chi2: exit_metal_angle.to_radians(),
+                thickness,
+            }),
+            _ => None,
         }
     }
 
@@ -136,14 +215,16 @@ impl BpGrid {
         match self {
             BpGrid::Bump { .. } => ([-1.0, 2.0], [0.0, 1.0]),
             BpGrid::Wedge { .. } => ([WEDGE_X0, WEDGE_X1], [0.0, WEDGE_H]),
-            BpGrid::File { .. } => self.node_grid().bbox(),
+            BpGrid::Cascade { .. } | BpGrid::File { .. } => self.node_grid().bbox(),
         }
     }
 
     /// Resize a generated grid (command-line `--nx`, `--ny`); a file's grid cannot be.
     pub fn resize(&mut self, n_i: Option<usize>, n_j: Option<usize>) -> Result<(), ConfigError> {
         let (ni, nj) = match self {
-            BpGrid::Bump { ni, nj, .. } | BpGrid::Wedge { ni, nj, .. } => (ni, nj),
+            BpGrid::Bump { ni, nj, .. }
+            | BpGrid::Wedge { ni, nj, .. }
+            | BpGrid::Cascade { ni, nj, .. } => (ni, nj),
             BpGrid::File { .. } => {
                 if n_i.is_some() || n_j.is_some() {
                     return Err(invalid(

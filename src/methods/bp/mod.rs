@@ -12,19 +12,22 @@
 //! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
 //! reference's loops on rayon's threads (bit-identical too). Grids: the analytic generators
 //! ([`grid`]) or a grid file ([`gridfile`]) whose periodic node pairs become seams through
-//! the tables ([`tables`], spec §4.7). Not yet: the ghost-cell variant, the cascade grid
-//! (issue 19).
+//! the tables ([`tables`], spec §4.7), among them the turbine cascade's H-grid with periodic
+//! sides ([`cascade`]). Not yet: the ghost-cell variant (issue 19).
 
+pub mod cascade;
 pub mod case;
 pub mod formulas;
 pub mod grid;
 pub mod gridfile;
 pub mod gridspec;
+pub mod metrics;
 pub mod numbers;
 pub mod opencl;
 pub mod shock;
 pub mod solver;
 pub mod source;
+pub mod start;
 pub mod step;
 pub mod tables;
 

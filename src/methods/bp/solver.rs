@@ -37,7 +37,7 @@ pub struct BpSolver {
 impl BpSolver {
     /// Build `c` on the backend `choice` asks for.
     pub fn new(c: &Case, choice: &BackendChoice) -> Result<BpSolver, DeviceError> {
-        let mut b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        let mut b = Bp::start(c.node_grid(), c.flow(), c.numerics(), c.start);
         b.parallel = choice.kind == BackendKind::Parallel;
         let engine = match choice.kind {
             BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(

@@ -12,6 +12,7 @@ use super::formulas::{
 use rayon::prelude::*;
 
 use super::grid::NodeGrid;
+use super::start::{initial, Start};
 use super::tables::Tables;
 use super::{Flow, Numerics};
 
@@ -114,14 +115,19 @@ impl Bp {
     /// A run on `g` (walls at j = 0 and nj − 1 but its periodic seams) started from the
     /// uniform isentropic state at the exit pressure.
     pub fn new(g: NodeGrid, flow: Flow, num: Numerics) -> Bp {
+        Bp::start(g, flow, num, Start::Uniform)
+    }
+
+    /// A run on `g` started as `start` says.
+    pub fn start(g: NodeGrid, flow: Flow, num: Numerics, start: Start) -> Bp {
         let t = Tables::new(&g);
         let (nn, nc) = (g.ni * g.nj, g.nci() * g.ncj());
-        let w0 = flow.isentropic(flow.p_exit);
+        let w = initial(start, &g, &flow);
         Bp {
-            w: vec![w0; nn],
+            rho_in: (0..g.nj).map(|j| w[j * g.ni][0]).collect(),
+            w,
             prev: vec![[0.0; 4]; nc],
             step: 0,
-            rho_in: vec![w0[0]; g.nj],
             sec: vec![[0.0; 4]; nn],
             fi: vec![[0.0; 4]; g.ni * g.ncj()],
             fj: vec![[0.0; 4]; g.nci() * g.nj],
