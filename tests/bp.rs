@@ -10,6 +10,8 @@ mod common;
 
 #[path = "bp/cascade.rs"]
 mod cascade;
+#[path = "bp/forms.rs"]
+mod forms;
 #[path = "bp/grids.rs"]
 mod grids;
 
@@ -144,7 +146,7 @@ fn wedge_bad_input_named() {
 
 /// An odd-sized bump grid (both counts odd, neither a multiple of a work-group) whose inlet
 /// density is still relaxing, so every kernel and the host's inlet condition matter.
-const ODD: &str = r#"{"name":"bpodd","method":"bp_euler",
+pub(crate) const ODD: &str = r#"{"name":"bpodd","method":"bp_euler",
     "grid":{"kind":"bump","ni":37,"nj":13,"thickness":0.1},
     "inlet":{"p0":100000,"t0":300,"angle":3},"outlet":{"p":84300},
     "time":{"steps":200}}"#;
@@ -192,7 +194,7 @@ fn same_arrays(what: &str, a: &[&[f64]], b: &[&[f64]]) {
 
 /// A small odd-sized wedge (a node on the corner: 30 cells along i, the corner at a third):
 /// the supersonic inlet and exit, with the corner's shock still moving.
-const WEDGE: &str = r#"{"name":"bpwedge","method":"bp_euler",
+pub(crate) const WEDGE: &str = r#"{"name":"bpwedge","method":"bp_euler",
     "grid":{"kind":"wedge","ni":31,"nj":19,"angle":10},
     "inlet":{"mach":1.6,"p":100000,"t":300},"outlet":{"kind":"supersonic"},
     "time":{"steps":200}}"#;

@@ -222,6 +222,7 @@ pub fn counts(p: &Problem) -> Counts {
 }
 
 /// What `bench` needs of its arguments for an explicit case.
+#[derive(Clone)]
 pub struct BenchOpts<'a> {
     /// Backend.
     pub backend: Backend,

@@ -7,7 +7,7 @@ use simplets::methods::AnyCase;
 use super::{common, parity};
 
 /// A small odd-sized cascade (25 × 17 nodes), its inlet density still relaxing.
-const CASCADE: &str = r#"{"name":"bpcasc","method":"bp_euler",
+pub(crate) const CASCADE: &str = r#"{"name":"bpcasc","method":"bp_euler",
     "grid":{"kind":"cascade","ni":25,"nj":17,"pitch":1.0,"inlet_metal_angle":0.0,
             "exit_metal_angle":-60.0,"thickness":0.25},
     "inlet":{"p0":100000,"t0":300,"angle":2},"outlet":{"p":75000},

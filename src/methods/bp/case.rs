@@ -4,7 +4,7 @@
 //! { "name": "bp_bump", "method": "bp_euler", "gas": { "gamma": 1.4, "r": 287.0 },
 //!   "grid": { "kind": "bump", "ni": 97, "nj": 33, "thickness": 0.1 },
 //!   "inlet": { "p0": 100000.0, "t0": 300.0, "angle": 0.0 }, "outlet": { "p": 84300.0 },
-//!   "scheme": { "cfl": 0.4, "smooth": 0.5 },
+//!   "scheme": { "cfl": 0.4, "smooth": 0.5, "boundaries": "tables" },
 //!   "time": { "steps": 20000, "tolerance": 1e-7 } }
 //! ```
 //!
@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::grid::NodeGrid;
 pub use super::gridspec::BpGrid;
 use super::start::Start;
+use super::tables::BoundaryForm;
 use super::{Flow, Numerics};
 use crate::case::rules::{finite, invalid, num, positive};
 use crate::case::{GridSpec, Method, OutputSpec};
@@ -112,6 +113,15 @@ pub struct BpScheme {
     /// Smoothing factor input (default 0.5); SF = smooth · cfl per step.
     #[serde(default = "smooth_default")]
     pub smooth: f64,
+    /// How the boundaries reach the step: `"tables"` (default, the report's branch-free
+    /// index tables) or `"ranges"` (interior by arithmetic, boundary rows in their own
+    /// launches); the same bits.
+    #[serde(default, skip_serializing_if = "is_tables")]
+    pub boundaries: BoundaryForm,
+}
+
+fn is_tables(f: &BoundaryForm) -> bool {
+    *f == BoundaryForm::Tables
 }
 
 fn cfl_default() -> f64 {
@@ -126,6 +136,7 @@ impl Default for BpScheme {
         BpScheme {
             cfl: cfl_default(),
             smooth: smooth_default(),
+            boundaries: BoundaryForm::Tables,
         }
     }
 }
@@ -400,7 +411,10 @@ impl Case {
             &self.name,
             &self.description,
             Method::BpEuler,
-            "scree-branch-free".into(),
+            match self.scheme.boundaries {
+                BoundaryForm::Tables => "scree-branch-free".into(),
+                BoundaryForm::Ranges => "scree-ranges".into(),
+            },
             &self.grid_spec(),
             crate::methods::explicit::StepRule::Fixed(1.0),
             self.time.steps,

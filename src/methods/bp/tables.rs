@@ -14,7 +14,85 @@
 //! - **Periodic seams** (§4.7, the cascade): paired nodes of the j = 0 and nj − 1 lines are
 //!   one node through the same rows, and seam faces keep their ½ ([`Tables::new`]).
 
+use serde::{Deserialize, Serialize};
+
 use super::grid::NodeGrid;
+
+/// How the boundaries reach the step (`"scheme": { "boundaries": ... }`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundaryForm {
+    /// The report's branch-free index tables (§5): every node and face reads its row.
+    #[default]
+    Tables,
+    /// Spec §10 items 2–3: interior nodes and faces by index arithmetic with the constant
+    /// weights; only the boundary nodes and the j-boundary faces read compact rows
+    /// ([`Edges`]), in their own loops (their own launches on a device). The same
+    /// operations on the same operands as the tables, so the same bits.
+    Ranges,
+}
+
+impl BoundaryForm {
+    /// The name in the bench's form column and the solver's details.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundaryForm::Tables => "tables",
+            BoundaryForm::Ranges => "ranges",
+        }
+    }
+}
+
+/// The boundary rows of the ranges form: the nodes of the i = 0, ni − 1 and j = 0, nj − 1
+/// lines (j = 0 and nj − 1 whole, then the inlet and exit columns between) with their
+/// table rows, and the multipliers of the two j-boundary face lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edges {
+    /// The boundary nodes.
+    pub nodes: Vec<u32>,
+    /// Their sum rows.
+    pub sum: Vec<[u32; 4]>,
+    /// Their smoothing nodes.
+    pub smooth_idx: Vec<[u32; 4]>,
+    /// Their smoothing weights.
+    pub smooth_w: Vec<[f64; 4]>,
+    /// The multipliers of the j = 0 faces, then of the j = nj − 1 faces.
+    pub mul_j: Vec<f64>,
+}
+
+impl Edges {
+    /// The boundary rows of `t` on a grid of `ni` × `nj` nodes.
+    pub fn new(t: &Tables, ni: usize, nj: usize) -> Edges {
+        let mut nodes: Vec<usize> = (0..ni).chain((nj - 1) * ni..nj * ni).collect();
+        for j in 1..nj - 1 {
+            nodes.push(j * ni);
+            nodes.push(ni - 1 + j * ni);
+        }
+        let nc = ni - 1;
+        Edges {
+            sum: nodes.iter().map(|&k| t.sum[k]).collect(),
+            smooth_idx: nodes.iter().map(|&k| t.smooth_idx[k]).collect(),
+            smooth_w: nodes.iter().map(|&k| t.smooth_w[k]).collect(),
+            mul_j: t.mul_j[..nc]
+                .iter()
+                .chain(&t.mul_j[(nj - 1) * nc..])
+                .copied()
+                .collect(),
+            nodes: nodes.into_iter().map(|k| k as u32).collect(),
+        }
+    }
+
+    /// Bytes of the rows per node of an `nn`-node grid (int32 indices, f64 weights and
+    /// multipliers, as on the device).
+    pub fn bytes_per_node(&self, nn: usize) -> f64 {
+        let b = self.nodes.len() * (4 + 16 + 16 + 32) + self.mul_j.len() * 8;
+        b as f64 / nn as f64
+    }
+
+    /// Whether node (i, j) of an `ni` × `nj` grid is a boundary node.
+    pub fn on(i: usize, j: usize, ni: usize, nj: usize) -> bool {
+        i == 0 || j == 0 || i == ni - 1 || j == nj - 1
+    }
+}
 
 /// The precomputed index and weight tables of a grid.
 #[derive(Debug, Clone, PartialEq)]
