@@ -207,7 +207,7 @@ fn check_cells(
                 let (m, n) = (c[k], c[(k + 1) % 4]);
                 x[m] == x[n] && y[m] == y[n]
             });
-            let what = if !(a > 0.0) {
+            let what = if a.is_nan() || a <= 0.0 {
                 format!(
                     "has area {a:e}: cells must have positive area with i, then j counter-clockwise"
                 )

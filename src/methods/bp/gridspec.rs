@@ -161,7 +161,7 @@ impl BpGrid {
                     ("grid.inlet_metal_angle", inlet_metal_angle),
                     ("grid.exit_metal_angle", exit_metal_angle),
                 ] {
-                    if !(a.abs() < 80.0) {
+                    if a.is_nan() || a.abs() >= 80.0 {
                         return Err(invalid(name, num(a), "must be in (-80, 80) degrees"));
                     }
                 }
