@@ -63,8 +63,13 @@ pub fn check(case: &AnyCase) {
         let g = b.node_grid();
         let t = simplets::methods::bp::tables::Tables::new(&g);
         println!(
-            "case        {} (bp_euler, SCREE, branch-free tables)",
-            b.name
+            "case        {} (bp_euler, SCREE, boundaries: {})",
+            b.name,
+            match b.scheme.boundaries {
+                simplets::methods::bp::tables::BoundaryForm::Tables => "branch-free tables",
+                simplets::methods::bp::tables::BoundaryForm::Ranges =>
+                    "interior arithmetic, boundary ranges",
+            }
         );
         println!(
             "grid        {} x {} nodes ({} cells), {}; tables {:.0} B per node",
