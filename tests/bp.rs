@@ -8,6 +8,13 @@
 
 mod common;
 
+#[path = "bp/cascade.rs"]
+mod cascade;
+#[path = "bp/forms.rs"]
+mod forms;
+#[path = "bp/grids.rs"]
+mod grids;
+
 use simplets::device::KernelCache;
 use simplets::methods::bp::grid::NodeGrid;
 use simplets::methods::bp::solver::BpSolver;
@@ -16,7 +23,7 @@ use simplets::run::status::Progress;
 use simplets::run::RunOptions;
 use simplets::solver::{Level, Solver};
 
-const CASE: &str = r#"{"name":"bpt","method":"bp_euler",
+pub(crate) const CASE: &str = r#"{"name":"bpt","method":"bp_euler",
     "grid":{"kind":"bump","ni":25,"nj":9,"thickness":0.1},
     "inlet":{"p0":100000,"t0":300},"outlet":{"p":84300},
     "time":{"steps":60},"output":{"interval":30}}"#;
@@ -139,7 +146,7 @@ fn wedge_bad_input_named() {
 
 /// An odd-sized bump grid (both counts odd, neither a multiple of a work-group) whose inlet
 /// density is still relaxing, so every kernel and the host's inlet condition matter.
-const ODD: &str = r#"{"name":"bpodd","method":"bp_euler",
+pub(crate) const ODD: &str = r#"{"name":"bpodd","method":"bp_euler",
     "grid":{"kind":"bump","ni":37,"nj":13,"thickness":0.1},
     "inlet":{"p0":100000,"t0":300,"angle":3},"outlet":{"p":84300},
     "time":{"steps":200}}"#;
@@ -151,7 +158,7 @@ fn odd() -> simplets::methods::bp::case::Case {
     c
 }
 
-fn choice(kind: BackendKind) -> BackendChoice {
+pub(crate) fn choice(kind: BackendKind) -> BackendChoice {
     common::init_log();
     BackendChoice {
         kind,
@@ -164,7 +171,7 @@ fn bits(a: &[[f64; 4]]) -> Vec<u64> {
     a.iter().flatten().map(|x| x.to_bits()).collect()
 }
 
-fn same(what: &str, a: &[[f64; 4]], b: &[[f64; 4]]) {
+pub(crate) fn same(what: &str, a: &[[f64; 4]], b: &[[f64; 4]]) {
     let (a, b) = (bits(a), bits(b));
     let first = a.iter().zip(&b).position(|(x, y)| x != y);
     assert!(
@@ -187,7 +194,7 @@ fn same_arrays(what: &str, a: &[&[f64]], b: &[&[f64]]) {
 
 /// A small odd-sized wedge (a node on the corner: 30 cells along i, the corner at a third):
 /// the supersonic inlet and exit, with the corner's shock still moving.
-const WEDGE: &str = r#"{"name":"bpwedge","method":"bp_euler",
+pub(crate) const WEDGE: &str = r#"{"name":"bpwedge","method":"bp_euler",
     "grid":{"kind":"wedge","ni":31,"nj":19,"angle":10},
     "inlet":{"mach":1.6,"p":100000,"t":300},"outlet":{"kind":"supersonic"},
     "time":{"steps":200}}"#;
@@ -224,7 +231,7 @@ fn wedge_opencl_and_parallel_match_the_reference_bit_for_bit() {
 
 /// 150 steps of `c` on the three backends, compared bit for bit; `relaxing`: the inlet
 /// density is still relaxing at the end (the subsonic inlet).
-fn parity(c: simplets::methods::bp::case::Case, relaxing: bool) {
+pub(crate) fn parity(c: simplets::methods::bp::case::Case, relaxing: bool) {
     let mut r = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
     let mut par = BpSolver::new(&c, &choice(BackendKind::Parallel)).unwrap();
     assert!(par.name().starts_with("parallel:"), "{}", par.name());

@@ -168,38 +168,33 @@ __kernel void sum_changes(__global const real* w, __global const real* cells,
                               cells[v * NCELL + c2], cells[v * NCELL + c3]);
 }
 
-/* §4.6 smooth from tmp into w_new through the smooth table, and per work-group the largest
- * residual |Δρ|/ρ0 against w (the state of the step after the boundary conditions) and the
- * smallest index of a node that is not admissible (INT_MAX: none). Maxima and minima do not
- * depend on the order they are taken in, so the result is the reference's. */
-__kernel void smooth(__global const real* tmp, __global const real* w, __global real* w_new,
-                     __global const int* smooth_idx, __global const real* smooth_w,
-                     __global real* part_res, __global int* part_bad)
+/* §4.6 node k smoothed from tmp into w_new with the stencil nodes n0..n3 and weights
+ * w0..w3; its residual |Δρ|/ρ0 against w (the state of the step after the boundary
+ * conditions) into *res, and k into *bad if the result is not admissible. */
+inline void smooth_node(__global const real* tmp, __global const real* w, __global real* w_new,
+                        const int k, const int n0, const int n1, const int n2, const int n3,
+                        const real w0, const real w1, const real w2, const real w3, real* res,
+                        int* bad)
 {
-    __local real lres[DEV_RED];
-    __local int lbad[DEV_RED];
-    const int k = get_global_id(0);
-    const int l = get_local_id(0);
-    real res = 0.0;
-    int bad = INT_MAX;
-    if (k < NN) {
-        const int n0 = smooth_idx[4 * k], n1 = smooth_idx[4 * k + 1];
-        const int n2 = smooth_idx[4 * k + 2], n3 = smooth_idx[4 * k + 3];
-        const real w0 = smooth_w[4 * k], w1 = smooth_w[4 * k + 1];
-        const real w2 = smooth_w[4 * k + 2], w3 = smooth_w[4 * k + 3];
-        real out[4];
-        for (int v = 0; v < 4; v++) {
-            const real avg = bp_avg(w0, w1, w2, w3, W(tmp, v, n0), W(tmp, v, n1), W(tmp, v, n2),
-                                    W(tmp, v, n3));
-            out[v] = bp_blend(W(tmp, v, k), avg);
-            W(w_new, v, k) = out[v];
-        }
-        res = bp_res(out[0], W(w, 0, k));
-        const real u = bp_vel(out[0], out[1]);
-        const real vv = bp_vel(out[0], out[2]);
-        if (!bp_admissible(out[0], bp_p(out[0], out[3], u, vv)))
-            bad = k;
+    real out[4];
+    for (int v = 0; v < 4; v++) {
+        const real avg = bp_avg(w0, w1, w2, w3, W(tmp, v, n0), W(tmp, v, n1), W(tmp, v, n2),
+                                W(tmp, v, n3));
+        out[v] = bp_blend(W(tmp, v, k), avg);
+        W(w_new, v, k) = out[v];
     }
+    *res = bp_res(out[0], W(w, 0, k));
+    const real u = bp_vel(out[0], out[1]);
+    const real vv = bp_vel(out[0], out[2]);
+    if (!bp_admissible(out[0], bp_p(out[0], out[3], u, vv)))
+        *bad = k;
+}
+
+/* The work-group's largest residual and smallest bad node into part_res, part_bad at slot. */
+inline void group_reduce(__local real* lres, __local int* lbad, const real res, const int bad,
+                         __global real* part_res, __global int* part_bad, const int slot)
+{
+    const int l = get_local_id(0);
     lres[l] = res;
     lbad[l] = bad;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -211,9 +206,29 @@ __kernel void smooth(__global const real* tmp, __global const real* w, __global 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (l == 0) {
-        part_res[get_group_id(0)] = lres[0];
-        part_bad[get_group_id(0)] = lbad[0];
+        part_res[slot] = lres[0];
+        part_bad[slot] = lbad[0];
     }
+}
+
+/* §4.6 smooth from tmp into w_new through the smooth table, and per work-group the largest
+ * residual and the smallest index of a node that is not admissible (INT_MAX: none). Maxima
+ * and minima do not depend on the order they are taken in, so the result is the
+ * reference's. */
+__kernel void smooth(__global const real* tmp, __global const real* w, __global real* w_new,
+                     __global const int* smooth_idx, __global const real* smooth_w,
+                     __global real* part_res, __global int* part_bad)
+{
+    __local real lres[DEV_RED];
+    __local int lbad[DEV_RED];
+    const int k = get_global_id(0);
+    real res = 0.0;
+    int bad = INT_MAX;
+    if (k < NN)
+        smooth_node(tmp, w, w_new, k, smooth_idx[4 * k], smooth_idx[4 * k + 1],
+                    smooth_idx[4 * k + 2], smooth_idx[4 * k + 3], smooth_w[4 * k],
+                    smooth_w[4 * k + 1], smooth_w[4 * k + 2], smooth_w[4 * k + 3], &res, &bad);
+    group_reduce(lres, lbad, res, bad, part_res, part_bad, get_group_id(0));
 }
 
 /* One work-group of DEV_RED: the groups' maxima and minima into report[0] (the residual)

@@ -22,7 +22,8 @@ pub fn resized(case: &AnyCase, nx: Option<u64>, ny: Option<u64>) -> Result<AnyCa
     if let AnyCase::BpEuler(b) = case {
         // --nx/--ny are the node counts ni, nj.
         let mut b = b.clone();
-        b.resize(nx.map(|n| n as usize), ny.map(|n| n as usize));
+        b.resize(nx.map(|n| n as usize), ny.map(|n| n as usize))
+            .map_err(|e| Failure::Input(e.into()))?;
         let text = serde_json::to_string(&b).expect("a case serialises");
         return AnyCase::from_json(&text, "--nx/--ny").map_err(|e| Failure::Input(e.into()));
     }
@@ -62,16 +63,28 @@ fn problem(case: &AnyCase) -> Problem {
 pub fn check(case: &AnyCase) {
     if let AnyCase::BpEuler(b) = case {
         let g = b.node_grid();
-        let t = simplets::methods::bp::tables::Tables::duct(&g);
+        let t = simplets::methods::bp::tables::Tables::new(&g);
         println!(
-            "case        {} (bp_euler, SCREE, branch-free tables)",
-            b.name
+            "case        {} (bp_euler, SCREE, boundaries: {})",
+            b.name,
+            match b.scheme.boundaries {
+                simplets::methods::bp::tables::BoundaryForm::Tables => "branch-free tables",
+                simplets::methods::bp::tables::BoundaryForm::Ranges =>
+                    "interior arithmetic, boundary ranges",
+            }
         );
         println!(
-            "grid        {} x {} nodes ({} cells), bump channel; tables {:.0} B per node",
+            "grid        {} x {} nodes ({} cells), {}; tables {:.0} B per node",
             g.ni,
             g.nj,
             g.nci() * g.ncj(),
+            match &b.grid {
+                simplets::methods::bp::case::BpGrid::Bump { .. } => "bump channel".to_string(),
+                simplets::methods::bp::case::BpGrid::Wedge { .. } => "wedge duct".to_string(),
+                simplets::methods::bp::case::BpGrid::Cascade { .. } =>
+                    "turbine cascade, periodic sides".to_string(),
+                simplets::methods::bp::case::BpGrid::File { path, .. } => format!("file {path}"),
+            },
             t.bytes_per_node()
         );
         println!(
@@ -222,6 +235,7 @@ pub fn counts(p: &Problem) -> Counts {
 }
 
 /// What `bench` needs of its arguments for an explicit case.
+#[derive(Clone)]
 pub struct BenchOpts<'a> {
     /// Backend.
     pub backend: Backend,

@@ -33,7 +33,7 @@ pub use plot::{Plot, Series};
 pub use report::{metrics_csv, table, write_report, CaseReport, Check, Row};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 18] = [
+pub const CASES: [&str; 19] = [
     "couette_heat",
     "channel_kn",
     "grid_convergence",
@@ -52,6 +52,7 @@ pub const CASES: [&str; 18] = [
     "cese_riemann_2d",
     "cese_smooth",
     "bp_wedge",
+    "bp_cascade",
 ];
 
 /// Where `validation/` is: the current directory if it has one, else the source tree.

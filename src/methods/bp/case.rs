@@ -4,9 +4,14 @@
 //! { "name": "bp_bump", "method": "bp_euler", "gas": { "gamma": 1.4, "r": 287.0 },
 //!   "grid": { "kind": "bump", "ni": 97, "nj": 33, "thickness": 0.1 },
 //!   "inlet": { "p0": 100000.0, "t0": 300.0, "angle": 0.0 }, "outlet": { "p": 84300.0 },
-//!   "scheme": { "cfl": 0.4, "smooth": 0.5 },
+//!   "scheme": { "cfl": 0.4, "smooth": 0.5, "boundaries": "tables" },
 //!   "time": { "steps": 20000, "tolerance": 1e-7 } }
 //! ```
+//!
+//! The turbine cascade: `"grid": { "kind": "cascade", "ni": 60, "nj": 60, "pitch": 1.0,
+//! "inlet_metal_angle": 0.0, "exit_metal_angle": -65.0, "thickness": 0.25 }`; a grid file:
+//! `"grid": { "kind": "file", "path": "bump.grid" }` (relative to the case file; the format
+//! is in [`super::gridfile`]).
 //!
 //! The supersonic wedge: `"grid": { "kind": "wedge", "ni": 91, "nj": 61, "angle": 10.0 }`,
 //! `"inlet": { "mach": 1.6, "p": 100000.0, "t": 300.0 }` (every inflow variable fixed),
@@ -17,7 +22,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::grid::{NodeGrid, WEDGE_H, WEDGE_X0, WEDGE_X1};
+use super::grid::NodeGrid;
+pub use super::gridspec::BpGrid;
+use super::start::Start;
+use super::tables::BoundaryForm;
 use super::{Flow, Numerics};
 use crate::case::rules::{finite, invalid, num, positive};
 use crate::case::{GridSpec, Method, OutputSpec};
@@ -41,41 +49,6 @@ fn gamma_default() -> f64 {
 }
 fn r_default() -> f64 {
     287.0
-}
-
-/// The grid generator.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum BpGrid {
-    /// The channel x ∈ [−1, 2], height 1, with a circular-arc bump of relative `thickness`
-    /// on its lower wall over [0, 1] (0: a straight channel); ni × nj nodes.
-    Bump {
-        /// Nodes streamwise.
-        ni: usize,
-        /// Nodes across.
-        nj: usize,
-        /// Bump height / chord.
-        thickness: f64,
-    },
-    /// The duct x ∈ [−0.5, 1], height 1.5, whose lower wall turns up by `angle` at x = 0
-    /// ([`NodeGrid::wedge`]); ni × nj nodes.
-    Wedge {
-        /// Nodes streamwise.
-        ni: usize,
-        /// Nodes across.
-        nj: usize,
-        /// Wedge angle θ, degrees.
-        angle: f64,
-    },
-}
-
-impl BpGrid {
-    /// (ni, nj).
-    pub fn nodes(&self) -> (usize, usize) {
-        match *self {
-            BpGrid::Bump { ni, nj, .. } | BpGrid::Wedge { ni, nj, .. } => (ni, nj),
-        }
-    }
 }
 
 /// Inlet conditions: subsonic (`p0`, `t0`: stagnation state and angle imposed) or
@@ -140,6 +113,15 @@ pub struct BpScheme {
     /// Smoothing factor input (default 0.5); SF = smooth · cfl per step.
     #[serde(default = "smooth_default")]
     pub smooth: f64,
+    /// How the boundaries reach the step: `"tables"` (default, the report's branch-free
+    /// index tables) or `"ranges"` (interior by arithmetic, boundary rows in their own
+    /// launches); the same bits.
+    #[serde(default, skip_serializing_if = "is_tables")]
+    pub boundaries: BoundaryForm,
+}
+
+fn is_tables(f: &BoundaryForm) -> bool {
+    *f == BoundaryForm::Tables
 }
 
 fn cfl_default() -> f64 {
@@ -154,6 +136,7 @@ impl Default for BpScheme {
         BpScheme {
             cfl: cfl_default(),
             smooth: smooth_default(),
+            boundaries: BoundaryForm::Tables,
         }
     }
 }
@@ -192,11 +175,18 @@ pub struct Case {
     /// Numerics.
     #[serde(default)]
     pub scheme: BpScheme,
+    /// How the run starts (default `"uniform"`; `"along_grid"` for a cascade).
+    #[serde(default, skip_serializing_if = "is_uniform")]
+    pub start: Start,
     /// Run length.
     pub time: BpTime,
     /// Output controls.
     #[serde(default)]
     pub output: OutputSpec,
+}
+
+fn is_uniform(s: &Start) -> bool {
+    *s == Start::Uniform
 }
 
 fn gas_default() -> BpGas {
@@ -209,7 +199,8 @@ fn gas_default() -> BpGas {
 impl Case {
     /// Parse and validate.
     pub fn from_json(text: &str, source: &str) -> Result<Case, ConfigError> {
-        let c: Case = parse_for(text, source, Method::BpEuler)?;
+        let mut c: Case = parse_for(text, source, Method::BpEuler)?;
+        c.grid.load(source)?;
         c.validate()?;
         Ok(c)
     }
@@ -222,37 +213,7 @@ impl Case {
             return Err(invalid("gas.gamma", num(g), "must be in (1, 3)"));
         }
         positive("gas.r", self.gas.r)?;
-        let (ni, nj) = self.grid.nodes();
-        if !(3..=100_000).contains(&ni) {
-            return Err(invalid("grid.ni", ni, "must be in [3, 100000]"));
-        }
-        if !(4..=100_000).contains(&nj) {
-            return Err(invalid(
-                "grid.nj",
-                nj,
-                "must be in [4, 100000] (the wall smoothing reaches two nodes in)",
-            ));
-        }
-        match self.grid {
-            BpGrid::Bump { thickness, .. } => {
-                if !(0.0..=0.3).contains(&thickness) {
-                    return Err(invalid(
-                        "grid.thickness",
-                        num(thickness),
-                        "must be in [0, 0.3]",
-                    ));
-                }
-            }
-            BpGrid::Wedge { angle, .. } => {
-                if !(0.0..=30.0).contains(&angle) {
-                    return Err(invalid(
-                        "grid.angle",
-                        num(angle),
-                        "must be in [0, 30] degrees",
-                    ));
-                }
-            }
-        }
+        self.grid.validate()?;
         self.validate_inlet()?;
         self.validate_outlet()?;
         let c = self.scheme.cfl;
@@ -394,10 +355,7 @@ impl Case {
 
     /// The node grid.
     pub fn node_grid(&self) -> NodeGrid {
-        match self.grid {
-            BpGrid::Bump { ni, nj, thickness } => NodeGrid::bump(ni, nj, thickness),
-            BpGrid::Wedge { ni, nj, angle } => NodeGrid::wedge(ni, nj, angle.to_radians()),
-        }
+        self.grid.node_grid()
     }
 
     /// Gas and boundary data. A supersonic inlet sets p0, T0 from its free stream and
@@ -431,10 +389,7 @@ impl Case {
     /// positions are written as 2D auxiliary coordinates).
     pub fn grid_spec(&self) -> GridSpec {
         let (ni, nj) = self.grid.nodes();
-        let (x, y) = match self.grid {
-            BpGrid::Bump { .. } => ([-1.0, 2.0], [0.0, 1.0]),
-            BpGrid::Wedge { .. } => ([WEDGE_X0, WEDGE_X1], [0.0, WEDGE_H]),
-        };
+        let (x, y) = self.grid.bbox();
         GridSpec {
             nx: ni,
             ny: nj,
@@ -445,15 +400,9 @@ impl Case {
         }
     }
 
-    /// Resize the grid (command-line `--nx`, `--ny`).
-    pub fn resize(&mut self, n_i: Option<usize>, n_j: Option<usize>) {
-        let (BpGrid::Bump { ni, nj, .. } | BpGrid::Wedge { ni, nj, .. }) = &mut self.grid;
-        if let Some(n) = n_i {
-            *ni = n;
-        }
-        if let Some(n) = n_j {
-            *nj = n;
-        }
+    /// Resize the grid (command-line `--nx`, `--ny`; not a grid file's).
+    pub fn resize(&mut self, n_i: Option<usize>, n_j: Option<usize>) -> Result<(), ConfigError> {
+        self.grid.resize(n_i, n_j)
     }
 
     /// What the run driver and the output need.
@@ -462,7 +411,10 @@ impl Case {
             &self.name,
             &self.description,
             Method::BpEuler,
-            "scree-branch-free".into(),
+            match self.scheme.boundaries {
+                BoundaryForm::Tables => "scree-branch-free".into(),
+                BoundaryForm::Ranges => "scree-ranges".into(),
+            },
             &self.grid_spec(),
             crate::methods::explicit::StepRule::Fixed(1.0),
             self.time.steps,

@@ -1,6 +1,7 @@
 //! The structured curvilinear H-grid of the Brandvik–Pullan solver (seed 001 §3): nodes
 //! (i, j), i streamwise (inlet → outlet) and j across, stored with i fastest; the projected
-//! face lengths and the cell areas.
+//! face lengths and the cell areas; and which nodes of the two j-boundary lines are periodic
+//! pairs (the cascade's seam, spec §4.7).
 
 /// Inlet x of the wedge duct.
 pub const WEDGE_X0: f64 = -0.5;
@@ -31,6 +32,11 @@ pub struct NodeGrid {
     pub area: Vec<f64>,
     /// The shortest side of cell (i, j) (the local time step's length).
     pub dmin: Vec<f64>,
+    /// Per i: whether nodes (i, 0) and (i, nj − 1) are one periodic node (images of each
+    /// other one pitch apart). A j-boundary face between two periodic nodes is a seam (an
+    /// interior face of the periodic domain); every other j-boundary face is a solid wall.
+    /// All false for a duct.
+    pub periodic: Vec<bool>,
 }
 
 impl NodeGrid {
@@ -76,7 +82,32 @@ impl NodeGrid {
             dlj,
             area,
             dmin,
+            periodic: vec![false; ni],
         }
+    }
+
+    /// The grid with nodes (i, 0) and (i, nj − 1) a periodic pair where `periodic[i]`.
+    pub fn with_periodic(mut self, periodic: Vec<bool>) -> NodeGrid {
+        assert_eq!(periodic.len(), self.ni, "one flag per i");
+        self.periodic = periodic;
+        self
+    }
+
+    /// Whether the j-boundary faces between nodes i and i + 1 are seams (both ends periodic)
+    /// rather than walls.
+    pub fn seam_face(&self, i: usize) -> bool {
+        self.periodic[i] && self.periodic[i + 1]
+    }
+
+    /// The bounding box ([x_min, x_max], [y_min, y_max]) of the nodes.
+    pub fn bbox(&self) -> ([f64; 2], [f64; 2]) {
+        let r = |a: &[f64]| {
+            a.iter()
+                .fold([f64::INFINITY, f64::NEG_INFINITY], |[lo, hi], &v| {
+                    [lo.min(v), hi.max(v)]
+                })
+        };
+        (r(&self.x), r(&self.y))
     }
 
     /// A duct whose i-lines are straight segments from (x_i, y_low(x_i)) to (x_i, y_high),

@@ -10,22 +10,33 @@
 //! 2D auxiliary coordinates): the serial reference ([`step`]) and the OpenCL backend
 //! ([`opencl`], kernels in `cl/bp/`, bit-identical to the reference on PoCL: `tests/bp.rs`);
 //! the per-node formulas are [`formulas`], twins of `cl/bp/formulas.cl`; `parallel` runs the
-//! reference's loops on rayon's threads (bit-identical too). Not yet: the ghost-cell variant, the cascade grid, a grid file
-//! (issue 19).
+//! reference's loops on rayon's threads (bit-identical too). Grids: the analytic generators
+//! ([`grid`]) or a grid file ([`gridfile`]) whose periodic node pairs become seams through
+//! the tables ([`tables`], spec §4.7), among them the turbine cascade's H-grid with periodic
+//! sides ([`cascade`]). Two boundary forms, the same bits ([`tables::BoundaryForm`]): the
+//! report's tables, or interior nodes by index arithmetic with the boundary rows in their own
+//! loops and launches (`cl/bp/ranges.cl`, spec §10 items 2–3).
 
+pub mod cascade;
 pub mod case;
 pub mod formulas;
 pub mod grid;
+pub mod gridfile;
+pub mod gridspec;
+pub mod metrics;
 pub mod numbers;
 pub mod opencl;
 pub mod shock;
 pub mod solver;
 pub mod source;
+pub mod start;
 pub mod step;
 pub mod tables;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_grids;
 
 /// The gas and the boundary data of a duct run (dimensional SI, as the report's code).
 #[derive(Debug, Clone, Copy, PartialEq)]

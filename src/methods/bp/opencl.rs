@@ -12,7 +12,7 @@
 
 use super::grid::NodeGrid;
 use super::step::inlet_state;
-use super::tables::Tables;
+use super::tables::{BoundaryForm, Edges, Tables};
 use super::{Flow, Numerics};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, Runtime,
@@ -26,15 +26,30 @@ pub const RED: usize = 256;
 /// Work-group of the other kernels (their ranges are rounded up to it; they guard).
 const WG: usize = 128;
 
-/// Work-groups of `smooth` over `nn` nodes (`CFG_NGROUPS`).
+/// Work-groups of `smooth` over `nn` nodes (`CFG_NGROUPS` of the tables form).
 pub fn groups(nn: usize) -> usize {
     nn.div_ceil(RED)
+}
+
+/// Boundary nodes of the ranges form (`CFG_NE`).
+pub fn edge_nodes(ni: usize, nj: usize) -> usize {
+    2 * ni + 2 * (nj - 2)
+}
+
+/// Work-groups of the smoothing of a form: (interior or all nodes, boundary nodes); their
+/// sum is `CFG_NGROUPS`.
+pub fn form_groups(ni: usize, nj: usize, form: BoundaryForm) -> (usize, usize) {
+    match form {
+        BoundaryForm::Tables => (groups(ni * nj), 0),
+        BoundaryForm::Ranges => (groups((ni - 2) * (nj - 2)), groups(edge_nodes(ni, nj))),
+    }
 }
 
 /// The `-D` defines (the contract in `cl/bp/step.cl`; the prelude's `CFG_NXT`, `CFG_NYT` are
 /// the node counts: no ghost layers). The inlet needs none: its states come from the host,
 /// subsonic or supersonic alike.
-pub fn defines(g: &NodeGrid, flow: &Flow, num: &Numerics) -> Defines {
+pub fn defines(g: &NodeGrid, flow: &Flow, num: &Numerics, form: BoundaryForm) -> Defines {
+    let (gi, ge) = form_groups(g.ni, g.nj, form);
     let d = Defines::new()
         .int("CFG_NXT", g.ni as i64)
         .int("CFG_NYT", g.nj as i64)
@@ -45,7 +60,9 @@ pub fn defines(g: &NodeGrid, flow: &Flow, num: &Numerics) -> Defines {
         .real("CFG_SF", num.smooth * num.cfl)
         .real("CFG_RHO0", flow.rho0())
         .real("CFG_P_EXIT", flow.p_exit)
-        .int("CFG_NGROUPS", groups(g.ni * g.nj) as i64)
+        .int("CFG_NGROUPS", (gi + ge) as i64)
+        .int("CFG_G_INT", gi as i64)
+        .int("CFG_NE", edge_nodes(g.ni, g.nj) as i64)
         .int("DEV_RED", RED as i64);
     // A supersonic exit imposes no pressure; the flag only where it is set, so the
     // subsonic build is the one it always was.
@@ -62,7 +79,7 @@ pub fn source() -> String {
 }
 
 /// Device bytes of a grid of `ni` × `nj` nodes: all buffers, and the largest one (a state
-/// level, 4 values per node).
+/// level, 4 values per node); the tables form's, an upper bound of the ranges form's.
 pub fn device_bytes(ni: usize, nj: usize) -> (u64, u64) {
     let nn = (ni * nj) as u64;
     let cells = ((ni - 1) * (nj - 1)) as u64;
@@ -104,6 +121,8 @@ pub struct BpOpenCl {
     /// Whether the last step was taken (the other level is then the state before it, with
     /// its inlet column in `inlet_old`).
     stepped: bool,
+    /// Tables or ranges.
+    form: BoundaryForm,
 }
 
 const LEVEL: [&str; 2] = ["wa", "wb"];
@@ -111,9 +130,11 @@ const LEVEL: [&str; 2] = ["wa", "wb"];
 impl BpOpenCl {
     /// Set up `g` started from `w` (the reference's initial state and inlet density) on the
     /// device `choice` names.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         g: &NodeGrid,
         t: &Tables,
+        e: (&Edges, BoundaryForm),
         flow: Flow,
         num: Numerics,
         w: &[[f64; 4]],
@@ -130,7 +151,7 @@ impl BpOpenCl {
                 g.ni, g.nj
             )));
         }
-        BpOpenCl::on(&dev, g, t, flow, num, w, rho_in, choice)
+        BpOpenCl::on(&dev, g, t, e, flow, num, w, rho_in, choice)
     }
 
     /// Set up on `dev` (selected and checked by the caller).
@@ -139,6 +160,7 @@ impl BpOpenCl {
         dev: &DeviceInfo,
         g: &NodeGrid,
         t: &Tables,
+        (edges, form): (&Edges, BoundaryForm),
         flow: Flow,
         num: Numerics,
         w: &[[f64; 4]],
@@ -148,7 +170,7 @@ impl BpOpenCl {
         let built = build_cached(
             dev,
             &source(),
-            &defines(g, &flow, &num),
+            &defines(g, &flow, &num, form),
             choice.log_dir.as_deref(),
             choice.cache.as_ref(),
         )?;
@@ -168,15 +190,34 @@ impl BpOpenCl {
         rt.real("dlj", &soa(&g.dlj))?;
         rt.real("area", &g.area)?;
         rt.real("dmin", &g.dmin)?;
-        rt.real("mul_i", &t.mul_i)?;
-        rt.real("mul_j", &t.mul_j)?;
-        rt.int("sum_idx", &ints(&t.sum))?;
-        rt.int("smooth_idx", &ints(&t.smooth_idx))?;
-        rt.real("smooth_w", &t.smooth_w.concat())?;
+        if form == BoundaryForm::Tables {
+            rt.real("mul_i", &t.mul_i)?;
+            rt.real("mul_j", &t.mul_j)?;
+            rt.int("sum_idx", &ints(&t.sum))?;
+            rt.int("smooth_idx", &ints(&t.smooth_idx))?;
+            rt.real("smooth_w", &t.smooth_w.concat())?;
+        } else {
+            // The ranges form has no whole-grid tables: placeholders for the table kernels'
+            // arguments (bound, never launched), so the device memory is the form's own.
+            for name in ["mul_i", "mul_j", "smooth_w"] {
+                rt.real_zeros(name, 4)?;
+            }
+            rt.int("sum_idx", &[0; 4])?;
+            rt.int("smooth_idx", &[0; 4])?;
+        }
         rt.real_zeros("inlet", 4 * nj)?;
         rt.real_zeros("inlet_old", 4 * nj)?;
-        rt.real_zeros("part_res", groups(nn))?;
-        rt.int("part_bad", &vec![0; groups(nn)])?;
+        let (gi, ge) = form_groups(ni, nj, form);
+        rt.real_zeros("part_res", gi + ge)?;
+        rt.int("part_bad", &vec![0; gi + ge])?;
+        rt.int(
+            "e_node",
+            &edges.nodes.iter().map(|&k| k as i32).collect::<Vec<_>>(),
+        )?;
+        rt.int("e_sum", &ints(&edges.sum))?;
+        rt.int("e_sidx", &ints(&edges.smooth_idx))?;
+        rt.real("e_sw", &edges.smooth_w.concat())?;
+        rt.real("mul_e", &edges.mul_j)?;
         rt.real_zeros("report", 2 + nj)?;
         for (c, (from, to)) in [("wa", "wb"), ("wb", "wa")].into_iter().enumerate() {
             let r = [("w", from)];
@@ -194,6 +235,14 @@ impl BpOpenCl {
             )?;
             rt.bind_as(&format!("reduce{c}"), "reduce", &[("w_new", to)])?;
             rt.bind_as(&format!("restore{c}"), "restore_inlet", &r)?;
+            rt.bind_as(&format!("fir{c}"), "flux_i_r", &r)?;
+            rt.bind_as(&format!("fjr{c}"), "flux_j_r", &r)?;
+            rt.bind_as(&format!("fje{c}"), "flux_j_edge", &r)?;
+            rt.bind_as(&format!("sumi{c}"), "sum_interior", &r)?;
+            rt.bind_as(&format!("sume{c}"), "sum_edge", &r)?;
+            let s = [("w", from), ("w_new", to)];
+            rt.bind_as(&format!("smi{c}"), "smooth_interior", &s)?;
+            rt.bind_as(&format!("sme{c}"), "smooth_edge", &s)?;
         }
         log::info!(
             "OpenCL backend on {} ({}): {} MiB of buffers",
@@ -212,6 +261,7 @@ impl BpOpenCl {
             rho_in: rho_in.to_vec(),
             rho_col: (0..nj).map(|j| w[j * ni][0]).collect(),
             stepped: false,
+            form,
         })
     }
 
@@ -259,12 +309,25 @@ impl BpOpenCl {
         let rt = &self.rt;
         rt.launch(&format!("sec{c}"), nn, Some(WG))?;
         rt.launch(&format!("bc{c}"), nj, Some(WG))?;
-        rt.launch(&format!("fi{c}"), ni * (nj - 1), Some(WG))?;
-        rt.launch(&format!("fj{c}"), (ni - 1) * nj, Some(WG))?;
+        let ranges = self.form == BoundaryForm::Ranges;
         let ch = if self.step == 0 { "ch_first" } else { "ch" };
-        rt.launch(&format!("{ch}{c}"), (ni - 1) * (nj - 1), Some(WG))?;
-        rt.launch(&format!("sum{c}"), nn, Some(WG))?;
-        rt.launch(&format!("smooth{c}"), nn, Some(RED))?;
+        if ranges {
+            let (ne, nin) = (edge_nodes(ni, nj), (ni - 2) * (nj - 2));
+            rt.launch(&format!("fir{c}"), ni * (nj - 1), Some(WG))?;
+            rt.launch(&format!("fjr{c}"), (ni - 1) * (nj - 2), Some(WG))?;
+            rt.launch(&format!("fje{c}"), 2 * (ni - 1), Some(WG))?;
+            rt.launch(&format!("{ch}{c}"), (ni - 1) * (nj - 1), Some(WG))?;
+            rt.launch(&format!("sumi{c}"), nin, Some(WG))?;
+            rt.launch(&format!("sume{c}"), ne, Some(WG))?;
+            rt.launch(&format!("smi{c}"), nin, Some(RED))?;
+            rt.launch(&format!("sme{c}"), ne, Some(RED))?;
+        } else {
+            rt.launch(&format!("fi{c}"), ni * (nj - 1), Some(WG))?;
+            rt.launch(&format!("fj{c}"), (ni - 1) * nj, Some(WG))?;
+            rt.launch(&format!("{ch}{c}"), (ni - 1) * (nj - 1), Some(WG))?;
+            rt.launch(&format!("sum{c}"), nn, Some(WG))?;
+            rt.launch(&format!("smooth{c}"), nn, Some(RED))?;
+        }
         rt.launch(&format!("reduce{c}"), RED, Some(RED))?;
         let mut report = vec![0.0; 2 + nj];
         rt.read("report", &mut report)?;

@@ -7,6 +7,7 @@
 use super::case::Case;
 use super::opencl::BpOpenCl;
 use super::step::Bp;
+use super::tables::BoundaryForm;
 use crate::error::{DeviceError, RunError};
 use crate::grid::Grid;
 use crate::methods::{BackendChoice, BackendKind};
@@ -37,12 +38,14 @@ pub struct BpSolver {
 impl BpSolver {
     /// Build `c` on the backend `choice` asks for.
     pub fn new(c: &Case, choice: &BackendChoice) -> Result<BpSolver, DeviceError> {
-        let mut b = Bp::new(c.node_grid(), c.flow(), c.numerics());
+        let mut b = Bp::start(c.node_grid(), c.flow(), c.numerics(), c.start);
         b.parallel = choice.kind == BackendKind::Parallel;
+        b.form = c.scheme.boundaries;
         let engine = match choice.kind {
             BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(
                 &b.g,
                 &b.t,
+                (&b.edges, c.scheme.boundaries),
                 b.flow,
                 b.num,
                 &b.w,
@@ -286,12 +289,26 @@ impl Solver for BpSolver {
         vec![
             (
                 "scheme".into(),
-                "SCREE, local time steps, branch-free tables".into(),
+                match self.b.form {
+                    BoundaryForm::Tables => "SCREE, local time steps, branch-free tables".into(),
+                    BoundaryForm::Ranges => {
+                        "SCREE, local time steps, interior arithmetic and boundary ranges".into()
+                    }
+                },
             ),
-            (
-                "tables".into(),
-                format!("{:.0} B per node", self.b.t.bytes_per_node()),
-            ),
+            match self.b.form {
+                BoundaryForm::Tables => (
+                    "tables".into(),
+                    format!("{:.0} B per node", self.b.t.bytes_per_node()),
+                ),
+                BoundaryForm::Ranges => (
+                    "boundary rows".into(),
+                    format!(
+                        "{:.2} B per node",
+                        self.b.edges.bytes_per_node(self.b.g.ni * self.b.g.nj)
+                    ),
+                ),
+            },
         ]
     }
 

@@ -1,6 +1,6 @@
 //! The OpenCL C pieces of `bp_euler`, in assembly order: the prelude, the formulas
 //! (`cl/bp/formulas.cl`, twins of [`super::formulas`]) and the step kernels
-//! (`cl/bp/step.cl`, with its `-D` contract).
+//! (`cl/bp/step.cl`, with its `-D` contract), then the ranges form's (`cl/bp/ranges.cl`).
 
 use crate::device::source::Source;
 
@@ -12,7 +12,10 @@ pub const FORMULAS: (&str, &str) = (
 /// `bp/step.cl`: the kernels of one step.
 pub const STEP: (&str, &str) = ("cl/bp/step.cl", include_str!("../../../cl/bp/step.cl"));
 
-/// The program of the solver.
+/// `bp/ranges.cl`: the kernels of the ranges form (interior by arithmetic, boundary rows).
+pub const RANGES: (&str, &str) = ("cl/bp/ranges.cl", include_str!("../../../cl/bp/ranges.cl"));
+
+/// The program of the solver (both forms' kernels).
 pub fn program() -> Source {
-    Source::new().with(FORMULAS).with(STEP)
+    Source::new().with(FORMULAS).with(STEP).with(RANGES)
 }

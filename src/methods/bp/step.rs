@@ -1,8 +1,9 @@
 //! One step of the Brandvik–Pullan scheme (seed 001 §4), serial: `set_secondary`,
 //! `apply_bconds`, `calc_fluxes`, `calc_changes` (local time steps), `sum_changes` with SCREE
 //! (2Δⁿ − Δⁿ⁻¹, §4.4) through the sum table, and `smooth` through the smooth table. Every
-//! node and face runs the same formula; the boundaries are in the tables (§5) except the
-//! inlet and outlet conditions, which touch only their node columns.
+//! node and face runs the same formula; the boundaries are in the tables (§5), periodic
+//! seams included, except the inlet and outlet conditions, which touch only their node
+//! columns.
 
 use super::formulas::{
     bp_avg, bp_blend, bp_change, bp_fe, bp_fmom, bp_mass, bp_rate, bp_res, bp_scree, bp_speed,
@@ -11,7 +12,8 @@ use super::formulas::{
 use rayon::prelude::*;
 
 use super::grid::NodeGrid;
-use super::tables::Tables;
+use super::start::{initial, Start};
+use super::tables::{BoundaryForm, Edges, Tables};
 use super::{Flow, Numerics};
 
 /// The inlet condition of one inlet node (§4.7), shared by every backend (it needs `powf`,
@@ -44,6 +46,10 @@ pub struct Bp {
     pub g: NodeGrid,
     /// The branch-free tables.
     pub t: Tables,
+    /// The boundary rows of the ranges form.
+    pub edges: Edges,
+    /// Tables or ranges (the same bits).
+    pub form: BoundaryForm,
     /// Gas and boundary data.
     pub flow: Flow,
     /// CFL, smoothing, inlet relaxation.
@@ -110,17 +116,24 @@ fn face(w: &[[f64; 4]], sec: &[[f64; 4]], a: usize, b: usize, dl: [f64; 2], mul:
 }
 
 impl Bp {
-    /// A run on `g` (walls at j = 0 and nj − 1) started from the uniform isentropic state at
-    /// the exit pressure.
+    /// A run on `g` (walls at j = 0 and nj − 1 but its periodic seams) started from the
+    /// uniform isentropic state at the exit pressure.
     pub fn new(g: NodeGrid, flow: Flow, num: Numerics) -> Bp {
-        let t = Tables::duct(&g);
+        Bp::start(g, flow, num, Start::Uniform)
+    }
+
+    /// A run on `g` started as `start` says.
+    pub fn start(g: NodeGrid, flow: Flow, num: Numerics, start: Start) -> Bp {
+        let t = Tables::new(&g);
         let (nn, nc) = (g.ni * g.nj, g.nci() * g.ncj());
-        let w0 = flow.isentropic(flow.p_exit);
+        let w = initial(start, &g, &flow);
         Bp {
-            w: vec![w0; nn],
+            edges: Edges::new(&t, g.ni, g.nj),
+            form: BoundaryForm::Tables,
+            rho_in: (0..g.nj).map(|j| w[j * g.ni][0]).collect(),
+            w,
             prev: vec![[0.0; 4]; nc],
             step: 0,
-            rho_in: vec![w0[0]; g.nj],
             sec: vec![[0.0; 4]; nn],
             fi: vec![[0.0; 4]; g.ni * g.ncj()],
             fj: vec![[0.0; 4]; g.nci() * g.nj],
@@ -190,15 +203,32 @@ impl Bp {
             fj,
             cells,
             step,
+            edges,
+            form,
             ..
         } = self;
+        let (nj, ranges) = (g.nj, *form == BoundaryForm::Ranges);
+        let edges = &*edges;
+        // The ranges form: interior rows by index arithmetic, the boundary ones from `edges`
+        // in a loop of their own.
+        let interior = |k: usize| !Edges::on(k % ni, k / ni, ni, nj);
         let (w_, sec_) = (&*w, &*sec);
         each(par, fi, |f, out| {
-            *out = face(w_, sec_, f, f + ni, g.dli[f], t.mul_i[f]);
+            let mul = if ranges { 0.5 } else { t.mul_i[f] };
+            *out = face(w_, sec_, f, f + ni, g.dli[f], mul);
         });
         each(par, fj, |f, out| {
             let a = f % nc + (f / nc) * ni;
-            *out = face(w_, sec_, a, a + 1, g.dlj[f], t.mul_j[f]);
+            let mul = if !ranges {
+                t.mul_j[f]
+            } else if f < nc {
+                edges.mul_j[f]
+            } else if f >= (nj - 1) * nc {
+                edges.mul_j[f - (nj - 2) * nc]
+            } else {
+                0.5
+            };
+            *out = face(w_, sec_, a, a + 1, g.dlj[f], mul);
         });
         let gamma = flow.gamma;
         let first = *step == 0;
@@ -229,16 +259,31 @@ impl Bp {
         let rho0 = flow.rho0();
         let mut tmp = w.clone();
         let cells_ = &*cells;
-        each(par, &mut tmp, |k, node| {
-            let ix = t.sum[k].map(|c| &cells_[c as usize]);
+        let add = |node: &mut [f64; 4], row: [u32; 4]| {
+            let ix = row.map(|c| &cells_[c as usize]);
             for (v, x) in node.iter_mut().enumerate() {
                 *x = bp_sum(*x, ix[0][v], ix[1][v], ix[2][v], ix[3][v]);
             }
+        };
+        each(par, &mut tmp, |k, node| {
+            if !ranges {
+                add(node, t.sum[k]);
+            } else if interior(k) {
+                let (i, j) = (k % ni, k / ni);
+                let c = |i: usize, j: usize| (i + j * nc) as u32;
+                add(node, [c(i - 1, j - 1), c(i, j - 1), c(i - 1, j), c(i, j)]);
+            }
         });
+        if ranges {
+            for (e, &k) in edges.nodes.iter().enumerate() {
+                add(&mut tmp[k as usize], edges.sum[e]);
+            }
+        }
         let sf = num.smooth * num.cfl;
-        let smooth = |k: usize, node: &mut [f64; 4]| -> f64 {
+        let tmp = &tmp;
+        let smooth = |k: usize, node: &mut [f64; 4], row: [u32; 4], wt: [f64; 4]| -> f64 {
             let before = node[0];
-            let (ix, wt) = (t.smooth_idx[k].map(|n| &tmp[n as usize]), t.smooth_w[k]);
+            let ix = row.map(|n| &tmp[n as usize]);
             for (v, x) in node.iter_mut().enumerate() {
                 let avg = bp_avg(
                     wt[0], wt[1], wt[2], wt[3], ix[0][v], ix[1][v], ix[2][v], ix[3][v],
@@ -247,18 +292,35 @@ impl Bp {
             }
             bp_res(rho0, node[0], before)
         };
+        let one = |k: usize, node: &mut [f64; 4]| -> f64 {
+            if !ranges {
+                smooth(k, node, t.smooth_idx[k], t.smooth_w[k])
+            } else if interior(k) {
+                let (n, s) = (k as u32, ni as u32);
+                smooth(k, node, [n - 1, n + 1, n - s, n + s], [0.25; 4])
+            } else {
+                0.0
+            }
+        };
         // A maximum (NaN ignored) does not depend on the order it is taken in.
-        let res = if par {
+        let mut res = if par {
             w.par_iter_mut()
                 .enumerate()
-                .map(|(k, node)| smooth(k, node))
+                .map(|(k, node)| one(k, node))
                 .reduce(|| 0.0, f64::max)
         } else {
             w.iter_mut()
                 .enumerate()
-                .map(|(k, node)| smooth(k, node))
+                .map(|(k, node)| one(k, node))
                 .fold(0.0, f64::max)
         };
+        if ranges {
+            for (e, &k) in edges.nodes.iter().enumerate() {
+                let k = k as usize;
+                let r = smooth(k, &mut w[k], edges.smooth_idx[e], edges.smooth_w[e]);
+                res = res.max(r);
+            }
+        }
         *step += 1;
         res
     }

@@ -48,7 +48,7 @@ fn wedge_grid_is_closed_and_turns_at_the_corner() {
         assert!((g.y[i] - want).abs() < 1e-15, "lower wall at i = {i}");
         assert_eq!(g.y[i + (nj - 1) * ni], super::grid::WEDGE_H);
     }
-    let t = Tables::duct(&g);
+    let t = Tables::new(&g);
     assert!(t.mul_j[..ni - 1].iter().all(|m| *m == 0.0));
     assert!(t.mul_j[(nj - 1) * (ni - 1)..].iter().all(|m| *m == 0.0));
 }
@@ -58,7 +58,7 @@ fn wedge_grid_is_closed_and_turns_at_the_corner() {
 #[test]
 fn tables_give_the_boundary_weights() {
     let g = NodeGrid::bump(9, 6, 0.1);
-    let t = Tables::duct(&g);
+    let t = Tables::new(&g);
     assert_eq!(t.sum[0], [0, 0, 0, 0], "corner: its one cell four times");
     let nc: u32 = 8;
     assert_eq!(t.sum[3], [2, 3, 2, 3], "lower wall: ½ + ½");

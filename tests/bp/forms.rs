@@ -1,0 +1,98 @@
+//! The two boundary forms (`"scheme": { "boundaries": "tables" | "ranges" }`): the ranges
+//! form (interior by index arithmetic, boundary rows in launches of their own) gives the
+//! tables' bits on the bump, the wedge and the cascade; it is bit-identical on the three
+//! backends; `bench` reports both forms.
+
+use simplets::methods::bp::case::Case;
+use simplets::methods::bp::solver::BpSolver;
+use simplets::methods::bp::tables::BoundaryForm;
+use simplets::methods::{AnyCase, BackendKind};
+use simplets::solver::Solver;
+
+use super::{choice, common, parity, same, ODD, WEDGE};
+
+fn with_form(text: &str, form: BoundaryForm) -> Case {
+    let AnyCase::BpEuler(mut c) = AnyCase::from_json(text, "<t>").unwrap() else {
+        panic!()
+    };
+    c.scheme.boundaries = form;
+    c
+}
+
+const CASCADE: &str = super::cascade::CASCADE;
+
+/// 150 reference steps of each grid in both forms: every residual and the final state bit
+/// for bit (walls, corners, the inlet and exit columns, periodic seams and the blade edges).
+#[test]
+fn ranges_form_gives_the_tables_bits() {
+    for text in [ODD, WEDGE, CASCADE] {
+        let ch = choice(BackendKind::Reference);
+        let mut a = BpSolver::new(&with_form(text, BoundaryForm::Tables), &ch).unwrap();
+        let mut b = BpSolver::new(&with_form(text, BoundaryForm::Ranges), &ch).unwrap();
+        for n in 0..150 {
+            let (ra, rb) = (a.step().unwrap(), b.step().unwrap());
+            assert_eq!(
+                ra.res.0[0].to_bits(),
+                rb.res.0[0].to_bits(),
+                "step {}",
+                n + 1
+            );
+        }
+        same("tables vs ranges", &a.state().unwrap(), &b.state().unwrap());
+    }
+}
+
+/// The ranges form on the three backends, bit for bit (the cascade: every kind of boundary
+/// row; the odd bump: work-group remainders in every launch).
+#[test]
+fn ranges_form_is_bit_identical_on_every_backend() {
+    parity(with_form(CASCADE, BoundaryForm::Ranges), true);
+    parity(with_form(ODD, BoundaryForm::Ranges), true);
+}
+
+/// `simplets bench` of a bp case on OpenCL (PoCL here) reports both forms with their
+/// kernels, and `--json` writes one file per form.
+#[test]
+fn bench_reports_both_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    let _g = common::cl_lock();
+    let out = common::simplets()
+        .args([
+            "bench",
+            "--backend",
+            "opencl",
+            "--steps",
+            "3",
+            "--warmup",
+            "1",
+        ])
+        .args(["--nx", "31", "--ny", "21", "--json"])
+        .arg(&json)
+        .arg(common::config("bp_cascade.json"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in [
+        "scree-branch-free",
+        "scree-ranges",
+        "sum_changes",
+        "smooth_interior",
+        "smooth_edge",
+        "flux_j_edge",
+        "of their roofline bound",
+    ] {
+        assert!(text.contains(want), "{want} missing from\n{text}");
+    }
+    for form in ["tables", "ranges"] {
+        let p = dir.path().join(format!("b.{form}.json"));
+        let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(r.get("seconds").is_some(), "{r}");
+    }
+}
