@@ -56,22 +56,21 @@ pub fn run(
             "only SIMPLE-TS cases run on several MPI ranks; run this case on one"
         )));
     };
-    if choice.kind == BackendKind::OpenCl && choice.kernel == KernelForm::Fused {
-        return Err(Failure::Input(anyhow!(
-            "the fused kernel does not run on several MPI ranks (its loop 2 is checked on the \
-             device, which cannot merge the ranks' residuals): use --kernel phase"
-        )));
-    }
     // The checks every rank makes before it allocates; one that fails on some ranks only (the
     // memory of its node) is agreed on, so that no rank waits for one that has stopped.
     // On OpenCL each rank checks its own window on its device when it sets up (the whole
     // grid need not fit on one device).
-    let fits = if choice.kind == BackendKind::OpenCl {
-        Ok(())
+    let fits = if choice.kind != BackendKind::OpenCl {
+        simplets::methods::check_fits(case, choice).map_err(super::device_failure)
+    } else if choice.kernel == KernelForm::Fused {
+        Err(Failure::Input(anyhow!(
+            "the fused kernel does not run on several MPI ranks (its loop 2 is checked on the \
+             device, which cannot merge the ranks' residuals): use --kernel phase"
+        )))
     } else {
-        simplets::methods::check_fits(case, choice)
+        Ok(())
     };
-    let checked = fits.map_err(super::device_failure).and_then(|()| {
+    let checked = fits.and_then(|()| {
         let pb = Arc::new(Problem::new(c));
         let periodic = |a: usize, b: usize| {
             [a, b]

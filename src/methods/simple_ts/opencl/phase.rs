@@ -367,6 +367,9 @@ impl OpenCl {
         let Some(h) = self.halo.clone() else {
             return Ok(());
         };
+        // The kernels queued before it first, so that the exchange's time (HaloStats) is its
+        // own: the strip reads would wait for them anyway.
+        self.rt.finish()?;
         let mut io = DeviceStrips {
             rt: &mut self.rt,
             names,
