@@ -149,3 +149,68 @@ fn opencl_ranks_equal_one_process_with_pressure_sides() {
     );
     same_bits(&case, &[(2, 1)], 3);
 }
+
+/// `simplets bench --thread-ranks 2` on OpenCL: every rank reports the same iterations, halo
+/// traffic in every iteration, and a modelled exchange time; the JSON has the aggregate.
+#[test]
+fn bench_on_thread_ranks_reports_every_rank() {
+    let _g = cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("ranks_cl.json");
+    let json = dir.path().join("bench.json");
+    std::fs::write(
+        &case,
+        r#"{ "name": "ranks_cl", "gas": { "kn": 0.05 },
+           "grid": { "nx": 24, "ny": 18, "x": [0.0, 2.4], "y": [0.0, 1.8] },
+           "bodies": [ { "x": [0.65, 1.05], "y": [0.75, 1.15], "T_wall": 1.2, "wall": "slip" } ],
+           "boundaries": { "west": { "kind": "inflow", "mach": 0.8, "p": 1.0, "T": 1.0 },
+             "east": { "kind": "outflow" },
+             "south": { "kind": "wall", "velocity": 0.3, "T": 1.0, "wall": "slip" },
+             "north": { "kind": "wall", "velocity": 0.0, "T": 1.1, "wall": "no_slip" } },
+           "initial": { "u": 0.6, "v": 0.02, "p": 1.0, "T": 1.0 },
+           "scheme": { "convection": "implicit", "interpolation": "tvd" },
+           "time": { "dt": 0.01, "steps": 3 },
+           "solver": { "max_iters": 6, "order": "gpu" } }"#,
+    )
+    .unwrap();
+    let out = common::simplets()
+        .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
+        .args([
+            "--thread-ranks",
+            "2",
+            "--warmup",
+            "0",
+            "--steps",
+            "2",
+            "--iters",
+            "3",
+        ])
+        .args(["--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("on 2 x 1 thread ranks"), "{text}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["iterations"], 6, "{r}");
+    let each = r["each"].as_array().unwrap();
+    assert_eq!(each.len(), 2);
+    for rank in each {
+        assert_eq!(rank["iterations"], 6, "{rank}");
+        // Four exchanges per iteration in the GPU order (pseudo-velocities, the sweep, the
+        // correction, the fluxes), one neighbour each.
+        assert_eq!(rank["exchanges_per_iteration"], 4.0, "{rank}");
+        assert!(
+            rank["halo_bytes_per_iteration"].as_f64().unwrap() > 0.0,
+            "{rank}"
+        );
+        assert!(
+            rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
+            "{rank}"
+        );
+    }
+}
