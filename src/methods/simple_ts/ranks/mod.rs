@@ -392,25 +392,13 @@ pub fn build(
     Ok(Ranks::new(pb, local, halo, dec))
 }
 
-/// The device of a rank: the one `--device` names, else the node-local rank's fp64 GPU (rank
-/// `r` of a node takes its `r mod n`-th of `n`), else the default device (a CPU device).
+/// The device of a rank: the one `--device` names, else the node-local rank's fp64 GPU, else
+/// the default device (`device::select_for_rank`).
 pub fn rank_device(
     sel: Option<&str>,
     node_rank: usize,
 ) -> Result<crate::device::DeviceInfo, crate::error::DeviceError> {
-    use crate::device::{list_devices, select_device, select_from};
-    if sel.is_some() {
-        return select_device(sel);
-    }
-    let list = list_devices()?;
-    let gpus: Vec<_> = list
-        .iter()
-        .filter(|d| d.fp64 && d.device_type == "GPU")
-        .collect();
-    match gpus.len() {
-        0 => select_from(&list, None),
-        n => Ok(gpus[node_rank % n].clone()),
-    }
+    crate::device::select_for_rank(&crate::device::list_devices()?, sel, node_rank)
 }
 
 /// The OpenCL phase form on a rank's window `sub`, exchanging through `halo` (the fused form
