@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Decomposed runs through an MPI launcher (cargo feature `mpi`; README, "Several GPUs and
 # nodes"): `mpirun -n 1, 2, 3, 4` (oversubscribed) on 1D and 2D layouts, cuts through the body,
-# both sweep orders, implicit TVD and explicit upwind, the reference and parallel backends.
+# both sweep orders, implicit TVD and explicit upwind, the reference, parallel and OpenCL
+# (phase form, PoCL) backends.
 # Every output (NetCDF variables and dimensions, forces and probes CSV, checkpoints) must equal
 # the single-process run's bit for bit (ncdump -p 17,17 round-trips f64; only the global
 # attributes `backend` and `history` may differ), a restart from a checkpoint on another rank
@@ -81,6 +82,9 @@ for variant in "cpp implicit tvd" "gpu explicit upwind"; do
     # The parallel backend on each rank.
     run "$work/par" 2 --ranks-y 2 --backend parallel --threads 2
     same "$one" "$work/par" "$variant, parallel on -n 2"
+    # The OpenCL phase form on each rank (PoCL here), halos staged through the host.
+    run "$work/cl" 2 --backend opencl
+    same "$one" "$work/cl" "$variant, opencl on -n 2"
     # A restart from one process's checkpoint on 3 ranks, and from 4 ranks' on 2.
     for from in "$one" "$out"; do
         a="$work/restart-one" b="$work/restart-ranks"
@@ -89,7 +93,7 @@ for variant in "cpp implicit tvd" "gpu explicit upwind"; do
         run "$b" 3 --backend reference --restart "$from/rk.ckpt-4"
         same "$a" "$b" "$variant, restart of $(basename "$from") on -n 3"
     done
-    echo "mpi: $variant: 1 to 4 ranks, 1D and 2D layouts, restarts: equal to one process"
+    echo "mpi: $variant: 1 to 4 ranks, 1D and 2D layouts, parallel and OpenCL on 2, restarts: equal to one process"
 done
 
 # SIGTERM to one rank (not necessarily rank 0) stops every rank after the current step with a
@@ -131,6 +135,18 @@ if [ "$status" -ne 2 ] || [ "$(grep -c '^error: --ranks-x 3 does not divide the 
     failed=1
 else
     echo "mpi: --ranks-x 3 on 2 ranks: refused once, status 2"
+fi
+
+# The fused kernel is refused on ranks, once (status 2).
+set +e
+got="$(timeout 120 "${launch[@]}" -n 2 "$bin" run "$case" --out "$work/fused" --force --backend opencl --kernel fused 2>&1 >/dev/null)"
+status=$?
+set -e
+if [ "$status" -ne 2 ] || [ "$(grep -c '^error: the fused kernel does not run on several MPI ranks' <<<"$got")" -ne 1 ]; then
+    echo "FAIL --kernel fused on 2 ranks: status $status, got: $got" >&2
+    failed=1
+else
+    echo "mpi: --kernel fused on 2 ranks: refused once, status 2"
 fi
 
 # Divergence is found by every rank in the same iteration: the job ends with the error and

@@ -15,6 +15,7 @@
 
 pub mod counts;
 pub mod datasheet;
+pub mod ranks;
 pub mod render;
 pub mod roofline;
 pub mod trace;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use simplets::methods::simple_ts::case::{Scheme, SweepOrder};
+use simplets::methods::simple_ts::case::{Case, Scheme, SweepOrder};
 use simplets::methods::simple_ts::solver::SimpleTs;
 
 use super::{
@@ -84,6 +84,35 @@ pub struct BenchArgs {
     /// OpenCL fused kernel: rows per subdomain (Ny_sub; with --width).
     #[arg(long, value_name = "ROWS", requires = "width")]
     pub rows: Option<usize>,
+    /// SIMPLE-TS: run the case decomposed among N ranks that are threads of this process,
+    /// all on one device (OpenCL) or sharing the cores, and report per rank and in aggregate
+    /// Mcell-it/s, the halo bytes and time per iteration and a model of the exchange cost
+    /// (no MPI needed: the one-device exchange cost).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub thread_ranks: Option<u64>,
+    /// With --thread-ranks: ranks along x (default: all along the longer axis).
+    #[arg(long, value_name = "PX", requires = "thread_ranks")]
+    pub ranks_x: Option<usize>,
+    /// With --thread-ranks: ranks along y.
+    #[arg(long, value_name = "PY", requires = "thread_ranks")]
+    pub ranks_y: Option<usize>,
+    /// With --thread-ranks: host–device bandwidth of the exchange model, GB/s.
+    #[arg(
+        long,
+        value_name = "GBS",
+        default_value_t = 25.0,
+        requires = "thread_ranks"
+    )]
+    pub link_gbs: f64,
+    /// With --thread-ranks: latency per transfer batch, message and reduction of the exchange
+    /// model, µs.
+    #[arg(
+        long,
+        value_name = "US",
+        default_value_t = 10.0,
+        requires = "thread_ranks"
+    )]
+    pub latency_us: f64,
     /// Explicit methods: append one CSV line (case, method, nx, ny, backend, threads, steps,
     /// seconds, ns per cell-step, % of the roofline bound, device ms per step) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -144,6 +173,9 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         case.solver.order = SweepOrder::Gpu;
     }
     let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
+    if let Some(n) = args.thread_ranks {
+        return thread_ranks(&args, case, opencl, n as usize);
+    }
     let fused = args.kernel == KernelForm::Fused
         && simplets::methods::simple_ts::opencl::fused::supports(&case);
     let form = opencl.then_some(match (fused, args.lean) {
@@ -208,6 +240,105 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Run(anyhow!(e)))?;
     }
     print!("{}", simplets::bench::render(&report));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)
+            .map_err(|e| Failure::Run(e.into()))?;
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+/// `simplets bench --thread-ranks N`: the case on N ranks that are threads of this process
+/// (`simplets::bench::ranks`). A rank that fails ends the process with its rank and reason in
+/// one line (the others may be waiting for it).
+fn thread_ranks(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result<(), Failure> {
+    use anyhow::anyhow;
+    use simplets::bench::ranks::{run_rank, ExchangeModel, RanksReport};
+    use simplets::decomp::{Comm, Decomposition, ThreadComm};
+    use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
+    use simplets::methods::simple_ts::problem::Problem;
+    use std::sync::Arc;
+    if args.kernel == KernelForm::Fused || args.lean || args.width.is_some() {
+        return Err(Failure::Input(anyhow!(
+            "--thread-ranks runs the phase kernels (the fused kernel does not run on ranks): \
+             drop --kernel fused, --lean and --width"
+        )));
+    }
+    let bad = |x: f64| !(x.is_finite() && x > 0.0);
+    if bad(args.link_gbs) || bad(args.latency_us) {
+        return Err(Failure::Input(anyhow!(
+            "--link-gbs and --latency-us must be positive numbers"
+        )));
+    }
+    let pb = Arc::new(Problem::new(&case));
+    let periodic = |a: usize, b: usize| {
+        [a, b]
+            .iter()
+            .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
+    };
+    let dec = Decomposition::choose(
+        case.grid.nx,
+        case.grid.ny,
+        n,
+        args.ranks_x,
+        args.ranks_y,
+        (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
+    )
+    .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let backend = if opencl {
+        Backend::Opencl
+    } else {
+        args.backend
+    };
+    let mut choice = choice(backend, args.device.clone(), true);
+    if opencl {
+        // Every rank on the one device chosen here (not one GPU per rank).
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        let list = simplets::device::list_devices().map_err(|e| Failure::Input(e.into()))?;
+        let at = list.iter().position(|d| *d == dev).unwrap_or(0);
+        choice.device = Some(at.to_string());
+    }
+    if args.backend == Backend::Parallel {
+        thread_pool(args.threads)?;
+    }
+    let model = ExchangeModel {
+        link_gbs: args.link_gbs,
+        latency_us: args.latency_us,
+    };
+    let (warmup, steps) = (args.warmup, args.steps);
+    let threads: Vec<_> = ThreadComm::group(dec.ranks())
+        .into_iter()
+        .map(|c| {
+            let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
+            std::thread::spawn(move || {
+                let comm: Arc<dyn Comm> = Arc::new(c);
+                let (rank, size) = (comm.rank(), comm.size());
+                let fail = |e: &dyn std::fmt::Display| -> ! {
+                    eprintln!("simplets: rank {rank} of {size} failed: {e}");
+                    std::process::exit(1)
+                };
+                let whole = Arc::clone(&pb);
+                let mut r = simplets::methods::simple_ts::ranks::build(pb, dec, comm, &choice)
+                    .unwrap_or_else(|e| fail(&e));
+                let name = simplets::methods::simple_ts::backend::Backend::name(r.local());
+                let b = run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
+                (name, b)
+            })
+        })
+        .collect();
+    let mut each = Vec::new();
+    let mut name = String::new();
+    for t in threads {
+        let (n, b) = t
+            .join()
+            .map_err(|_| Failure::Run(anyhow!("a rank thread panicked")))?;
+        name = n;
+        each.push(b);
+    }
+    let report = RanksReport::new(&pb, &dec, name, model, each);
+    print!("{}", report.render());
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
         simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)

@@ -11,7 +11,7 @@ use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
 use simplets::methods::simple_ts::problem::Problem;
 use simplets::methods::simple_ts::ranks;
 use simplets::methods::simple_ts::solver::SimpleTs;
-use simplets::methods::{AnyCase, BackendChoice, BackendKind};
+use simplets::methods::{AnyCase, BackendChoice, BackendKind, KernelForm};
 use simplets::run::{run_case, RunOptions};
 
 use super::outcome;
@@ -56,34 +56,38 @@ pub fn run(
             "only SIMPLE-TS cases run on several MPI ranks; run this case on one"
         )));
     };
-    if choice.kind == BackendKind::OpenCl {
-        return Err(Failure::Input(anyhow!(
-            "the OpenCL backend does not run on several MPI ranks yet: use --backend reference \
-             or parallel"
-        )));
-    }
     // The checks every rank makes before it allocates; one that fails on some ranks only (the
     // memory of its node) is agreed on, so that no rank waits for one that has stopped.
-    let checked = simplets::methods::check_fits(case, choice)
-        .map_err(super::device_failure)
-        .and_then(|()| {
-            let pb = Arc::new(Problem::new(c));
-            let periodic = |a: usize, b: usize| {
-                [a, b]
-                    .iter()
-                    .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
-            };
-            let dec = Decomposition::choose(
-                c.grid.nx,
-                c.grid.ny,
-                comm.size(),
-                ranks_x,
-                ranks_y,
-                (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
-            )
-            .map_err(|e| Failure::Input(anyhow!(e)))?;
-            Ok((pb, dec))
-        });
+    // On OpenCL each rank checks its own window on its device when it sets up (the whole
+    // grid need not fit on one device).
+    let fits = if choice.kind != BackendKind::OpenCl {
+        simplets::methods::check_fits(case, choice).map_err(super::device_failure)
+    } else if choice.kernel == KernelForm::Fused {
+        Err(Failure::Input(anyhow!(
+            "the fused kernel does not run on several MPI ranks (its loop 2 is checked on the \
+             device, which cannot merge the ranks' residuals): use --kernel phase"
+        )))
+    } else {
+        Ok(())
+    };
+    let checked = fits.and_then(|()| {
+        let pb = Arc::new(Problem::new(c));
+        let periodic = |a: usize, b: usize| {
+            [a, b]
+                .iter()
+                .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
+        };
+        let dec = Decomposition::choose(
+            c.grid.nx,
+            c.grid.ny,
+            comm.size(),
+            ranks_x,
+            ranks_y,
+            (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
+        )
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+        Ok((pb, dec))
+    });
     let Some((pb, dec)) = agree(comm.as_ref(), checked)? else {
         return Ok(());
     };

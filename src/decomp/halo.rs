@@ -52,6 +52,54 @@ impl Rect {
     }
 }
 
+/// Where the arrays of an exchange live ([`Halo::exchange_with`]): each buffer of a strip
+/// holds the strip's rectangle of every array, array after array, each packed row by row
+/// ([`Rect::pack`]).
+pub trait StripIo {
+    /// Error of a read or a write.
+    type Error;
+    /// Arrays exchanged.
+    fn arrays(&self) -> usize;
+    /// Fill `out[s]` with the rectangles `rects[s]` of every array.
+    fn read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), Self::Error>;
+    /// Store `data[s]` into the rectangles `rects[s]` of every array.
+    fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), Self::Error>;
+}
+
+/// Host arrays, each a whole window of rows of `width` values.
+struct HostArrays<'a, 'b> {
+    arrays: &'a mut [&'b mut [f64]],
+    width: usize,
+}
+
+impl StripIo for HostArrays<'_, '_> {
+    type Error = std::convert::Infallible;
+
+    fn arrays(&self) -> usize {
+        self.arrays.len()
+    }
+
+    fn read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), Self::Error> {
+        for (r, buf) in rects.iter().zip(out) {
+            let n = r.len();
+            for (a, chunk) in self.arrays.iter().zip(buf.chunks_mut(n.max(1))) {
+                r.pack(a, self.width, chunk);
+            }
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), Self::Error> {
+        for (r, buf) in rects.iter().zip(data) {
+            let n = r.len();
+            for (a, chunk) in self.arrays.iter_mut().zip(buf.chunks(n.max(1))) {
+                r.unpack(a, self.width, chunk);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// What one rank sends to and receives from one neighbour in one stage of an exchange.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Strip {
@@ -198,25 +246,38 @@ impl Halo {
     /// Replace the halo of every array of `arrays` (each a whole window, rows of
     /// [`Window::width`] values) with its owners' values.
     pub fn exchange(&self, arrays: &mut [&mut [f64]]) {
-        let t = Instant::now();
         let width = self.win.width();
+        let mut io = HostArrays { arrays, width };
+        match self.exchange_with(&mut io) {
+            Ok(()) => {}
+            Err(never) => match never {},
+        }
+    }
+
+    /// Every halo rectangle of the window (the received rectangles of both stages): the
+    /// cells this rank holds and another one owns.
+    pub fn halo_rects(&self) -> Vec<Rect> {
+        self.stages.iter().flatten().map(|s| s.recv).collect()
+    }
+
+    /// [`Halo::exchange`] of arrays that `io` holds (host slices, or device buffers of which
+    /// only the strips are read and written): per stage, the send rectangles of every
+    /// neighbour are read in one call, the messages travel, and the received rectangles are
+    /// written in one call. Counted in [`HaloStats`] with the reads and writes.
+    pub fn exchange_with<S: StripIo>(&self, io: &mut S) -> Result<(), S::Error> {
+        let t = Instant::now();
+        let count = io.arrays();
         let (mut bytes, mut messages) = (0, 0);
         for stage in &self.stages {
             if stage.is_empty() {
                 continue;
             }
-            let mut out: Vec<Vec<f64>> = Vec::with_capacity(stage.len());
-            for s in stage {
-                let n = s.send.len();
-                let mut buf = vec![0.0; n * arrays.len()];
-                for (a, chunk) in arrays.iter().zip(buf.chunks_mut(n.max(1))) {
-                    s.send.pack(a, width, chunk);
-                }
-                out.push(buf);
-            }
+            let sends: Vec<Rect> = stage.iter().map(|s| s.send).collect();
+            let mut out: Vec<Vec<f64>> = sends.iter().map(|r| vec![0.0; r.len() * count]).collect();
+            io.read(&sends, &mut out)?;
             let mut inb: Vec<Vec<f64>> = stage
                 .iter()
-                .map(|s| vec![0.0; s.recv.len() * arrays.len()])
+                .map(|s| vec![0.0; s.recv.len() * count])
                 .collect();
             {
                 let sends: Vec<_> = stage
@@ -231,16 +292,13 @@ impl Halo {
                     .collect();
                 self.comm.exchange(&sends, &mut recvs);
             }
-            for (s, buf) in stage.iter().zip(&inb) {
-                let n = s.recv.len();
-                for (a, chunk) in arrays.iter_mut().zip(buf.chunks(n.max(1))) {
-                    s.recv.unpack(a, width, chunk);
-                }
-            }
+            let recvs: Vec<Rect> = stage.iter().map(|s| s.recv).collect();
+            io.write(&recvs, &inb)?;
             bytes += out.iter().map(|b| 8 * b.len() as u64).sum::<u64>();
             messages += out.len() as u64;
         }
         self.count(bytes, messages, t.elapsed().as_secs_f64());
+        Ok(())
     }
 
     /// The largest `|d(k)|` over the owned window indices `k` where `d` gives a value, with

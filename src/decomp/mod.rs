@@ -32,7 +32,7 @@ pub mod threads;
 use std::ops::Range;
 
 pub use comm::Comm;
-pub use halo::{Halo, HaloStats, Strip};
+pub use halo::{Halo, HaloStats, Rect, Strip, StripIo};
 pub use threads::ThreadComm;
 
 /// Halo width of SIMPLE-TS in cells: its TVD stencils reach 2 cells and 2 faces, and its

@@ -30,6 +30,7 @@ use crate::error::DeviceError;
 use buffers::Buf;
 use record::Recorders;
 
+pub use buffers::Block;
 pub use record::{ArgBinding, CommandTime, Profile, TraceOp, COPY, READ};
 
 /// A program with named buffers and bound kernels on one device.

@@ -105,6 +105,10 @@ __kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat,
         if (cell[k] != CELL_FLUID) \
             break; \
         CELL_OF(k); \
+        /* Loop 3 solves the computed cells only (iterate.rs): a fluid cell on the stored \
+         * edge occurs only on a rank's halo edge, whose values the exchange replaces. */ \
+        if (i < 1 || j < 1 || i > CFG_NXT - 2 || j > CFG_NYT - 2) \
+            break; \
         PATHS(fast[k], \
             real t1; \
             T_NEW_CC(TO, PO, i, j, t1); \

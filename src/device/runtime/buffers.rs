@@ -28,7 +28,150 @@ impl Buf {
     }
 }
 
+/// A rectangle of a real buffer seen as rows of `pitch` values: columns `x0..x0 + cols` of
+/// rows `y0..y0 + rows`. On the host side it is packed row by row (`cols × rows` values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    /// Values per row of the buffer.
+    pub pitch: usize,
+    /// First column.
+    pub x0: usize,
+    /// First row.
+    pub y0: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Rows.
+    pub rows: usize,
+}
+
+impl Block {
+    /// Values in the rectangle.
+    pub fn len(&self) -> usize {
+        self.cols * self.rows
+    }
+
+    /// True if it holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Past the last element of the buffer it touches.
+    fn end(&self) -> usize {
+        if self.is_empty() {
+            0
+        } else {
+            (self.y0 + self.rows - 1) * self.pitch + self.x0 + self.cols
+        }
+    }
+
+    /// (buffer origin, host origin, region) in bytes and rows, as clEnqueue*BufferRect takes
+    /// them.
+    fn origins(&self) -> ([usize; 3], [usize; 3], [usize; 3]) {
+        (
+            [8 * self.x0, self.y0, 0],
+            [0, 0, 0],
+            [8 * self.cols, self.rows, 1],
+        )
+    }
+}
+
 impl Runtime {
+    /// Read several rectangles of real buffers, each packed row by row into its slice (of
+    /// exactly [`Block::len`] values), with one wait: every read is queued without blocking
+    /// (`clEnqueueReadBufferRect`), then the host waits for the queue. Only the rectangles
+    /// cross the bus, not the whole buffers.
+    pub fn read_blocks(&self, reads: &mut [(&str, Block, &mut [f64])]) -> Result<(), DeviceError> {
+        let mut queued = Ok(());
+        for (name, blk, out) in reads.iter_mut() {
+            if blk.is_empty() {
+                continue;
+            }
+            match self.bufs.get(*name) {
+                Some(Buf::Real(b, n)) if blk.end() <= *n && out.len() == blk.len() => {
+                    let (bo, ho, region) = blk.origins();
+                    // SAFETY: the rectangle lies inside the buffer (checked above) and the host
+                    // slice holds exactly its values; the queue is finished below, also on an
+                    // error, before `reads` is released.
+                    let ev = unsafe {
+                        self.built.queue().enqueue_read_buffer_rect(
+                            b,
+                            CL_NON_BLOCKING,
+                            bo.as_ptr(),
+                            ho.as_ptr(),
+                            region.as_ptr(),
+                            8 * blk.pitch,
+                            0,
+                            8 * blk.cols,
+                            0,
+                            out.as_mut_ptr().cast(),
+                            &[],
+                        )
+                    };
+                    match ev {
+                        Ok(ev) => self.note(READ, blk.len() as u64, false, ev),
+                        Err(e) => {
+                            queued = Err(self.err("clEnqueueReadBufferRect")(e));
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    queued = Err(self.missing(&format!("{name} (a real buffer holding {blk:?})")));
+                    break;
+                }
+            }
+        }
+        let waited = self.built.queue().finish().map_err(self.err("clFinish"));
+        queued?;
+        waited?;
+        self.drain()
+    }
+
+    /// Write several rectangles of real buffers from host slices packed row by row (the
+    /// inverse of [`Runtime::read_blocks`]; `clEnqueueWriteBufferRect`), with one wait.
+    pub fn write_blocks(&mut self, writes: &[(&str, Block, &[f64])]) -> Result<(), DeviceError> {
+        let q = self.built.queue();
+        let mut queued = Ok(());
+        for (name, blk, data) in writes {
+            if blk.is_empty() {
+                continue;
+            }
+            match self.bufs.get_mut(*name) {
+                Some(Buf::Real(b, n)) if blk.end() <= *n && data.len() == blk.len() => {
+                    let (bo, ho, region) = blk.origins();
+                    // SAFETY: as in `read_blocks`; the driver only reads the host slice, which
+                    // outlives the `finish` below.
+                    let ev = unsafe {
+                        q.enqueue_write_buffer_rect(
+                            b,
+                            CL_NON_BLOCKING,
+                            bo.as_ptr(),
+                            ho.as_ptr(),
+                            region.as_ptr(),
+                            8 * blk.pitch,
+                            0,
+                            8 * blk.cols,
+                            0,
+                            data.as_ptr().cast_mut().cast(),
+                            &[],
+                        )
+                    };
+                    if let Err(ClError(c)) = ev {
+                        queued = Err(self.api_err("clEnqueueWriteBufferRect", c));
+                        break;
+                    }
+                }
+                _ => {
+                    queued = Err(self.missing(&format!("{name} (a real buffer holding {blk:?})")));
+                    break;
+                }
+            }
+        }
+        let waited = q.finish().map_err(self.err("clFinish"));
+        queued?;
+        waited
+    }
+
     /// Names of every buffer with its element size (8: real, 4: int) and length.
     pub fn buffers(&self) -> Vec<(String, usize, usize)> {
         let mut v: Vec<_> = self

@@ -199,6 +199,27 @@ pub fn select_device(sel: Option<&str>) -> Result<DeviceInfo, DeviceError> {
     select_from(&list_devices()?, sel)
 }
 
+/// The device of node-local rank `node_rank` of a decomposed run: the one `sel` names (every
+/// rank the same), else the node's fp64 GPUs in turn (rank `r` of the node takes the
+/// `r mod n`-th of `n`), else [`select_from`]'s default (a CPU device).
+pub fn select_for_rank(
+    list: &[DeviceInfo],
+    sel: Option<&str>,
+    node_rank: usize,
+) -> Result<DeviceInfo, DeviceError> {
+    if sel.is_some() {
+        return select_from(list, sel);
+    }
+    let gpus: Vec<_> = list
+        .iter()
+        .filter(|d| d.fp64 && d.device_type == "GPU")
+        .collect();
+    match gpus.len() {
+        0 => select_from(list, None),
+        n => Ok(gpus[node_rank % n].clone()),
+    }
+}
+
 /// Choose an FP64 device from `list`.
 ///
 /// `None`: the first FP64 GPU, else the first FP64 CPU, else the first FP64 device.

@@ -184,3 +184,24 @@ fn empty_platform_list_is_no_platform() {
          pocl-opencl-icd or a GPU driver"
     );
 }
+
+/// Ranks of a node take its fp64 GPUs in turn; a selector pins every rank; without a GPU the
+/// default device.
+#[test]
+fn ranks_take_the_node_gpus_in_turn() {
+    let l = vec![
+        fake("CPU", "CPU", true),
+        fake("GPU A", "GPU", true),
+        fake("GPU slow", "GPU", false),
+        fake("GPU B", "GPU", true),
+    ];
+    let name = |sel: Option<&str>, r: usize| select_for_rank(&l, sel, r).unwrap().name;
+    assert_eq!(
+        (0..3).map(|r| name(None, r)).collect::<Vec<_>>(),
+        ["GPU A", "GPU B", "GPU A"]
+    );
+    assert_eq!(name(Some("B"), 0), "GPU B");
+    assert_eq!(name(Some("0"), 1), "CPU");
+    let cpu_only = vec![fake("CPU", "CPU", true)];
+    assert_eq!(select_for_rank(&cpu_only, None, 3).unwrap().name, "CPU");
+}

@@ -5,10 +5,21 @@
 //! output (`state`).
 //!
 //! The boundary copy lists and the geometry upload both forms share are in `phase/copies.rs`.
+//!
+//! On one rank of a decomposed run ([`OpenCl::set_halo`]) the form computes on the rank's
+//! window and exchanges halos at the reference's points (`reference/iterate.rs`): after the
+//! pseudo-velocities (û, d_u, v̂, d_v), after each loop-3 sweep (p_new, T_new), after the
+//! correction and ghosts (u, v) and after the face fluxes (ρu, ρv, Fx, Fy). Only the halo
+//! strips cross the bus (`clEnqueueReadBufferRect`/`WriteBufferRect`, [`DeviceStrips`]); the
+//! messages are `decomp::Halo`'s. The residual maxima cover the owned cells only (the halo
+//! strips of the residual arrays are zeroed before the reduction) and are merged over the
+//! ranks, so loop 2 runs one host round trip per iteration there (no device-side control: its
+//! check cannot see the other ranks).
 
+use crate::decomp::{Halo, Rect, StripIo};
 use crate::device::{
-    build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
-    Runtime,
+    build_cached, check_capacity, require_fp64, select_device, Block, Defines, DeviceInfo,
+    KernelCache, Runtime,
 };
 use std::sync::Arc;
 
@@ -25,7 +36,7 @@ pub use copies::{levels, levels3, Pairs, Triples};
 pub(crate) use copies::{upload_geometry, CopyLists};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
-const RED_WG: usize = 256;
+pub(crate) const RED_WG: usize = 256;
 /// Work-groups of each residual reduction per compute unit. Each item strides over the grid,
 /// so enough of them must be in flight to saturate the memory: with 64 groups in all, the
 /// four reductions ran at 7.7 % of their bandwidth bound on an H200 and took 24 % of a
@@ -99,6 +110,67 @@ pub struct OpenCl {
     red_groups: usize,
     /// Loop-2 iterations of the previous step: the first batch of the next one.
     hint: u32,
+    /// One rank's window of a decomposed run: its halo exchange ([`OpenCl::set_halo`]).
+    halo: Option<Arc<Halo>>,
+}
+
+/// The halo-exchanged buffers of each exchange point (the reference's: `reference/iterate.rs`
+/// and `Reference::update_fluxes`).
+const PSEUDO: [&str; 4] = ["u_hat", "d_u", "v_hat", "d_v"];
+const SWEEP: [&str; 2] = ["p_new", "t_new"];
+const VELOCITY: [&str; 2] = ["u", "v"];
+const FLUXES: [&str; 4] = ["rho_u", "rho_v", "fx", "fy"];
+/// The residual arrays the reduction reads (u and v in Fx and Fy, [`RES_ALIAS`]).
+const RESIDUALS: [&str; 4] = ["fx", "fy", "res_p", "res_t"];
+
+/// Device buffers as the arrays of a halo exchange: only the strips are read and written.
+struct DeviceStrips<'a> {
+    rt: &'a mut Runtime,
+    names: &'a [&'a str],
+    /// Stored columns of the window.
+    pitch: usize,
+}
+
+impl DeviceStrips<'_> {
+    fn block(&self, r: &Rect) -> Block {
+        Block {
+            pitch: self.pitch,
+            x0: r.x0,
+            y0: r.y0,
+            cols: r.x1 - r.x0,
+            rows: r.y1 - r.y0,
+        }
+    }
+}
+
+impl StripIo for DeviceStrips<'_> {
+    type Error = DeviceError;
+
+    fn arrays(&self) -> usize {
+        self.names.len()
+    }
+
+    fn read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), DeviceError> {
+        let mut reads = Vec::with_capacity(rects.len() * self.names.len());
+        for (r, buf) in rects.iter().zip(out.iter_mut()) {
+            let blk = self.block(r);
+            for (name, chunk) in self.names.iter().zip(buf.chunks_mut(r.len().max(1))) {
+                reads.push((*name, blk, chunk));
+            }
+        }
+        self.rt.read_blocks(&mut reads)
+    }
+
+    fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), DeviceError> {
+        let mut writes = Vec::with_capacity(rects.len() * self.names.len());
+        for (r, buf) in rects.iter().zip(data) {
+            let blk = self.block(r);
+            for (name, chunk) in self.names.iter().zip(buf.chunks(r.len().max(1))) {
+                writes.push((*name, blk, chunk));
+            }
+        }
+        self.rt.write_blocks(&writes)
+    }
 }
 
 /// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`.
@@ -273,10 +345,65 @@ impl OpenCl {
             n,
             sweeps,
             hint: 1,
+            halo: None,
             p,
         };
         s.run("fluxes")?;
         Ok(s)
+    }
+
+    /// Make this solver one rank of a decomposed run: `p` is the rank's window
+    /// (`ranks::sub_problem`) and `halo` its exchange. The face fluxes of the initial state get
+    /// their halos here; from then on every exchange point of loop 2 exchanges, and the
+    /// residuals are the owned cells' merged over the ranks (collective: every rank calls it).
+    pub fn set_halo(&mut self, halo: Arc<Halo>) -> Result<(), DeviceError> {
+        self.halo = Some(halo);
+        self.exchange(&FLUXES)
+    }
+
+    /// Replace the halo strips of the buffers `names` with their owners' values (nothing
+    /// without a halo).
+    fn exchange(&mut self, names: &[&str]) -> Result<(), DeviceError> {
+        let Some(h) = self.halo.clone() else {
+            return Ok(());
+        };
+        // A window without neighbours (one rank) has nothing to exchange: no wait either, so
+        // that `bench --thread-ranks 1` is the baseline of the same loop.
+        if h.stages().iter().all(Vec::is_empty) {
+            return Ok(());
+        }
+        // The kernels queued before it first, so that the exchange's time (HaloStats) is its
+        // own: the strip reads would wait for them anyway.
+        self.rt.finish()?;
+        let mut io = DeviceStrips {
+            rt: &mut self.rt,
+            names,
+            pitch: self.p.grid.nxt,
+        };
+        h.exchange_with(&mut io)
+    }
+
+    /// Zero the halo strips of the residual arrays, so that the reduction sees the owned
+    /// cells only (a zero never wins it: the reference's scan starts from zero too).
+    fn zero_halo_residuals(&mut self) -> Result<(), DeviceError> {
+        let Some(h) = &self.halo else {
+            return Ok(());
+        };
+        let rects = h.halo_rects();
+        if rects.is_empty() {
+            return Ok(());
+        }
+        let zeros = vec![0.0; rects.iter().map(Rect::len).max().unwrap_or(0)];
+        let io = DeviceStrips {
+            rt: &mut self.rt,
+            names: &RESIDUALS,
+            pitch: self.p.grid.nxt,
+        };
+        let writes: Vec<_> = rects
+            .iter()
+            .flat_map(|r| RESIDUALS.map(|name| (name, io.block(r), &zeros[..r.len()])))
+            .collect();
+        io.rt.write_blocks(&writes)
     }
 
     /// The device this solver runs on.
@@ -337,6 +464,7 @@ impl OpenCl {
         self.dirty = true;
         self.run("pseudo")?;
         self.copies("copy_hat_")?;
+        self.exchange(&PSEUDO)?;
         self.run("pt_to_new")?;
         // Compat stale_ghosts_in_loop3 keeps the copied ghosts of loop 3 at their values of
         // the previous loop-2 iteration, as the reference does.
@@ -345,6 +473,7 @@ impl OpenCl {
         if refresh {
             self.copies("ghost_pt")?;
         }
+        self.exchange(&SWEEP)?;
         // Later sweeps of loop 3 (C++ order) start from the previous sweep with its ghosts.
         for _ in 1..self.sweeps {
             self.run("pt_to_old")?;
@@ -352,6 +481,7 @@ impl OpenCl {
             if refresh {
                 self.copies("ghost_pt")?;
             }
+            self.exchange(&SWEEP)?;
         }
         self.run("correct")?;
         self.run("eos")?;
@@ -361,9 +491,18 @@ impl OpenCl {
 
     /// One loop-2 iteration on the device; the residuals with their stored indices (one host
     /// round trip per iteration: the loop without the device-side control, kept for tests).
+    /// On a rank ([`OpenCl::set_halo`]): the owned cells' maxima merged over every rank, with
+    /// the whole grid's stored indices.
     pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
         self.queue_sweeps()?;
-        self.residuals_then_fluxes()
+        let Some(h) = self.halo.clone() else {
+            return self.residuals_then_fluxes();
+        };
+        self.exchange(&VELOCITY)?;
+        self.zero_halo_residuals()?;
+        let mine = self.residuals_then_fluxes()?;
+        self.exchange(&FLUXES)?;
+        Ok(h.reduce_max_at(mine))
     }
 
     /// Queue one loop-2 iteration that ends with the device-side check (gate.cl).
@@ -402,7 +541,8 @@ impl OpenCl {
             self.rt.copy(n, k)?;
         }
         self.host.time -= self.p.case.time.dt;
-        self.run("fluxes")
+        self.run("fluxes")?;
+        self.exchange(&FLUXES)
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
@@ -425,13 +565,15 @@ impl super::loop2::DeviceLoop for OpenCl {
         OpenCl::rollback(self)
     }
     fn nxt(&self) -> usize {
-        self.p.grid.nxt
+        // A rank's maxima carry the whole grid's indices.
+        self.halo.as_ref().map_or(self.p.grid.nxt, |h| h.win.nxt)
     }
     fn steps_mut(&mut self) -> &mut u64 {
         &mut self.host.step
     }
     fn device_control(&self) -> bool {
-        true
+        // The device-side check cannot merge the maxima of other ranks.
+        self.halo.is_none()
     }
     fn enqueue_iteration(&mut self) -> Result<(), DeviceError> {
         self.queue_checked_iteration()
@@ -470,6 +612,7 @@ impl Backend for OpenCl {
         super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
         self.host = state;
         self.run("fluxes")?;
+        self.exchange(&FLUXES)?;
         self.dirty = false;
         Ok(())
     }

@@ -387,7 +387,51 @@ pub fn build(
             r.update_fluxes();
             Box::new(r)
         }
-        BackendKind::OpenCl => todo!("opencl ranks"),
+        BackendKind::OpenCl => Box::new(opencl_rank(sub, &halo, choice)?),
     };
     Ok(Ranks::new(pb, local, halo, dec))
+}
+
+/// The device of a rank: the one `--device` names, else the node-local rank's fp64 GPU, else
+/// the default device (`device::select_for_rank`).
+pub fn rank_device(
+    sel: Option<&str>,
+    node_rank: usize,
+) -> Result<crate::device::DeviceInfo, crate::error::DeviceError> {
+    crate::device::select_for_rank(&crate::device::list_devices()?, sel, node_rank)
+}
+
+/// The OpenCL phase form on a rank's window `sub`, exchanging through `halo` (the fused form
+/// checks loop 2 on the device and cannot merge residuals over ranks: the phase form runs
+/// instead, and `simplets run` refuses `--kernel fused` on ranks).
+fn opencl_rank(
+    sub: Arc<Problem>,
+    halo: &Arc<Halo>,
+    choice: &crate::methods::BackendChoice,
+) -> Result<super::opencl::phase::OpenCl, crate::error::DeviceError> {
+    use super::case::Convection;
+    use super::opencl::phase::{device_bytes, OpenCl, OpenClOptions, RED_WG};
+    /// Ranks that are threads of one process build one at a time: PoCL's compiler is not
+    /// safe to run from several threads at once.
+    static BUILD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let dev = rank_device(choice.device.as_deref(), halo.comm.node_rank())?;
+    crate::device::require_fp64(&dev)?;
+    let case = &sub.case;
+    let explicit = case.scheme.convection == Convection::Explicit;
+    let (total, largest) = device_bytes(sub.grid.len() as u64, explicit, case.solver.sweeps());
+    crate::device::check_capacity(&dev, total, largest, (2 * RED_WG * 8) as u64, RED_WG)?;
+    let opts = OpenClOptions {
+        device: None,
+        cache: choice.cache.clone(),
+        log_dir: choice.log_dir.clone(),
+        lean: false,
+    };
+    let mut cl = {
+        let _one = BUILD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        OpenCl::on(sub, &dev, &opts)?
+    };
+    cl.set_halo(Arc::clone(halo))?;
+    Ok(cl)
 }
