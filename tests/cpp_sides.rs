@@ -326,3 +326,74 @@ fn authors_cases_load_with_the_cpp_solved_region() {
         }
     }
 }
+
+/// `"outer_face": "mass_balance"` on both pressure sides: after every iteration the outer
+/// faces close the mass balance of their ghost cells, (ρ − ρⁿ)V/Δt + Σ out F = 0 to
+/// round-off; the `parallel` backend gives the same bits; the west outer face is no longer a
+/// copy of the boundary face, so the result differs from the zero-gradient outer faces.
+#[test]
+fn mass_balance_outer_faces_close_the_ghost_cells() {
+    const BALANCED: &str = r#""east": { "kind": "pressure", "p": 1.0, "T": 1.0,
+        "temperature": "zero_gradient", "outer_face": "mass_balance" },
+    "south": { "kind": "wall" },
+    "north": { "kind": "wall" }"#;
+    let mut v: serde_json::Value = serde_json::to_value(channel(BALANCED, "")).unwrap();
+    v["boundaries"]["west"]["outer_face"] = "mass_balance".into();
+    let case = Case::from_json(&v.to_string(), "balanced").unwrap();
+    let r = run(&case, 20);
+    let (g, k, n, f) = (&r.p.grid, &r.state.k, &r.state.n, &r.flux);
+    assert_eq!(f.u_xe.len(), g.nyt);
+    for j in 1..=g.ny {
+        for (i, outer) in [(0, -f.Fx[g.idx(0, j)]), (g.nx + 1, f.Fx_xe[j])] {
+            let ij = g.idx(i, j);
+            let up = ij + g.nxt;
+            let west = if i == 0 { f.Fx[ij + 1] } else { -f.Fx[ij] };
+            let storage = (k.rho[ij] - n.rho[ij]) * g.hx[i] * g.hy[j] / r.dt;
+            let res = storage + outer + west + (f.Fy[up] - f.Fy[ij]);
+            let scale = f.Fx[ij].abs().max(f.Fx[ij + 1].abs());
+            assert!(
+                res.abs() <= 1e-13 * scale,
+                "({i}, {j}): {res:e} of {scale:e}"
+            );
+        }
+    }
+    assert!(k.u[g.idx(0, 5)] != k.u[g.idx(1, 5)]);
+    let mut par = Reference::new_parallel(&case);
+    for _ in 0..20 {
+        par.step().unwrap();
+    }
+    assert!(same(&r, &par));
+    assert!(par.flux.u_xe == r.flux.u_xe);
+    // Zero-gradient outer faces differ.
+    let mut z = v.clone();
+    for s in ["west", "east"] {
+        z["boundaries"][s]
+            .as_object_mut()
+            .unwrap()
+            .remove("outer_face");
+    }
+    let plain = Case::from_json(&z.to_string(), "plain").unwrap();
+    assert!(!same(&r, &run(&plain, 20)));
+}
+
+/// The OpenCL backend and decomposed runs refuse what only the reference runs, naming it in
+/// one line.
+#[test]
+fn opencl_refuses_reference_only_options() {
+    use simplets::methods::{BackendChoice, BackendKind};
+    let mut v: serde_json::Value = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
+    v["boundaries"]["east"]["outer_face"] = "mass_balance".into();
+    let case = Case::from_json(&v.to_string(), "balanced").unwrap();
+    let choice = BackendChoice {
+        kind: BackendKind::OpenCl,
+        ..BackendChoice::default()
+    };
+    let e = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("boundaries.east.outer_face = mass_balance") && !e.contains('\n'),
+        "{e}"
+    );
+}

@@ -179,6 +179,7 @@ impl Solver for BpSolver {
             iters: 1,
             res,
             converged: true,
+            steady: None,
         })
     }
 

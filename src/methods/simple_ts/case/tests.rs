@@ -184,11 +184,6 @@ fn every_bad_value_names_its_path() {
             "boundaries.east.outer_face",
         ),
         (
-            "/boundaries/east",
-            json!({ "kind": "pressure", "p": 1.0, "outer_face": "mass_balance" }),
-            "boundaries.east.outer_face",
-        ),
-        (
             "/forces_reference",
             json!({ "kind": "cell", "x": 0.65, "y": 0.45, "T": 1.0, "u": 1.0 }),
             "forces_reference",
