@@ -396,4 +396,53 @@ fn opencl_refuses_reference_only_options() {
         e.contains("boundaries.east.outer_face = mass_balance") && !e.contains('\n'),
         "{e}"
     );
+    let mut c = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
+    c["compat"] = serde_json::json!(["lagged_ghost_state"]);
+    c["solver"]["order"] = "cpp".into();
+    let case = Case::from_json(&c.to_string(), "lagged").unwrap();
+    assert_eq!(
+        case.reference_only().as_deref(),
+        Some("compat lagged_ghost_state")
+    );
+}
+
+/// Compat switches that act only through copied ghosts or a stored east outer face change
+/// nothing without them, bit for bit: `lagged_ghost_state` with both ends' p and T fixed,
+/// `east_outer_face_copy` on a wall-bounded east side; `steady_test_first_sweep` changes only
+/// the stop test, never the fields.
+#[test]
+fn ghost_switches_act_only_on_their_triggers() {
+    let with = |c: &Case, names: &[&str]| {
+        let mut v = serde_json::to_value(c).unwrap();
+        v["compat"] = serde_json::json!(names);
+        v["solver"]["order"] = "cpp".into();
+        Case::from_json(&v.to_string(), "switched").unwrap()
+    };
+    let cpp = |c: &Case| {
+        let mut v = serde_json::to_value(c).unwrap();
+        v["solver"]["order"] = "cpp".into();
+        Case::from_json(&v.to_string(), "cpp").unwrap()
+    };
+    let fixed = channel(SLIP_WALLS, "");
+    let base = run(&cpp(&fixed), 20);
+    for names in [&["lagged_ghost_state"][..], &["steady_test_first_sweep"]] {
+        assert!(same(&base, &run(&with(&fixed, names), 20)), "{names:?}");
+    }
+    let closed = channel(
+        r#""east": { "kind": "wall" }, "south": { "kind": "wall" }, "north": { "kind": "wall" }"#,
+        "",
+    );
+    let copy = run(&with(&closed, &["east_outer_face_copy"]), 20);
+    assert!(same(&run(&cpp(&closed), 20), &copy));
+    // With the outlet's T copied the lag changes the result.
+    let copied_t = r#""east": { "kind": "pressure", "p": 1.0, "temperature": "zero_gradient" },
+    "south": { "kind": "wall", "T": 1.2, "thermal": "fixed" },
+    "north": { "kind": "wall", "T": 1.3, "thermal": "fixed" }"#;
+    let copied = channel(copied_t, "");
+    let lagged = run(&with(&copied, &["lagged_ghost_state"]), 20);
+    assert!(!same(&run(&cpp(&copied), 20), &lagged));
+    // A stored copy of the solved east boundary face is read by that face's u-CV.
+    let outer = run(&with(&copied, &["east_outer_face_copy"]), 20);
+    assert_eq!(outer.flux.u_xe.len(), outer.p.grid.nyt);
+    assert!(!same(&run(&cpp(&copied), 20), &outer));
 }

@@ -89,7 +89,14 @@ pub enum Defect {
 
 impl Defect {
     /// The switches the solvers reproduce today; `compat` refuses the others.
-    pub const IMPLEMENTED: [Defect; 2] = [Defect::SwappedUWallFlags, Defect::StaleGhostsInLoop3];
+    pub const IMPLEMENTED: [Defect; 6] = [
+        Defect::SwappedUWallFlags,
+        Defect::LaggedGhostState,
+        Defect::StaleGhostsInLoop3,
+        Defect::FaceDensityBeforeEndRules,
+        Defect::SteadyTestFirstSweep,
+        Defect::EastOuterFaceCopy,
+    ];
 
     /// The switches every backend reproduces (the others run on the reference and parallel
     /// backends only, [`super::Case::reference_only`]).
