@@ -282,6 +282,7 @@ pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
     let mut report = StepReport::default();
     for iter in 1..=s.max_iters {
         let info = iterate_info(r);
+        r.last_iter = info;
         if let Err(e) = guard(r, &info, iter) {
             r.state.k.clone_from(&r.state.n);
             r.state.time -= r.dt;

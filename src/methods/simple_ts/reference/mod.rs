@@ -228,6 +228,9 @@ pub struct Reference {
     /// One rank's window of a decomposed run: the halo exchanged after every phase that
     /// neighbours read, the residuals merged over all ranks (`None`: the whole grid).
     pub halo: Option<Arc<crate::decomp::Halo>>,
+    /// The update norms of the last loop-2 iteration (for reports: the C++ steady test reads
+    /// the first sweep's p and T changes).
+    pub last_iter: iterate::IterInfo,
 }
 
 impl Reference {
@@ -285,6 +288,7 @@ impl Reference {
             p,
             parallel,
             halo: None,
+            last_iter: iterate::IterInfo::default(),
         };
         r.update_fluxes();
         r.apply_outer();
