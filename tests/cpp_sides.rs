@@ -446,3 +446,42 @@ fn ghost_switches_act_only_on_their_triggers() {
     assert_eq!(outer.flux.u_xe.len(), outer.p.grid.nyt);
     assert!(!same(&run(&cpp(&copied), 20), &outer));
 }
+
+/// Compat `corner_gamma_three_terms` acts only at convex body corners: a channel whose only
+/// walls are its floor and ceiling is bit-identical with and without it, the channel with a
+/// block on its floor is not. `adiabatic_wall_as_lagged_value` acts only on adiabatic walls.
+#[test]
+fn corner_gamma_and_adiabatic_switches_act_only_on_their_triggers() {
+    let with = |c: &Case, names: &[&str]| {
+        let mut v = serde_json::to_value(c).unwrap();
+        if !names.is_empty() {
+            v["compat"] = serde_json::json!(names);
+        }
+        v["solver"]["order"] = "cpp".into();
+        Case::from_json(&v.to_string(), "switched").unwrap()
+    };
+    let block = channel(SLIP_WALLS, "");
+    let mut v = serde_json::to_value(&block).unwrap();
+    v["bodies"] = serde_json::json!([]);
+    let plain = Case::from_json(&v.to_string(), "plain").unwrap();
+    let gamma = ["corner_gamma_three_terms"];
+    assert!(same(
+        &run(&with(&plain, &[]), 10),
+        &run(&with(&plain, &gamma), 10)
+    ));
+    assert!(!same(
+        &run(&with(&block, &[]), 10),
+        &run(&with(&block, &gamma), 10)
+    ));
+    let adiabatic = ["adiabatic_wall_as_lagged_value"];
+    assert!(same(
+        &run(&with(&block, &[]), 10),
+        &run(&with(&block, &adiabatic), 10)
+    ));
+    v["bodies"] = serde_json::json!([{ "x": [1.5, 2.5], "y": [0.0, 0.3], "wall": "adiabatic" }]);
+    let warm = Case::from_json(&v.to_string(), "adiabatic").unwrap();
+    assert!(!same(
+        &run(&with(&warm, &[]), 10),
+        &run(&with(&warm, &adiabatic), 10)
+    ));
+}

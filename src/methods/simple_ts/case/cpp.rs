@@ -89,12 +89,14 @@ pub enum Defect {
 
 impl Defect {
     /// The switches the solvers reproduce today; `compat` refuses the others.
-    pub const IMPLEMENTED: [Defect; 6] = [
+    pub const IMPLEMENTED: [Defect; 8] = [
         Defect::SwappedUWallFlags,
+        Defect::CornerGammaThreeTerms,
         Defect::LaggedGhostState,
         Defect::StaleGhostsInLoop3,
         Defect::FaceDensityBeforeEndRules,
         Defect::SteadyTestFirstSweep,
+        Defect::AdiabaticWallAsLaggedValue,
         Defect::EastOuterFaceCopy,
     ];
 

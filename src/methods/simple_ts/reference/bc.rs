@@ -5,7 +5,7 @@
 use super::ops::{gam_eos, jump, li, rho_eos, slip};
 use super::{Ctx, Fluxes};
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::Thermal;
+use crate::methods::simple_ts::case::{Defect, Thermal};
 use crate::methods::simple_ts::fields::Fields;
 use crate::methods::simple_ts::geometry::{
     EastOuter, Geometry, Ghost, F_BALANCE, F_COPY, F_PERIODIC, F_SOLVED, OPEN,
@@ -344,6 +344,18 @@ pub fn gam_row(x: &Ctx, i: usize, j: usize) -> f64 {
 /// interpolations first (spec §2.4).
 #[inline]
 pub fn gam_c(x: &Ctx, i: usize, j: usize) -> f64 {
+    let four = [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)];
+    if x.geo.compat.has(Defect::CornerGammaThreeTerms) && mixed(x, four) {
+        // The C++ sum: both column values and the vertical wall faces' √T_s, halved.
+        let g = x.g;
+        let walls = li(
+            wall_sqrt_row(x, i, j - 1),
+            wall_sqrt_row(x, i, j),
+            g.hy[j - 1],
+            g.hy[j],
+        );
+        return 0.5 * ((gam_col(x, i - 1, j) + gam_col(x, i, j)) + walls);
+    }
     mean_of(
         gam_col(x, i - 1, j),
         solid(x, i - 1, j - 1) && solid(x, i - 1, j),
@@ -356,12 +368,52 @@ pub fn gam_c(x: &Ctx, i: usize, j: usize) -> f64 {
 /// interpolations first.
 #[inline]
 pub fn gam_c2(x: &Ctx, i: usize, j: usize) -> f64 {
+    let four = [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)];
+    if x.geo.compat.has(Defect::CornerGammaThreeTerms) && mixed(x, four) {
+        let g = x.g;
+        let walls = li(
+            wall_sqrt_col(x, i - 1, j),
+            wall_sqrt_col(x, i, j),
+            g.hx[i - 1],
+            g.hx[i],
+        );
+        return 0.5 * ((gam_row(x, i, j - 1) + gam_row(x, i, j)) + walls);
+    }
     mean_of(
         gam_row(x, i, j - 1),
         solid(x, i - 1, j - 1) && solid(x, i, j - 1),
         gam_row(x, i, j),
         solid(x, i - 1, j) && solid(x, i, j),
     )
+}
+
+/// True if some but not all of the four cells are solid (compat `corner_gamma_three_terms`:
+/// where the C++ code sums its five terms).
+#[inline]
+fn mixed(x: &Ctx, four: [(usize, usize); 4]) -> bool {
+    let n = four.iter().filter(|&&(a, b)| solid(x, a, b)).count();
+    n > 0 && n < 4
+}
+
+/// √T_s of the vertical wall face at u-face (i,j) if exactly one of its cells is solid, else
+/// 0 (the C++ code's `Temper_of_fluid_on_the_wall_u`, never written elsewhere).
+#[inline]
+fn wall_sqrt_row(x: &Ctx, i: usize, j: usize) -> f64 {
+    if solid(x, i - 1, j) != solid(x, i, j) {
+        gam_row(x, i, j)
+    } else {
+        0.0
+    }
+}
+
+/// √T_s of the horizontal wall face at v-face (i,j), as [`wall_sqrt_row`].
+#[inline]
+fn wall_sqrt_col(x: &Ctx, i: usize, j: usize) -> f64 {
+    if solid(x, i, j - 1) != solid(x, i, j) {
+        gam_col(x, i, j)
+    } else {
+        0.0
+    }
 }
 
 /// Mean of the available values, 0 if none (a corner inside a solid, never used): `a`
