@@ -223,7 +223,7 @@ fn every_bad_value_names_its_path() {
         ("/compat", json!("simple_ts_cpp"), "compat"),
         (
             "/compat",
-            json!(["swapped_u_wall_flags", "lagged_ghost_state"]),
+            json!(["swapped_u_wall_flags", "corner_slip_ghosts"]),
             "compat",
         ),
         (
