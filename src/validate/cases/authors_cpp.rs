@@ -210,7 +210,7 @@ fn measured(r: &Reference, ch: &CppChannel, steps: u64, last: IterInfo) -> Measu
         see(m, &mut mass);
     }
     // The rows whose centres lie just below and just above the centreline.
-    let jc = (1..=g.ny).filter(|&j| g.y_v[j] < ch.y).last().unwrap_or(1);
+    let jc = (1..=g.ny).rev().find(|&j| g.y_v[j] < ch.y).unwrap_or(1);
     let (mut centre_p, mut centre_t) = (
         [f64::INFINITY, f64::NEG_INFINITY],
         [f64::INFINITY, f64::NEG_INFINITY],
