@@ -132,11 +132,11 @@ pub(in crate::validate) fn authors_cpp(
         ] {
             rows.push(Row::new(
                 &name,
-                &format!("{l}, compat: {what}"),
-                ours,
-                cpp,
+                &format!("{l}, compat: {what}, rel. difference from the C++ code"),
+                (ours / cpp - 1.0).abs(),
                 CPP_TOL,
-                Check::Relative,
+                CPP_TOL,
+                Check::AtMost,
             ));
         }
         if judged {
