@@ -132,6 +132,9 @@ pub struct StepReport {
     pub res: Residuals,
     /// True if the tolerances were met (false: stopped at the iteration limit).
     pub converged: bool,
+    /// The method's own steady-state verdict for this step, replacing the run driver's test
+    /// (one iteration, every residual below `run::STEADY_TOL`) when given.
+    pub steady: Option<bool>,
 }
 
 /// The current values of a method's output variables.

@@ -326,3 +326,184 @@ fn authors_cases_load_with_the_cpp_solved_region() {
         }
     }
 }
+
+/// `"outer_face": "mass_balance"` on both pressure sides: after every iteration the outer
+/// faces close the mass balance of their ghost cells, (ρ − ρⁿ)V/Δt + Σ out F = 0 to
+/// round-off; the `parallel` backend gives the same bits; the west outer face is no longer a
+/// copy of the boundary face, so the result differs from the zero-gradient outer faces.
+#[test]
+fn mass_balance_outer_faces_close_the_ghost_cells() {
+    const BALANCED: &str = r#""east": { "kind": "pressure", "p": 1.0, "T": 1.0,
+        "temperature": "zero_gradient", "outer_face": "mass_balance" },
+    "south": { "kind": "wall" },
+    "north": { "kind": "wall" }"#;
+    let mut v: serde_json::Value = serde_json::to_value(channel(BALANCED, "")).unwrap();
+    v["boundaries"]["west"]["outer_face"] = "mass_balance".into();
+    let case = Case::from_json(&v.to_string(), "balanced").unwrap();
+    let r = run(&case, 20);
+    let (g, k, n, f) = (&r.p.grid, &r.state.k, &r.state.n, &r.flux);
+    assert_eq!(f.u_xe.len(), g.nyt);
+    for j in 1..=g.ny {
+        for (i, outer) in [(0, -f.Fx[g.idx(0, j)]), (g.nx + 1, f.Fx_xe[j])] {
+            let ij = g.idx(i, j);
+            let up = ij + g.nxt;
+            let west = if i == 0 { f.Fx[ij + 1] } else { -f.Fx[ij] };
+            let storage = (k.rho[ij] - n.rho[ij]) * g.hx[i] * g.hy[j] / r.dt;
+            let res = storage + outer + west + (f.Fy[up] - f.Fy[ij]);
+            let scale = f.Fx[ij].abs().max(f.Fx[ij + 1].abs());
+            assert!(
+                res.abs() <= 1e-13 * scale,
+                "({i}, {j}): {res:e} of {scale:e}"
+            );
+        }
+    }
+    assert!(k.u[g.idx(0, 5)] != k.u[g.idx(1, 5)]);
+    let mut par = Reference::new_parallel(&case);
+    for _ in 0..20 {
+        par.step().unwrap();
+    }
+    assert!(same(&r, &par));
+    assert!(par.flux.u_xe == r.flux.u_xe);
+    // Zero-gradient outer faces differ.
+    let mut z = v.clone();
+    for s in ["west", "east"] {
+        z["boundaries"][s]
+            .as_object_mut()
+            .unwrap()
+            .remove("outer_face");
+    }
+    let plain = Case::from_json(&z.to_string(), "plain").unwrap();
+    assert!(!same(&r, &run(&plain, 20)));
+}
+
+/// The OpenCL backend and decomposed runs refuse what only the reference runs, naming it in
+/// one line.
+#[test]
+fn opencl_refuses_reference_only_options() {
+    use simplets::methods::{BackendChoice, BackendKind};
+    let mut v: serde_json::Value = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
+    v["boundaries"]["east"]["outer_face"] = "mass_balance".into();
+    let case = Case::from_json(&v.to_string(), "balanced").unwrap();
+    let choice = BackendChoice {
+        kind: BackendKind::OpenCl,
+        ..BackendChoice::default()
+    };
+    let e = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("boundaries.east.outer_face = mass_balance") && !e.contains('\n'),
+        "{e}"
+    );
+    let mut c = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
+    c["compat"] = serde_json::json!(["lagged_ghost_state"]);
+    c["solver"]["order"] = "cpp".into();
+    let case = Case::from_json(&c.to_string(), "lagged").unwrap();
+    assert_eq!(
+        case.reference_only().as_deref(),
+        Some("compat lagged_ghost_state")
+    );
+}
+
+/// Compat switches that act only through copied ghosts or a stored east outer face change
+/// nothing without them, bit for bit: `lagged_ghost_state` with both ends' p and T fixed,
+/// `east_outer_face_copy` on a wall-bounded east side; `steady_test_first_sweep` changes only
+/// the stop test, never the fields.
+#[test]
+fn ghost_switches_act_only_on_their_triggers() {
+    let with = |c: &Case, names: &[&str]| {
+        let mut v = serde_json::to_value(c).unwrap();
+        v["compat"] = serde_json::json!(names);
+        v["solver"]["order"] = "cpp".into();
+        Case::from_json(&v.to_string(), "switched").unwrap()
+    };
+    let cpp = |c: &Case| {
+        let mut v = serde_json::to_value(c).unwrap();
+        v["solver"]["order"] = "cpp".into();
+        Case::from_json(&v.to_string(), "cpp").unwrap()
+    };
+    let fixed = channel(SLIP_WALLS, "");
+    let base = run(&cpp(&fixed), 20);
+    for names in [&["lagged_ghost_state"][..], &["steady_test_first_sweep"]] {
+        assert!(same(&base, &run(&with(&fixed, names), 20)), "{names:?}");
+    }
+    let closed = channel(
+        r#""east": { "kind": "wall" }, "south": { "kind": "wall" }, "north": { "kind": "wall" }"#,
+        "",
+    );
+    let copy = run(&with(&closed, &["east_outer_face_copy"]), 20);
+    assert!(same(&run(&cpp(&closed), 20), &copy));
+    // With the outlet's T copied the lag changes the result.
+    let copied_t = r#""east": { "kind": "pressure", "p": 1.0, "temperature": "zero_gradient" },
+    "south": { "kind": "wall", "T": 1.2, "thermal": "fixed" },
+    "north": { "kind": "wall", "T": 1.3, "thermal": "fixed" }"#;
+    let copied = channel(copied_t, "");
+    let lagged = run(&with(&copied, &["lagged_ghost_state"]), 20);
+    assert!(!same(&run(&cpp(&copied), 20), &lagged));
+    // A stored copy of the solved east boundary face is read by that face's u-CV.
+    let outer = run(&with(&copied, &["east_outer_face_copy"]), 20);
+    assert_eq!(outer.flux.u_xe.len(), outer.p.grid.nyt);
+    assert!(!same(&run(&cpp(&copied), 20), &outer));
+}
+
+/// Compat `corner_gamma_three_terms` acts only at convex body corners: a channel whose only
+/// walls are its floor and ceiling is bit-identical with and without it, the channel with a
+/// block on its floor is not. `adiabatic_wall_as_lagged_value` acts only on adiabatic walls.
+#[test]
+fn corner_gamma_and_adiabatic_switches_act_only_on_their_triggers() {
+    let with = |c: &Case, names: &[&str]| {
+        let mut v = serde_json::to_value(c).unwrap();
+        if !names.is_empty() {
+            v["compat"] = serde_json::json!(names);
+        }
+        v["solver"]["order"] = "cpp".into();
+        Case::from_json(&v.to_string(), "switched").unwrap()
+    };
+    let block = channel(SLIP_WALLS, "");
+    let mut v = serde_json::to_value(&block).unwrap();
+    v["bodies"] = serde_json::json!([]);
+    let plain = Case::from_json(&v.to_string(), "plain").unwrap();
+    let gamma = ["corner_gamma_three_terms"];
+    assert!(same(
+        &run(&with(&plain, &[]), 10),
+        &run(&with(&plain, &gamma), 10)
+    ));
+    assert!(!same(
+        &run(&with(&block, &[]), 10),
+        &run(&with(&block, &gamma), 10)
+    ));
+    let adiabatic = ["adiabatic_wall_as_lagged_value"];
+    assert!(same(
+        &run(&with(&block, &[]), 10),
+        &run(&with(&block, &adiabatic), 10)
+    ));
+    v["bodies"] = serde_json::json!([{ "x": [1.5, 2.5], "y": [0.0, 0.3], "wall": "adiabatic" }]);
+    let warm = Case::from_json(&v.to_string(), "adiabatic").unwrap();
+    assert!(!same(
+        &run(&with(&warm, &[]), 10),
+        &run(&with(&warm, &adiabatic), 10)
+    ));
+}
+
+/// The east outer face is not part of the state: a backend restored from a state (a
+/// checkpoint) recomputes it from that state, and in the default mode continues bit for bit.
+#[test]
+fn restored_mass_balance_case_continues_bit_for_bit() {
+    let mut v: serde_json::Value = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
+    for s in ["west", "east"] {
+        v["boundaries"][s]["outer_face"] = "mass_balance".into();
+    }
+    v["boundaries"]["east"]["temperature"] = "zero_gradient".into();
+    let case = Case::from_json(&v.to_string(), "balanced").unwrap();
+    let mut a = run(&case, 10);
+    let mut b = Reference::new(&case);
+    b.restore(a.state.clone()).unwrap();
+    assert!(a.flux.u_xe == b.flux.u_xe);
+    for _ in 0..5 {
+        a.step().unwrap();
+        b.step().unwrap();
+    }
+    assert!(same(&a, &b));
+    assert!(a.flux.u_xe == b.flux.u_xe);
+}

@@ -129,6 +129,7 @@ impl Backend for Mock {
                 iters: 1,
                 res: Residuals::default(),
                 converged: true,
+                steady: None,
             });
         }
         let res = Residuals([self.du, 1e-4, 1e-5, 1e-6]);
@@ -136,6 +137,7 @@ impl Backend for Mock {
             iters: 3,
             res,
             converged: true,
+            steady: None,
         })
     }
     fn clock(&self) -> (u64, f64) {

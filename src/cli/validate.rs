@@ -14,7 +14,7 @@ use super::{
 /// Arguments of `simplets validate`.
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// A case of validation/ (couette_heat, channel_kn, grid_convergence, budgets, cavity,
+    /// A case of validation/ (couette_heat, channel_kn, authors_cpp, grid_convergence, budgets, cavity,
     /// confined_square, square_low_speed; the explicit methods: riemann_euler,
     /// isentropic_vortex, dam_break_1d, dam_break_2d, convection, shock_bubble,
     /// conservation) or `all`.

@@ -103,7 +103,10 @@ impl Run<'_> {
             .map_err(|e| Box::new((e.into(), Keep::LevelN(prev))))?;
         let limit = case.divergence_limit;
         let bad = !residuals_ok(&rep.res, limit);
-        let steady = case.time.stop_at_steady_state && rep.iters == 1 && rep.res.max() < STEADY_TOL;
+        let steady = case.time.stop_at_steady_state
+            && rep
+                .steady
+                .unwrap_or(rep.iters == 1 && rep.res.max() < STEADY_TOL);
         let interrupted = opts
             .interrupt
             .as_ref()

@@ -182,6 +182,7 @@ impl Solver for BpSolver {
             iters: 1,
             res,
             converged: true,
+            steady: None,
         })
     }
 

@@ -209,6 +209,7 @@ impl Solver for Cese {
             iters: 1,
             res,
             converged: true,
+            steady: None,
         })
     }
 

@@ -247,6 +247,7 @@ impl Solver for Explicit {
             iters: 1,
             res,
             converged: true,
+            steady: None,
         })
     }
 

@@ -121,6 +121,7 @@ impl Forces {
                 rho_v: vec![0.0; n],
                 Fx: vec![0.0; n],
                 Fy: vec![0.0; n],
+                ..Fluxes::default()
             },
             names,
             scale,

@@ -12,7 +12,9 @@
 //! NONE (inside a solid; never read by a computed equation).
 
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::{BoundaryFace, Case, Compat, EndValue, Side, Thermal};
+use crate::methods::simple_ts::case::{
+    BoundaryFace, Case, Compat, Defect, EndValue, OuterFace, Side, Thermal,
+};
 
 /// Cell class: computed fluid cell.
 pub const FLUID: u8 = 0;
@@ -31,6 +33,9 @@ pub const F_COPY: u8 = 2;
 pub const F_PERIODIC: u8 = 3;
 /// Face class: unused.
 pub const F_NONE: u8 = 4;
+/// Face class: the west outer face of a side with `outer_face: mass_balance`, set after each
+/// iteration from the ghost cell's mass balance (the reference backends only).
+pub const F_BALANCE: u8 = 5;
 
 /// Properties of one solid (body or wall side).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,6 +64,19 @@ impl Wall {
     }
 }
 
+/// What sets the east outer face (see [`Geometry::east_outer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EastOuter {
+    /// Not stored: zero gradient through the boundary face itself.
+    #[default]
+    None,
+    /// From the ghost cell's mass balance (`outer_face: mass_balance`).
+    Balance,
+    /// A copy of the boundary face with the ghost cell's density (compat
+    /// `east_outer_face_copy`).
+    Copy,
+}
+
 /// What sets the ghost cells of one domain side.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ghost {
@@ -81,6 +99,8 @@ pub enum Ghost {
     Outflow {
         /// The boundary face is solved by the momentum equation (else copied).
         solved: bool,
+        /// The outer face (west/east) comes from the ghost cell's mass balance.
+        balance: bool,
     },
     /// Fixed p (and T), zero-gradient velocity.
     Pressure {
@@ -90,6 +110,8 @@ pub enum Ghost {
         t: f64,
         /// Ghost T copied from the first computed cell (zero gradient).
         t_copy: bool,
+        /// The outer face (west/east) comes from the ghost cell's mass balance.
+        balance: bool,
     },
     /// Copy of the opposite side.
     Periodic,
@@ -125,15 +147,23 @@ impl Ghost {
                     p_copy: *pressure == EndValue::ZeroGradient,
                 }
             }
-            Side::Outflow { boundary_face, .. } => Ghost::Outflow {
+            Side::Outflow {
+                boundary_face,
+                outer_face,
+            } => Ghost::Outflow {
                 solved: *boundary_face == BoundaryFace::Solved,
+                balance: *outer_face == OuterFace::MassBalance,
             },
             Side::Pressure {
-                p, t, temperature, ..
+                p,
+                t,
+                temperature,
+                outer_face,
             } => Ghost::Pressure {
                 p: *p,
                 t: *t,
                 t_copy: *temperature == EndValue::ZeroGradient,
+                balance: *outer_face == OuterFace::MassBalance,
             },
             Side::Periodic {} => Ghost::Periodic,
         }
@@ -311,6 +341,8 @@ impl Geometry {
                         Ghost::Wall => (F_NONE, ij, 0.0),
                         Ghost::Inflow { u, .. } => (F_FIXED, ij, u),
                         Ghost::Periodic => (F_COPY, grid.idx(nx, j), 0.0),
+                        Ghost::Pressure { balance: true, .. }
+                        | Ghost::Outflow { balance: true, .. } => (F_BALANCE, ij, 0.0),
                         _ => (F_COPY, grid.idx(1, j), 0.0),
                     }
                 } else if i == 1 || i == nx + 1 {
@@ -397,6 +429,24 @@ impl Geometry {
                 self.v_partner[ij] = partner as u32;
                 self.v_fixed[ij] = if kind == F_FIXED { fixed } else { 0.0 };
             }
+        }
+    }
+
+    /// What sets the east outer face beyond the east ghost column (the C++ code's face
+    /// Nx−1): nothing stored (the east boundary face's u-CV reads the boundary face itself),
+    /// the ghost cell's mass balance, or (compat `east_outer_face_copy`) a copy of the solved
+    /// boundary face.
+    pub fn east_outer(&self) -> EastOuter {
+        match self.sides[EAST] {
+            Ghost::Pressure { balance: true, .. } | Ghost::Outflow { balance: true, .. } => {
+                EastOuter::Balance
+            }
+            Ghost::Pressure { .. } | Ghost::Outflow { solved: true, .. }
+                if self.compat.has(Defect::EastOuterFaceCopy) =>
+            {
+                EastOuter::Copy
+            }
+            _ => EastOuter::None,
         }
     }
 

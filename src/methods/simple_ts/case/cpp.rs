@@ -89,7 +89,21 @@ pub enum Defect {
 
 impl Defect {
     /// The switches the solvers reproduce today; `compat` refuses the others.
-    pub const IMPLEMENTED: [Defect; 2] = [Defect::SwappedUWallFlags, Defect::StaleGhostsInLoop3];
+    pub const IMPLEMENTED: [Defect; 8] = [
+        Defect::SwappedUWallFlags,
+        Defect::CornerGammaThreeTerms,
+        Defect::LaggedGhostState,
+        Defect::StaleGhostsInLoop3,
+        Defect::FaceDensityBeforeEndRules,
+        Defect::SteadyTestFirstSweep,
+        Defect::AdiabaticWallAsLaggedValue,
+        Defect::EastOuterFaceCopy,
+    ];
+
+    /// The switches every backend reproduces (the others run on the reference and parallel
+    /// backends only, [`super::Case::reference_only`]).
+    pub const ON_EVERY_BACKEND: [Defect; 2] =
+        [Defect::SwappedUWallFlags, Defect::StaleGhostsInLoop3];
 
     /// Every switch, in documentation order.
     pub const ALL: [Defect; 9] = [

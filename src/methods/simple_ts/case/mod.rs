@@ -88,6 +88,24 @@ impl Case {
             .unwrap_or_default()
     }
 
+    /// What of this case only the reference and parallel backends run (the OpenCL kernels and
+    /// decomposed runs refuse it), in words; `None` if every backend runs it.
+    pub fn reference_only(&self) -> Option<String> {
+        let b = &self.boundaries;
+        for (name, side) in [("west", &b.west), ("east", &b.east)] {
+            if let Side::Pressure { outer_face, .. } | Side::Outflow { outer_face, .. } = side {
+                if !outer_face.is_zero_gradient() {
+                    return Some(format!("boundaries.{name}.outer_face = mass_balance"));
+                }
+            }
+        }
+        let compat = self.compat();
+        Defect::ALL
+            .into_iter()
+            .find(|&d| compat.has(d) && !Defect::ON_EVERY_BACKEND.contains(&d))
+            .map(|d| format!("compat {}", d.name()))
+    }
+
     /// Parse a case from JSON text; `source` names the file in error messages.
     pub fn from_json(text: &str, source: &str) -> Result<Case, ConfigError> {
         let case: Case = crate::case::parse_json(text, source)?;

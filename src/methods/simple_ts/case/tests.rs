@@ -184,11 +184,6 @@ fn every_bad_value_names_its_path() {
             "boundaries.east.outer_face",
         ),
         (
-            "/boundaries/east",
-            json!({ "kind": "pressure", "p": 1.0, "outer_face": "mass_balance" }),
-            "boundaries.east.outer_face",
-        ),
-        (
             "/forces_reference",
             json!({ "kind": "cell", "x": 0.65, "y": 0.45, "T": 1.0, "u": 1.0 }),
             "forces_reference",
@@ -228,7 +223,7 @@ fn every_bad_value_names_its_path() {
         ("/compat", json!("simple_ts_cpp"), "compat"),
         (
             "/compat",
-            json!(["swapped_u_wall_flags", "lagged_ghost_state"]),
+            json!(["swapped_u_wall_flags", "corner_slip_ghosts"]),
             "compat",
         ),
         (

@@ -157,6 +157,9 @@ pub fn supports(case: &Case) -> bool {
 
 /// What of `case` the fused kernel cannot run, in words; `None` if it can.
 pub fn unsupported(case: &Case) -> Option<String> {
+    if let Some(what) = case.reference_only() {
+        return Some(what);
+    }
     let b = &case.boundaries;
     if [&b.west, &b.east, &b.south, &b.north]
         .iter()

@@ -164,6 +164,7 @@ fn step_batched<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepRepor
         iters: c.iters,
         res: Residuals(c.max.map(|m| m.0)),
         converged: c.stop == 1,
+        steady: None,
     })
 }
 

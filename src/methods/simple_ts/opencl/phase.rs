@@ -268,6 +268,12 @@ impl OpenCl {
         opts: &OpenClOptions,
     ) -> Result<OpenCl, DeviceError> {
         let case = &p.case;
+        if let Some(what) = case.reference_only() {
+            return Err(DeviceError::Unsupported(format!(
+                "the OpenCL backend does not support {what} yet: use --backend reference or \
+                 parallel"
+            )));
+        }
         let explicit = case.scheme.convection == Convection::Explicit;
         let sweeps = case.solver.sweeps();
         let built = build_cached(

@@ -376,6 +376,11 @@ pub fn build(
     choice: &crate::methods::BackendChoice,
 ) -> Result<Ranks, crate::error::DeviceError> {
     use crate::methods::BackendKind;
+    if let Some(what) = pb.case.reference_only() {
+        return Err(crate::error::DeviceError::Unsupported(format!(
+            "a decomposed run does not support {what} yet: run it on one process"
+        )));
+    }
     let win = dec.window(comm.rank());
     let halo = Arc::new(Halo::new(Arc::clone(&comm), win.clone()));
     let sub = Arc::new(sub_problem(&pb, &win));

@@ -3,11 +3,13 @@
 //! C++ order of computing them at the end of the previous iteration).
 
 use super::ops::{gam_eos, jump, li, rho_eos, slip};
-use super::Ctx;
+use super::{Ctx, Fluxes};
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::Thermal;
+use crate::methods::simple_ts::case::{Defect, Thermal};
 use crate::methods::simple_ts::fields::Fields;
-use crate::methods::simple_ts::geometry::{Geometry, Ghost, F_COPY, F_PERIODIC, OPEN};
+use crate::methods::simple_ts::geometry::{
+    EastOuter, Geometry, Ghost, F_BALANCE, F_COPY, F_PERIODIC, F_SOLVED, OPEN,
+};
 
 /// Where one ghost value (p or T) comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,6 +63,12 @@ pub struct Ghosts {
     pub u_copies: Vec<(usize, usize)>,
     /// (v-face, source v-face).
     pub v_copies: Vec<(usize, usize)>,
+    /// Rows whose west outer face (`F_BALANCE`) comes from the ghost cell's mass balance.
+    pub west_balance: Vec<usize>,
+    /// What sets the east outer face.
+    pub east_outer: EastOuter,
+    /// Rows with an east outer face (an open ghost cell; for a copy, a solved boundary face).
+    pub east_rows: Vec<usize>,
 }
 
 impl Ghosts {
@@ -128,10 +136,87 @@ impl Ghosts {
             first.extend(second);
             first
         };
+        let west_balance = (1..=g.ny)
+            .filter(|&j| geo.u_face[g.idx(0, j)] == F_BALANCE)
+            .collect();
+        let east_outer = geo.east_outer();
+        let east_rows = (1..=g.ny)
+            .filter(|&j| {
+                let ij = g.idx(g.nx + 1, j);
+                match east_outer {
+                    EastOuter::None => false,
+                    EastOuter::Balance => geo.cell[ij] == OPEN,
+                    EastOuter::Copy => geo.cell[ij] == OPEN && geo.u_face[ij] == F_SOLVED,
+                }
+            })
+            .collect();
         Ghosts {
             cells,
             u_copies: copies(&geo.u_face, &geo.u_partner),
             v_copies: copies(&geo.v_face, &geo.v_partner),
+            west_balance,
+            east_outer,
+            east_rows,
+        }
+    }
+
+    /// True if an outer face is set by [`Ghosts::apply_outer`].
+    pub fn has_outer(&self) -> bool {
+        !self.west_balance.is_empty() || !self.east_rows.is_empty()
+    }
+
+    /// Compat `lagged_ghost_state`: ρ = p/T and Γ = √T of every open ghost cell from its
+    /// current p and T (the values of the previous iteration's copies), then the copied p
+    /// and T, as the C++ code orders them (docs/authors-cpp-defects.md).
+    pub fn apply_cells_lagged(&self, f: &mut Fields) {
+        for &(ij, _) in &self.cells {
+            f.rho[ij] = rho_eos(f.p[ij], f.T[ij]);
+            f.Gam[ij] = gam_eos(f.T[ij]);
+        }
+        for &(ij, r) in &self.cells {
+            if let Src::Copy(src) = r.p {
+                f.p[ij] = f.p[src];
+            }
+            if let Src::Copy(src) = r.t {
+                f.T[ij] = f.T[src];
+            }
+        }
+    }
+
+    /// The outer faces of the west and east ghost columns from the face densities in `fl`
+    /// (the C++ code's `drhodt_durhodx_dvrhody_0_BC_xb/xe` and, in compat, the east
+    /// `dudx_0_BC_xe` copy), then their mass fluxes. The mass balance of the ghost cell,
+    /// (ρ − ρⁿ)V/Δt + Σ out F = 0, solved for the outer face's velocity, in the C++ code's
+    /// order of operations; `n` is level n, `k` the iterate after this iteration's ghost
+    /// column v copies.
+    pub fn apply_outer(&self, g: &Grid, k: &mut Fields, n: &Fields, fl: &mut Fluxes, dt: f64) {
+        let nxt = g.nxt;
+        for &j in &self.west_balance {
+            let ij = g.idx(0, j);
+            let (up, hx, hy) = (ij + nxt, g.hx[0], g.hy[j]);
+            k.u[ij] = ((k.rho[ij] - n.rho[ij]) * hx * hy / dt
+                + (fl.rho_v[up] * k.v[up] - fl.rho_v[ij] * k.v[ij]) * hx
+                + fl.rho_u[ij + 1] * k.u[ij + 1] * hy)
+                / (fl.rho_u[ij] * hy);
+            fl.Fx[ij] = hy * fl.rho_u[ij] * k.u[ij];
+        }
+        let i = g.nx + 1;
+        for &j in &self.east_rows {
+            let ij = g.idx(i, j);
+            let (up, hx, hy) = (ij + nxt, g.hx[i], g.hy[j]);
+            // The face between the ghost column and the (unstored) second C++ ghost column,
+            // whose ρ equals the ghost's: its upwind density is the ghost's.
+            fl.rho_u_xe[j] = k.rho[ij];
+            fl.u_xe[j] = match self.east_outer {
+                EastOuter::Balance => {
+                    (-(k.rho[ij] - n.rho[ij]) * hx * hy / dt
+                        - (fl.rho_v[up] * k.v[up] - fl.rho_v[ij] * k.v[ij]) * hx
+                        + fl.rho_u[ij] * k.u[ij] * hy)
+                        / (fl.rho_u_xe[j] * hy)
+                }
+                _ => k.u[ij],
+            };
+            fl.Fx_xe[j] = hy * fl.rho_u_xe[j] * fl.u_xe[j];
         }
     }
 
@@ -259,6 +344,18 @@ pub fn gam_row(x: &Ctx, i: usize, j: usize) -> f64 {
 /// interpolations first (spec §2.4).
 #[inline]
 pub fn gam_c(x: &Ctx, i: usize, j: usize) -> f64 {
+    let four = [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)];
+    if x.geo.compat.has(Defect::CornerGammaThreeTerms) && mixed(x, four) {
+        // The C++ sum: both column values and the vertical wall faces' √T_s, halved.
+        let g = x.g;
+        let walls = li(
+            wall_sqrt_row(x, i, j - 1),
+            wall_sqrt_row(x, i, j),
+            g.hy[j - 1],
+            g.hy[j],
+        );
+        return 0.5 * ((gam_col(x, i - 1, j) + gam_col(x, i, j)) + walls);
+    }
     mean_of(
         gam_col(x, i - 1, j),
         solid(x, i - 1, j - 1) && solid(x, i - 1, j),
@@ -271,12 +368,52 @@ pub fn gam_c(x: &Ctx, i: usize, j: usize) -> f64 {
 /// interpolations first.
 #[inline]
 pub fn gam_c2(x: &Ctx, i: usize, j: usize) -> f64 {
+    let four = [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)];
+    if x.geo.compat.has(Defect::CornerGammaThreeTerms) && mixed(x, four) {
+        let g = x.g;
+        let walls = li(
+            wall_sqrt_col(x, i - 1, j),
+            wall_sqrt_col(x, i, j),
+            g.hx[i - 1],
+            g.hx[i],
+        );
+        return 0.5 * ((gam_row(x, i, j - 1) + gam_row(x, i, j)) + walls);
+    }
     mean_of(
         gam_row(x, i, j - 1),
         solid(x, i - 1, j - 1) && solid(x, i, j - 1),
         gam_row(x, i, j),
         solid(x, i - 1, j) && solid(x, i, j),
     )
+}
+
+/// True if some but not all of the four cells are solid (compat `corner_gamma_three_terms`:
+/// where the C++ code sums its five terms).
+#[inline]
+fn mixed(x: &Ctx, four: [(usize, usize); 4]) -> bool {
+    let n = four.iter().filter(|&&(a, b)| solid(x, a, b)).count();
+    n > 0 && n < 4
+}
+
+/// √T_s of the vertical wall face at u-face (i,j) if exactly one of its cells is solid, else
+/// 0 (the C++ code's `Temper_of_fluid_on_the_wall_u`, never written elsewhere).
+#[inline]
+fn wall_sqrt_row(x: &Ctx, i: usize, j: usize) -> f64 {
+    if solid(x, i - 1, j) != solid(x, i, j) {
+        gam_row(x, i, j)
+    } else {
+        0.0
+    }
+}
+
+/// √T_s of the horizontal wall face at v-face (i,j), as [`wall_sqrt_row`].
+#[inline]
+fn wall_sqrt_col(x: &Ctx, i: usize, j: usize) -> f64 {
+    if solid(x, i, j - 1) != solid(x, i, j) {
+        gam_col(x, i, j)
+    } else {
+        0.0
+    }
 }
 
 /// Mean of the available values, 0 if none (a corner inside a solid, never used): `a`

@@ -136,3 +136,41 @@ pub fn face_densities(x: &Ctx, out: &mut Fluxes) {
         }
     });
 }
+
+/// The face densities ρu, ρv of iterate `x.k` into `out`, without the fluxes (see
+/// [`face_densities`]).
+pub fn densities_only(x: &Ctx, out: &mut Fluxes) {
+    let g = x.g;
+    let outs = [&mut out.rho_u[..], &mut out.rho_v[..]];
+    map_rows(x.par, g.nxt, outs, 0..g.nyt, |j, [ru, rv]| {
+        for i in 0..g.nxt {
+            (ru[i], rv[i]) = (rho_fc(x, i, j), rho_cf(x, i, j));
+        }
+    });
+}
+
+/// The mass fluxes Fx (7), Fy (8) from the face densities stored in `out` and the
+/// velocities of `x.k`.
+pub fn mass_fluxes(x: &Ctx, out: &mut Fluxes) {
+    let g = x.g;
+    let Fluxes {
+        rho_u,
+        rho_v,
+        Fx,
+        Fy,
+        ..
+    } = out;
+    let (rho_u, rho_v) = (&rho_u[..], &rho_v[..]);
+    map_rows(
+        x.par,
+        g.nxt,
+        [&mut Fx[..], &mut Fy[..]],
+        0..g.nyt,
+        |j, [fx, fy]| {
+            for i in 0..g.nxt {
+                let ij = g.idx(i, j);
+                (fx[i], fy[i]) = (Fx_fc(x, rho_u[ij], i, j), Fy_cf(x, rho_v[ij], i, j));
+            }
+        },
+    );
+}

@@ -14,7 +14,7 @@ use super::ops::{hi, upwind};
 use super::rows::map_rows;
 use super::{Ctx, Work};
 use crate::grid::Grid;
-use crate::methods::simple_ts::case::Thermal;
+use crate::methods::simple_ts::case::{Defect, Thermal};
 use crate::methods::simple_ts::geometry::FLUID;
 
 /// Shear strain rate at the corner (x_f[i'], y_f[j']) (spec §2.6), with the wall gas velocity
@@ -95,6 +95,16 @@ fn face_cell(i: usize, j: usize, m: usize) -> (usize, usize) {
 }
 
 /// (26)-(27) conductance D_T of face `m` of the energy CV (i,j): C_T1 len Hi(Γ)/distance
+/// True if the solid `nb` is an adiabatic wall without conductance: the corrected method. The
+/// authors' C++ code (compat `adiabatic_wall_as_lagged_value`) gives it the conductance of a
+/// fixed wall at the gas cell's own temperature of the previous iteration, a zero flux only
+/// once loop 2 has converged.
+#[inline(always)]
+fn insulated(x: &Ctx, nb: usize) -> bool {
+    x.geo.wall(nb).thermal == Thermal::Adiabatic
+        && !x.geo.compat.has(Defect::AdiabaticWallAsLaggedValue)
+}
+
 /// between two fluid cells; across a wall √T_s at half a cell, 0 for an adiabatic wall.
 #[inline]
 pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
@@ -102,7 +112,7 @@ pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
     let p = x.g.idx(i, j);
     let (nb, len, h_p, h_nb) = face_geom(x.g, i, j, m);
     if geo.solid(nb) {
-        if geo.wall(nb).thermal == Thermal::Adiabatic {
+        if insulated(x, nb) {
             return 0.0;
         }
         let hh = 0.5 * h_p;
@@ -121,7 +131,7 @@ pub fn dT_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
 #[inline(always)]
 pub fn Ts_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
     let (nb, _, h_p, _) = face_geom(x.g, i, j, m);
-    if x.geo.wall(nb).thermal == Thermal::Adiabatic {
+    if insulated(x, nb) {
         0.0
     } else {
         let (si, sj) = face_cell(i, j, m);

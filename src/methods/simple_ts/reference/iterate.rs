@@ -26,6 +26,10 @@ pub struct IterInfo {
     pub dp: MaxAt,
     /// T (last inner sweep).
     pub dt: MaxAt,
+    /// p (first inner sweep; recorded for compat `steady_test_first_sweep` only).
+    pub dp_first: MaxAt,
+    /// T (first inner sweep; likewise).
+    pub dt_first: MaxAt,
 }
 
 impl IterInfo {
@@ -71,7 +75,8 @@ fn pseudo_velocities(r: &mut Reference) {
 
 /// One loop-3 Jacobi sweep over the fluid cells: T_new, p_new from the previous sweep's
 /// buffers and the stored coefficients; the largest T and p updates (per row, merged in row
-/// order) when `last`. Rows on rayon's threads when `x.par`.
+/// order) when `last` (the last sweep, or a first one that is recorded). Rows on rayon's
+/// threads when `x.par`.
 fn sweep(x: &Ctx, w: &mut Work, last: bool) -> (MaxAt, MaxAt) {
     let (g, geo) = (x.g, x.geo);
     let nx = g.nxt;
@@ -142,12 +147,18 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
         w.p_new.copy_from_slice(&k.p);
     }
     let (mut dp, mut dt) = (MaxAt::default(), MaxAt::default());
+    let (mut dp_first, mut dt_first) = (MaxAt::default(), MaxAt::default());
     // Compat stale_ghosts_in_loop3: the C++ code leaves the copied ghost p and T of loop 3 at
     // their values of the previous loop-2 iteration (docs/authors-cpp-defects.md).
     let refresh = !r.p.geo.compat.has(Defect::StaleGhostsInLoop3);
+    let first_wanted = r.p.geo.compat.has(Defect::SteadyTestFirstSweep);
     for s in 0..r.sweeps {
         let last = s + 1 == r.sweeps;
-        (dt, dp) = sweep(&ctx!(r), &mut w, last);
+        let first = s == 0 && first_wanted;
+        (dt, dp) = sweep(&ctx!(r), &mut w, last || first);
+        if first {
+            (dt_first, dp_first) = (dt, dp);
+        }
         if refresh {
             r.p.ghosts.apply_pt(&mut w.p_new, &mut w.T_new);
         }
@@ -175,16 +186,43 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
             }
         }
     });
-    r.p.ghosts.apply_cells(&mut k);
-    r.p.ghosts.apply_faces(&mut k);
-    if let (Some(h), Some(before)) = (&r.halo, &before) {
-        (du, dv) = halo::uv_residuals(h, &r.p.geo, before, &k);
-        h.exchange(&mut [&mut k.u, &mut k.v]);
+    // The C++ order of the end rules (compat, docs/authors-cpp-defects.md): ρ and Γ of the
+    // ghosts from their p and T before this iteration's copies (`lagged_ghost_state`), face
+    // densities before the velocity end rules and fluxes after them
+    // (`face_density_before_end_rules`).
+    let compat = r.p.geo.compat;
+    let early = compat.has(Defect::FaceDensityBeforeEndRules);
+    if compat.has(Defect::LaggedGhostState) {
+        r.p.ghosts.apply_cells_lagged(&mut k);
+    } else {
+        r.p.ghosts.apply_cells(&mut k);
     }
     r.state.k = k;
     r.work = w;
-    r.update_fluxes();
-    let info = IterInfo { du, dv, dp, dt };
+    if early {
+        r.update_densities();
+    }
+    let k = &mut r.state.k;
+    r.p.ghosts.apply_faces(k);
+    if let (Some(h), Some(before)) = (&r.halo, &before) {
+        (du, dv) = halo::uv_residuals(h, &r.p.geo, before, k);
+        h.exchange(&mut [&mut k.u, &mut k.v]);
+    }
+    if early {
+        r.apply_outer();
+        r.update_mass_fluxes();
+    } else {
+        r.update_fluxes();
+        r.apply_outer();
+    }
+    let info = IterInfo {
+        du,
+        dv,
+        dp,
+        dt,
+        dp_first,
+        dt_first,
+    };
     match &r.halo {
         Some(h) => merged(h, info),
         None => info,
@@ -223,6 +261,19 @@ fn guard(r: &Reference, info: &IterInfo, iter: u32) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The C++ code's steady-state test of one loop-2 iteration (compat
+/// `steady_test_first_sweep`, its L4442–4449): the first iteration of the step, at most two
+/// loop-3 sweeps, and max|Δu|, max|Δv| and the **first** sweep's max|Δp|, max|ΔT| all at most
+/// 1e-12 (the code's `MaxError_to_stop_program`, equal to `run::STEADY_TOL`).
+fn cpp_steady(info: &IterInfo, iter: u32, sweeps: u32) -> bool {
+    const TOL: f64 = 1e-12;
+    iter == 1
+        && sweeps <= 2
+        && [info.du, info.dv, info.dp_first, info.dt_first]
+            .iter()
+            .all(|m| m.value <= TOL)
+}
+
 /// Loop 1 body: one time step, loop 2 until the tolerances of spec §4 hold or `max_iters`.
 /// On divergence the state is rolled back to the start of the step (the last good state).
 pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
@@ -231,15 +282,20 @@ pub fn step(r: &mut Reference) -> Result<StepReport, RunError> {
     let mut report = StepReport::default();
     for iter in 1..=s.max_iters {
         let info = iterate_info(r);
+        r.last_iter = info;
         if let Err(e) = guard(r, &info, iter) {
             r.state.k.clone_from(&r.state.n);
             r.state.time -= r.dt;
             r.update_fluxes();
+            r.apply_outer();
             return Err(e);
         }
         let res = info.residuals();
         report.iters = iter;
         report.res = res;
+        if r.p.geo.compat.has(Defect::SteadyTestFirstSweep) {
+            report.steady = Some(cpp_steady(&info, iter, r.sweeps));
+        }
         let [du, dv, dp, dt] = res.0;
         if du <= s.eps_v && dv <= s.eps_v && dp <= s.eps_p && dt <= s.eps_t {
             report.converged = true;
@@ -260,5 +316,6 @@ fn merged(h: &crate::decomp::Halo, info: IterInfo) -> IterInfo {
         dv: halo::max_at(dv),
         dp: halo::max_at(dp),
         dt: halo::max_at(dt),
+        ..info
     }
 }

@@ -39,6 +39,13 @@ pub struct Fluxes {
     pub Fx: Vec<f64>,
     /// Fy = hx ρv v, mass flux through the south face (8).
     pub Fy: Vec<f64>,
+    /// The east outer face beyond the east ghost column, by row (the C++ code's face Nx−1;
+    /// empty unless the east side stores it, [`Geometry::east_outer`]): velocity ...
+    pub u_xe: Vec<f64>,
+    /// ... density (the ghost cell's) ...
+    pub rho_u_xe: Vec<f64>,
+    /// ... and mass flux hy ρu u.
+    pub Fx_xe: Vec<f64>,
 }
 
 /// Pseudo-velocities and d-coefficients of the current loop-2 iteration (15)–(16): written
@@ -221,6 +228,9 @@ pub struct Reference {
     /// One rank's window of a decomposed run: the halo exchanged after every phase that
     /// neighbours read, the residuals merged over all ranks (`None`: the whole grid).
     pub halo: Option<Arc<crate::decomp::Halo>>,
+    /// The update norms of the last loop-2 iteration (for reports: the C++ steady test reads
+    /// the first sweep's p and T changes).
+    pub last_iter: iterate::IterInfo,
 }
 
 impl Reference {
@@ -246,11 +256,19 @@ impl Reference {
         let n = p.grid.len();
         let case = &p.case;
         let k = p.initial();
+        let outer = if p.ghosts.east_rows.is_empty() {
+            0
+        } else {
+            p.grid.nyt
+        };
         let flux = Fluxes {
             rho_u: vec![0.0; n],
             rho_v: vec![0.0; n],
             Fx: vec![0.0; n],
             Fy: vec![0.0; n],
+            u_xe: vec![0.0; outer],
+            rho_u_xe: vec![0.0; outer],
+            Fx_xe: vec![0.0; outer],
         };
         let mut r = Reference {
             dt: case.time.dt,
@@ -270,8 +288,10 @@ impl Reference {
             p,
             parallel,
             halo: None,
+            last_iter: iterate::IterInfo::default(),
         };
         r.update_fluxes();
+        r.apply_outer();
         r
     }
 
@@ -283,6 +303,31 @@ impl Reference {
             h.exchange(&mut [&mut out.rho_u, &mut out.rho_v, &mut out.Fx, &mut out.Fy]);
         }
         self.flux = out;
+    }
+
+    /// Rebuild ρu, ρv only (compat `face_density_before_end_rules`: the C++ code computes
+    /// them before the velocity end rules and the fluxes after).
+    pub fn update_densities(&mut self) {
+        let mut out = std::mem::take(&mut self.flux);
+        density::densities_only(&ctx!(self), &mut out);
+        self.flux = out;
+    }
+
+    /// Rebuild Fx, Fy from the stored ρu, ρv and the current velocities.
+    pub fn update_mass_fluxes(&mut self) {
+        let mut out = std::mem::take(&mut self.flux);
+        density::mass_fluxes(&ctx!(self), &mut out);
+        self.flux = out;
+    }
+
+    /// Set the outer faces of the west and east ghost columns and their fluxes from the
+    /// stored densities (nothing for a case without them).
+    pub fn apply_outer(&mut self) {
+        let gh = &self.p.ghosts;
+        if gh.has_outer() {
+            let s = &mut self.state;
+            gh.apply_outer(&self.p.grid, &mut s.k, &s.n, &mut self.flux, self.dt);
+        }
     }
 
     /// A read-only context over the current state.
@@ -385,6 +430,7 @@ impl Backend for Reference {
     fn restore(&mut self, state: State) -> Result<(), RunError> {
         self.state = state;
         self.update_fluxes();
+        self.apply_outer();
         Ok(())
     }
 }

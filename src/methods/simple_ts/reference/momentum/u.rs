@@ -62,16 +62,30 @@ pub fn u_tvd(x: &Ctx, i: usize, j: usize, face: usize, w: f64) -> f64 {
     }
 }
 
+/// Mass flux Fx and velocity u of the face east of u-face (i,j): the next face, or beyond
+/// the east boundary face the stored outer face where the east side has one, else the
+/// boundary face itself (zero gradient).
+#[inline(always)]
+pub fn u_beyond(x: &Ctx, i: usize, j: usize) -> (f64, f64) {
+    let ij = x.g.idx(i, j);
+    if i + 1 < x.g.nxt {
+        (x.f.Fx[ij + 1], x.k.u[ij + 1])
+    } else if !x.f.u_xe.is_empty() {
+        (x.f.Fx_xe[j], x.f.u_xe[j])
+    } else {
+        (x.f.Fx[ij], x.k.u[ij])
+    }
+}
+
 /// Face flux `m` of the u-CV (i,j), in the order [Fe, Fw, Fn1, Fn2, Fs1, Fs2] (spec §2.4, old
 /// definition).
 #[inline]
 pub fn u_flux(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
     let (g, f) = (x.g, x.f);
     let ij = g.idx(i, j);
-    let ie = if i + 1 < g.nxt { ij + 1 } else { ij };
     let n = ij + g.nxt;
     match m {
-        0 => 0.5 * (f.Fx[ij] + f.Fx[ie]),
+        0 => 0.5 * (f.Fx[ij] + u_beyond(x, i, j).0),
         1 => 0.5 * (f.Fx[ij - 1] + f.Fx[ij]),
         2 => f.Fy[n - 1],
         3 => f.Fy[n],
@@ -228,8 +242,7 @@ pub fn b_u_fc(x: &Ctx, i: usize, j: usize, gcs: f64, gcn: f64) -> f64 {
 pub fn uWE_cpp_fc(x: &Ctx, i: usize, j: usize, aw: f64, ae: f64) -> f64 {
     let (g, geo, c, k) = (x.g, x.geo, x.c, x.k);
     let ij = g.idx(i, j);
-    let ie = if i + 1 < g.nxt { ij + 1 } else { ij };
-    let (uw, ue) = (k.u[ij - 1], k.u[ie]);
+    let (uw, ue) = (k.u[ij - 1], u_beyond(x, i, j).1);
     let west_wall = i >= 2 && geo.solid(ij - 2);
     let east_wall = i + 1 < g.nxt && geo.solid(ij + 1);
     if !geo.compat.has(Defect::SwappedUWallFlags) || !(west_wall || east_wall) {
@@ -287,11 +300,11 @@ pub fn c_u_fc(x: &Ctx, i: usize, j: usize) -> f64 {
     let (g, u) = (x.g, &x.k.u);
     let ij = g.idx(i, j);
     let nx = g.nxt;
-    let ie = if i + 1 < nx { ij + 1 } else { ij };
+    let ue = u_beyond(x, i, j).1;
     let [fe, fw, fn1, fn2, fs1, fs2] = u_fluxes(x, i, j);
     let t = |face, w| if x.tvd { u_tvd(x, i, j, face, w) } else { 0.0 };
     let (un, us) = (u[ij + nx], u[ij - nx]);
-    fe * (upwind(u[ij], u[ie], fe) + t(0, fe)) - fw * (upwind(u[ij - 1], u[ij], fw) + t(1, fw))
+    fe * (upwind(u[ij], ue, fe) + t(0, fe)) - fw * (upwind(u[ij - 1], u[ij], fw) + t(1, fw))
         + 0.5
             * (fn1 * (upwind(u[ij], un, fn1) + t(2, fn1))
                 + fn2 * (upwind(u[ij], un, fn2) + t(2, fn2)))
