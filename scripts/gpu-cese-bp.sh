@@ -22,9 +22,11 @@
 #             (the thesis: 1.5x over 16 OpenMP threads in FP64; the issue asks >= 50x over our
 #             parallel backend)
 #   bp_euler  5000 steps on a 1000x1000-node channel with a bump (the report: 117 s on an
-#             X1950 XT, 23.4 ns per node-step), the branch-free index tables (the ghost-cell
-#             variant is not in the tree yet); SKIPPED with the binary's reason in summary.txt
-#             where `bench` of bp_euler on OpenCL is refused (a binary without its kernels).
+#             X1950 XT, 23.4 ns per node-step) and on the turbine cascade's H-grid at
+#             1000x1000 nodes, each in both boundary forms (`bench` runs the branch-free
+#             tables, then the boundary ranges: two CSV lines in that order); the parallel
+#             backend on the bump. SKIPPED with the binary's reason in summary.txt where
+#             `bench` of bp_euler on OpenCL is refused (a binary without its kernels).
 # Each run is skipped with a SKIP line once the remaining BUDGET (seconds, default 540) is
 # short. For a dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first two sizes.
 # TABLES (default "cese_1d cese_2d bp_euler") runs only the tables it names.
@@ -110,6 +112,29 @@ markdown() {
     }' "$OUT/$name.csv" "$OUT/$name-fused.csv" >"$OUT/$name.md"
 }
 
+# The Brandvik-Pullan table: per case and grid the two boundary forms on the GPU (bench
+# writes the tables line, then the ranges line) and the parallel backend (its tables form).
+bp_markdown() {
+  [ -f "$OUT/bp_euler.csv" ] || return
+  awk -F, '
+    function f(x) { return x == "" ? "" : sprintf("%.4g", x) }
+    { key = $1 " " $3 "x" $4; if (!(key in seen)) { seen[key] = 1; order[n++] = key }
+      if ($5 ~ /^opencl/) { form = (key in gpu) ? "ranges" : "tables"; gpu[key] = 1 }
+      else { form = (key in cpu) ? "parallel-ranges" : "parallel"; cpu[key] = 1 }
+      s[key, form] = $8; st[key, form] = $7; ns[key, form] = $9; bound[key, form] = $10 }
+    END {
+      printf "### bp_euler (`configs/bp_bump.json`, `configs/bp_cascade.json`, FP64)\n\n"
+      printf "| case, nodes | steps | tables: s, ns/node-step (%% bound) | ranges: s, ns/node-step (%% bound) | parallel ns/node-step (steps) | tables vs parallel |\n"
+      printf "|---|---:|---:|---:|---:|---:|\n"
+      for (i = 0; i < n; i++) {
+        k = order[i]; a = ns[k, "tables"]; b = ns[k, "ranges"]; p = ns[k, "parallel"]
+        printf "| %s | %s | %s, %s (%s) | %s, %s (%s) | %s (%s) | %s |\n", k, st[k, "tables"],
+          f(s[k, "tables"]), f(a), bound[k, "tables"], f(s[k, "ranges"]), f(b), bound[k, "ranges"],
+          f(p), st[k, "parallel"], (a > 0 && p > 0) ? sprintf("%.1fx", p / a) : ""
+      }
+    }' "$OUT/bp_euler.csv" >"$OUT/bp_euler.md"
+}
+
 # Kernel builds first, in parallel, into the cache (each grid size is its own build).
 build() { "$BIN" build-kernels "configs/$1.json" --nx "$2" --ny "$3" >>"$OUT/log/build.txt" 2>&1; }
 if want cese_1d; then
@@ -133,7 +158,9 @@ elif "$BIN" bench configs/bp_bump.json --backend opencl --steps 1 --warmup 0 --n
   nx=1000; ny=1000; [ -n "${SMALL:-}" ] && { nx=100; ny=100; }
   run bp_euler "bp_euler-${nx}x${ny}-gpu" bp_bump "$nx" "$ny" opencl 5000 --kernel phase
   run bp_euler "bp_euler-${nx}x${ny}-parallel" bp_bump "$nx" "$ny" parallel 20 --no-profile
-  markdown bp_euler bp_bump
+  run bp_euler "bp_cascade-${nx}x${ny}-gpu" bp_cascade "$nx" "$ny" opencl 5000 --kernel phase
+  bp_markdown
+
 else
   say "SKIP bp_euler ($(head -1 "$OUT/log/bp-probe.txt"))"
 fi
