@@ -42,6 +42,9 @@ pub struct Runtime {
     bindings: HashMap<String, (String, Vec<ArgBinding>)>,
     rec: RefCell<Recorders>,
     bytes: u64,
+    /// Staging buffer of the narrow rectangles of [`Runtime::read_blocks`] and
+    /// [`Runtime::write_blocks`] (allocated at the first one, grown when needed), its length.
+    stage: Option<(opencl3::memory::Buffer<opencl3::types::cl_double>, usize)>,
 }
 
 impl Runtime {
@@ -54,6 +57,7 @@ impl Runtime {
             bindings: HashMap::new(),
             rec: RefCell::new(Recorders::default()),
             bytes: 0,
+            stage: None,
         }
     }
 
