@@ -428,6 +428,9 @@ pub fn mean_of(a: f64, a_none: bool, b: f64, b_none: bool) -> f64 {
     }
 }
 
+/// Stored face indices and the values to write there.
+pub type Slots = Vec<(usize, f64)>;
+
 /// Compat `corner_slip_ghosts` (docs/authors-cpp-defects.md §2): the values the authors' C++
 /// code stores in the wall faces at convex body corners, as (u slots, v slots) of (stored face
 /// index, value). For every body cell with gas directly below (else above) the C++ code writes
@@ -435,7 +438,7 @@ pub fn mean_of(a: f64, a_none: bool, b: f64, b_none: bool) -> f64 {
 /// only where the cell diagonally across that face is gas; v likewise with gas left (else
 /// right). Only the faces between a gas and a body cell are returned: between two body cells
 /// the same values are the wall gas velocities computed where they are read.
-pub fn corner_slots(x: &Ctx) -> (Vec<(usize, f64)>, Vec<(usize, f64)>) {
+pub fn corner_slots(x: &Ctx) -> (Slots, Slots) {
     let (g, geo, k, f) = (x.g, x.geo, x.k, x.f);
     let gas = |i: usize, j: usize| !geo.solid(g.idx(i, j));
     let (mut us, mut vs) = (Vec::new(), Vec::new());
