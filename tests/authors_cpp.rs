@@ -2,7 +2,8 @@
 //! issue 16) on the serial reference in compat mode agrees with the authors' C++ code after
 //! 100 and 1000 steps: every fluid field within 1e-12 relative (max |a − b| / max |b| per
 //! field over the C++ code's solved cells and faces). The C++ fields are in
-//! `tests/data/authors_cpp/` (README there).
+//! `tests/data/authors_cpp/` (README there). The channel between reservoirs (A2, convex block
+//! corners) agrees to the same bound after 100 steps with every switch on.
 
 use simplets::methods::simple_ts::backend::Backend;
 use simplets::methods::simple_ts::case::Case;
@@ -68,7 +69,11 @@ fn channel(compat: bool, steps: u64) -> Case {
 /// max |a − b| / max |b| of u, v, p, T against the C++ fields `<name><suffix>.npy`, over the
 /// solved faces (u, v) and fluid cells (p, T).
 fn agreement(r: &Reference, suffix: &str) -> [f64; 4] {
-    let dir = root().join("tests/data/authors_cpp");
+    agreement_in(r, &root().join("tests/data/authors_cpp"), suffix)
+}
+
+/// [`agreement`] against the C++ fields in `dir`.
+fn agreement_in(r: &Reference, dir: &Path, suffix: &str) -> [f64; 4] {
     let (g, geo, k) = (&r.p.grid, &r.p.geo, &r.state.k);
     let fields: [(&str, &Vec<f64>, &Vec<u8>, u8); 4] = [
         ("u", &k.u, &geo.u_face, F_SOLVED),
@@ -180,6 +185,67 @@ fn parallel_is_bit_identical_in_compat_mode() {
         ("T", &x.T, &y.T),
         ("rho", &x.rho, &y.rho),
         ("u_xe", &a.flux.u_xe, &b.flux.u_xe),
+    ] {
+        assert!(
+            p.iter()
+                .zip(q.iter())
+                .all(|(s, t)| s.to_bits() == t.to_bits()),
+            "{name}"
+        );
+    }
+}
+
+/// The channel between reservoirs as `configs/cpp` has it (`"compat": "simple_ts_cpp"`), run
+/// for `steps` steps.
+fn reservoirs(steps: u64) -> Case {
+    let path = root().join("configs/cpp/channel_reservoirs.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["compat"], "simple_ts_cpp");
+    v["time"]["steps"] = steps.into();
+    v["time"]["stop_at_steady_state"] = false.into();
+    Case::from_json(&v.to_string(), "channel_reservoirs.json").unwrap()
+}
+
+/// The channel between reservoirs (`configs/cpp/channel_reservoirs.json`, reference A2): its
+/// blocks have convex corners, where the C++ code stores slip values in the wall faces
+/// (`corner_slip_ghosts`). With every switch (`"simple_ts_cpp"`) the fields after 100 steps
+/// agree with the C++ code's (`tests/data/authors_cpp/reservoirs/`).
+#[test]
+fn reservoir_channel_agrees_with_the_cpp_code() {
+    let r = run(&reservoirs(100), 100);
+    let a = agreement_in(
+        &r,
+        &root().join("tests/data/authors_cpp/reservoirs"),
+        "_step100_t1",
+    );
+    eprintln!(
+        "reservoirs after 100 steps: u {:.2e} v {:.2e} p {:.2e} T {:.2e}",
+        a[0], a[1], a[2], a[3]
+    );
+    for (name, e) in ["u", "v", "p", "T"].iter().zip(a) {
+        assert!(e <= BOUND, "{name} after 100 steps: {e:.3e} > {BOUND:e}");
+    }
+}
+
+/// The `parallel` backend gives the reference's bits with the corner slots too (A2's block
+/// corners, 200 steps: the slot values written and read on every row).
+#[test]
+fn parallel_is_bit_identical_with_corner_slots() {
+    let case = reservoirs(200);
+    let mut a = Reference::new(&case);
+    let mut b = Reference::new_parallel(&case);
+    for _ in 0..200 {
+        a.step().unwrap();
+        b.step().unwrap();
+    }
+    let (x, y) = (&a.state.k, &b.state.k);
+    for (name, p, q) in [
+        ("u", &x.u, &y.u),
+        ("v", &x.v, &y.v),
+        ("p", &x.p, &y.p),
+        ("T", &x.T, &y.T),
+        ("rho", &x.rho, &y.rho),
     ] {
         assert!(
             p.iter()

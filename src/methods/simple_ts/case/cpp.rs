@@ -89,8 +89,9 @@ pub enum Defect {
 
 impl Defect {
     /// The switches the solvers reproduce today; `compat` refuses the others.
-    pub const IMPLEMENTED: [Defect; 8] = [
+    pub const IMPLEMENTED: [Defect; 9] = [
         Defect::SwappedUWallFlags,
+        Defect::CornerSlipGhosts,
         Defect::CornerGammaThreeTerms,
         Defect::LaggedGhostState,
         Defect::StaleGhostsInLoop3,

@@ -219,13 +219,6 @@ fn every_bad_value_names_its_path() {
             json!(["swapped_u_wall_flags", "nope"]),
             "compat[]",
         ),
-        // Known names that no solver reproduces yet.
-        ("/compat", json!("simple_ts_cpp"), "compat"),
-        (
-            "/compat",
-            json!(["swapped_u_wall_flags", "corner_slip_ghosts"]),
-            "compat",
-        ),
         (
             "/bodies/1",
             json!({ "x": [1.2, 1.5], "y": [0.3, 0.35] }),

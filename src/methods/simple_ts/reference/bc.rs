@@ -427,3 +427,83 @@ pub fn mean_of(a: f64, a_none: bool, b: f64, b_none: bool) -> f64 {
         (true, true) => 0.0,
     }
 }
+
+/// Stored face indices and the values to write there.
+pub type Slots = Vec<(usize, f64)>;
+
+/// Compat `corner_slip_ghosts` (docs/authors-cpp-defects.md §2): the values the authors' C++
+/// code stores in the wall faces at convex body corners, as (u slots, v slots) of (stored face
+/// index, value). For every body cell with gas directly below (else above) the C++ code writes
+/// the slip velocity of the gas face below (above) into the cell's west and east u-faces, each
+/// only where the cell diagonally across that face is gas; v likewise with gas left (else
+/// right). Only the faces between a gas and a body cell are returned: between two body cells
+/// the same values are the wall gas velocities computed where they are read.
+pub fn corner_slots(x: &Ctx) -> (Slots, Slots) {
+    let (g, geo, k, f) = (x.g, x.geo, x.k, x.f);
+    let gas = |i: usize, j: usize| !geo.solid(g.idx(i, j));
+    let (mut us, mut vs) = (Vec::new(), Vec::new());
+    for j in 1..=g.ny {
+        for i in 1..=g.nx {
+            let ij = g.idx(i, j);
+            if !geo.solid(ij) {
+                continue;
+            }
+            let w = geo.wall(ij);
+            let side = if gas(i, j - 1) {
+                Some(j - 1)
+            } else if gas(i, j + 1) {
+                Some(j + 1)
+            } else {
+                None
+            };
+            if let Some(jg) = side {
+                // West face (i,j) beside cell i−1, east face (i+1,j) beside cell i+1.
+                for (fi, ci) in [(i, i - 1), (i + 1, i + 1)] {
+                    if gas(ci, j) && gas(ci, jg) {
+                        let s = g.idx(fi, jg);
+                        let val = if w.slip {
+                            slip(k.u[s], w.u, f.rho_u[s], 0.5 * g.hy[jg], w.sigma_u, x.c.kn)
+                        } else {
+                            w.u
+                        };
+                        us.push((g.idx(fi, j), val));
+                    }
+                }
+            }
+            let side = if gas(i - 1, j) {
+                Some(i - 1)
+            } else if gas(i + 1, j) {
+                Some(i + 1)
+            } else {
+                None
+            };
+            if let Some(ig) = side {
+                // South face (i,j) beside row j−1, north face (i,j+1) beside row j+1.
+                for (fj, cj) in [(j, j - 1), (j + 1, j + 1)] {
+                    if gas(i, cj) && gas(ig, cj) {
+                        let s = g.idx(ig, fj);
+                        let val = if w.slip {
+                            slip(k.v[s], w.v, f.rho_v[s], 0.5 * g.hx[ig], w.sigma_u, x.c.kn)
+                        } else {
+                            w.v
+                        };
+                        vs.push((g.idx(i, fj), val));
+                    }
+                }
+            }
+        }
+    }
+    (us, vs)
+}
+
+/// 1 where cell (i,j) is not solid, 0 where it is: the C++ code's fluid flags, which multiply
+/// the stored velocities of the faces beyond in its near-wall branches (compat
+/// `corner_slip_ghosts`, where those faces hold slot values).
+#[inline(always)]
+pub fn gas_flag(x: &Ctx, i: usize, j: usize) -> f64 {
+    if solid(x, i, j) {
+        0.0
+    } else {
+        1.0
+    }
+}

@@ -51,6 +51,9 @@ pub fn corner_shear(x: &Ctx, i: usize, j: usize) -> f64 {
 /// corner shears squared.
 #[inline]
 pub fn phi_cc(x: &Ctx, i: usize, j: usize) -> f64 {
+    if x.geo.compat.has(Defect::CornerSlipGhosts) && near_solid(x, i, j) {
+        return phi_cpp(x, i, j);
+    }
     let (g, k) = (x.g, x.k);
     let ij = g.idx(i, j);
     let du = (k.u[ij + 1] - k.u[ij]) / g.hx[i];
@@ -63,6 +66,80 @@ pub fn phi_cc(x: &Ctx, i: usize, j: usize) -> f64 {
         })
         .sum();
     2.0 * (du * du + dv * dv) + 0.25 * s - 2.0 / 3.0 * (du + dv) * (du + dv)
+}
+
+/// True if one of the eight cells around cell (i,j) is solid.
+#[inline(always)]
+fn near_solid(x: &Ctx, i: usize, j: usize) -> bool {
+    (j - 1..=j + 1).any(|b| (i - 1..=i + 1).any(|a| x.geo.solid(x.g.idx(a, b))))
+}
+
+/// u at face (i,j) as the authors' C++ code stores it: the velocity, or the slot value of a
+/// convex corner's wall face; between two solid cells the slip gas velocity of the gas face
+/// below (else above) where both cells there are gas, else the wall's velocity.
+#[inline]
+fn u_stored(x: &Ctx, i: usize, j: usize) -> f64 {
+    let g = x.g;
+    let s = |a: usize, b: usize| x.geo.solid(g.idx(a, b));
+    if !(s(i - 1, j) && s(i, j)) {
+        x.k.u[g.idx(i, j)]
+    } else if j >= 1 && !s(i - 1, j - 1) && !s(i, j - 1) {
+        u_wall_gas(x, i, j - 1, i, j, 0.5 * g.hy[j - 1])
+    } else if j + 1 < g.nyt && !s(i - 1, j + 1) && !s(i, j + 1) {
+        u_wall_gas(x, i, j + 1, i, j, 0.5 * g.hy[j + 1])
+    } else {
+        x.geo.wall(g.idx(i, j)).u
+    }
+}
+
+/// v at face (i,j) as the C++ code stores it, the transpose of [`u_stored`].
+#[inline]
+fn v_stored(x: &Ctx, i: usize, j: usize) -> f64 {
+    let g = x.g;
+    let s = |a: usize, b: usize| x.geo.solid(g.idx(a, b));
+    if !(s(i, j - 1) && s(i, j)) {
+        x.k.v[g.idx(i, j)]
+    } else if i >= 1 && !s(i - 1, j - 1) && !s(i - 1, j) {
+        v_wall_gas(x, i - 1, j, i, j, 0.5 * g.hx[i - 1])
+    } else if i + 1 < g.nxt && !s(i + 1, j - 1) && !s(i + 1, j) {
+        v_wall_gas(x, i + 1, j, i, j, 0.5 * g.hx[i + 1])
+    } else {
+        x.geo.wall(g.idx(i, j)).v
+    }
+}
+
+/// Φ_h of a cell next to a solid as the C++ code evaluates it (compat `corner_slip_ghosts`,
+/// its L3720–3745): the normal strains read 0 for a wall face, and each of the four corner
+/// shears takes the stored velocities (slot values at convex corners) over the distance
+/// `[both cells across are gas]·h_far + h_near`, as seen from this cell.
+#[inline]
+fn phi_cpp(x: &Ctx, i: usize, j: usize) -> f64 {
+    let g = x.g;
+    let f = |a: usize, b: usize| !x.geo.solid(g.idx(a, b));
+    let fl = |a: usize, b: usize| if f(a, b) { 1.0 } else { 0.0 };
+    let (hx, hy) = (&g.hx, &g.hy);
+    let du = (fl(i + 1, j) * u_stored(x, i + 1, j) - fl(i - 1, j) * u_stored(x, i, j)) / hx[i];
+    let dv = (fl(i, j + 1) * v_stored(x, i, j + 1) - fl(i, j - 1) * v_stored(x, i, j)) / hy[j];
+    let dy = |ok: bool, h: f64| if ok { h } else { 0.0 };
+    // Subvolumes 0 (SW), 1 (SE), 2 (NW), 3 (NE).
+    let s0 = (u_stored(x, i, j) - u_stored(x, i, j - 1))
+        / (dy(f(i - 1, j - 1) && f(i, j - 1), hy[j - 1]) + hy[j])
+        + (v_stored(x, i, j) - v_stored(x, i - 1, j))
+            / (dy(f(i - 1, j - 1) && f(i - 1, j), hx[i - 1]) + hx[i]);
+    let s1 = (u_stored(x, i + 1, j) - u_stored(x, i + 1, j - 1))
+        / (dy(f(i, j - 1) && f(i + 1, j - 1), hy[j - 1]) + hy[j])
+        + (v_stored(x, i + 1, j) - v_stored(x, i, j))
+            / (hx[i] + dy(f(i + 1, j - 1) && f(i + 1, j), hx[i + 1]));
+    let s2 = (u_stored(x, i, j + 1) - u_stored(x, i, j))
+        / (hy[j] + dy(f(i - 1, j + 1) && f(i, j + 1), hy[j + 1]))
+        + (v_stored(x, i, j + 1) - v_stored(x, i - 1, j + 1))
+            / (dy(f(i - 1, j) && f(i - 1, j + 1), hx[i - 1]) + hx[i]);
+    let s3 = (u_stored(x, i + 1, j + 1) - u_stored(x, i + 1, j))
+        / (hy[j] + dy(f(i, j + 1) && f(i + 1, j + 1), hy[j + 1]))
+        + (v_stored(x, i + 1, j + 1) - v_stored(x, i, j + 1))
+            / (hx[i] + dy(f(i + 1, j) && f(i + 1, j + 1), hx[i + 1]));
+    2.0 * (du * du + dv * dv) + s0 * s0 + s1 * s1 + s2 * s2 + s3 * s3
+        - 2.0 / 3.0 * (du + dv) * (du + dv)
 }
 
 // The coefficients of (24) are split into scalar pieces, one per `cl/simple_ts/energy.cl` macro of the
@@ -143,20 +220,39 @@ pub fn Ts_cc(x: &Ctx, i: usize, j: usize, m: usize) -> f64 {
 /// upwind inflow when implicit.
 #[inline(always)]
 pub fn aT_cc(x: &Ctx, i: usize, j: usize, m: usize, d: f64) -> f64 {
-    let (g, f) = (x.g, x.f);
+    let g = x.g;
     let p = g.idx(i, j);
     let nb = face_geom(g, i, j, m).0;
     if x.geo.solid(nb) {
         return 0.0;
     }
+    d + if x.explicit { 0.0 } else { inflow(x, p, m) }
+}
+
+/// The upwind inflow max(0, ±F) through face `m` of the CV at stored index `p`.
+#[inline(always)]
+fn inflow(x: &Ctx, p: usize, m: usize) -> f64 {
+    let f = x.f;
     // Fluxes out of the CV are positive for the east/north faces.
-    let conv = match m {
+    match m {
         0 => f.Fx[p].max(0.0),
         1 => (-f.Fx[p + 1]).max(0.0),
         2 => f.Fy[p].max(0.0),
-        _ => (-f.Fy[p + g.nxt]).max(0.0),
-    };
-    d + if x.explicit { 0.0 } else { conv }
+        _ => (-f.Fy[p + x.g.nxt]).max(0.0),
+    }
+}
+
+/// The coefficient of the wall gas temperature T_s on the wall face `m` with conductance `d`:
+/// `d`, as a wall face carries no flux. The authors' C++ code (compat `corner_slip_ghosts`)
+/// adds the upwind inflow of the flux its slot velocity carries through a convex body corner's
+/// wall face (0 on every other wall face).
+#[inline(always)]
+fn wall_coeff(x: &Ctx, i: usize, j: usize, m: usize, d: f64) -> f64 {
+    if x.explicit || !x.geo.compat.has(Defect::CornerSlipGhosts) {
+        d
+    } else {
+        d + inflow(x, x.g.idx(i, j), m)
+    }
 }
 
 /// Δt a_W of the energy CV (i,j) with west conductance `dw`.
@@ -192,7 +288,7 @@ pub fn tP_cc(x: &Ctx, i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) ->
     let mut diag = 0.0;
     for (m, d) in [dw, de, ds, dn].into_iter().enumerate() {
         diag += if x.geo.solid(face_geom(g, i, j, m).0) {
-            d
+            wall_coeff(x, i, j, m, d)
         } else {
             aT_cc(x, i, j, m, d)
         };
@@ -215,7 +311,7 @@ pub fn tB_cc(x: &Ctx, i: usize, j: usize, dw: f64, de: f64, ds: f64, dn: f64) ->
     let mut b = 0.0;
     for (m, d) in [dw, de, ds, dn].into_iter().enumerate() {
         b += if geo.solid(face_geom(g, i, j, m).0) {
-            d * Ts_cc(x, i, j, m)
+            wall_coeff(x, i, j, m, d) * Ts_cc(x, i, j, m)
         } else {
             0.0
         };

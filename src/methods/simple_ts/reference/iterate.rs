@@ -9,7 +9,7 @@
 use super::ops::{gam_eos, rho_eos};
 use super::pressure::{correct, p_cc, MaxAt};
 use super::rows::map_rows;
-use super::{ctx, energy, halo, momentum, pressure, Ctx, Reference, Work};
+use super::{bc, ctx, energy, halo, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
 use crate::methods::simple_ts::case::Defect;
 use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
@@ -199,8 +199,12 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     }
     r.state.k = k;
     r.work = w;
+    let slots = compat.has(Defect::CornerSlipGhosts);
     if early {
         r.update_densities();
+        if slots {
+            write_corner_slots(r);
+        }
     }
     let k = &mut r.state.k;
     r.p.ghosts.apply_faces(k);
@@ -211,6 +215,13 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     if early {
         r.apply_outer();
         r.update_mass_fluxes();
+    } else if slots {
+        // The slot values need this iteration's face densities; the densities of the wall
+        // faces do not depend on the velocities they hold.
+        r.update_fluxes();
+        write_corner_slots(r);
+        r.update_mass_fluxes();
+        r.apply_outer();
     } else {
         r.update_fluxes();
         r.apply_outer();
@@ -226,6 +237,19 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     match &r.halo {
         Some(h) => merged(h, info),
         None => info,
+    }
+}
+
+/// Compat `corner_slip_ghosts`: store the C++ code's slip values in the wall faces at convex
+/// body corners ([`bc::corner_slots`]), from the current velocities and face densities.
+fn write_corner_slots(r: &mut Reference) {
+    let (us, vs) = bc::corner_slots(&ctx!(r));
+    let k = &mut r.state.k;
+    for (s, val) in us {
+        k.u[s] = val;
+    }
+    for (s, val) in vs {
+        k.v[s] = val;
     }
 }
 

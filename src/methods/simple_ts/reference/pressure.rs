@@ -21,6 +21,18 @@ fn pseudo(kind: u8) -> bool {
     kind == F_SOLVED || kind == F_PERIODIC
 }
 
+/// True if the face between stored cells `a` and `b` is a wall face whose stored velocity
+/// the continuity equation ignores: the authors' C++ code (compat `corner_slip_ghosts`) keeps
+/// slot values there, and its pressure equation multiplies a face's pseudo flux by both fluid
+/// flags.
+#[inline(always)]
+fn slot_face(x: &Ctx, a: usize, b: usize) -> bool {
+    x.geo
+        .compat
+        .has(crate::methods::simple_ts::case::Defect::CornerSlipGhosts)
+        && (x.geo.solid(a) || x.geo.solid(b))
+}
+
 /// (23) a^p of the u-face (i,j) (before ×Δt): ρu hy d_u where it is solved, else 0.
 #[inline]
 pub fn ap_fc(x: &Ctx, i: usize, j: usize) -> f64 {
@@ -38,6 +50,8 @@ pub fn q_fc(x: &Ctx, i: usize, j: usize) -> f64 {
     let ij = x.g.idx(i, j);
     if pseudo(x.geo.u_face[ij]) {
         x.f.rho_u[ij] * x.g.hy[j] * x.ps.u_hat[ij]
+    } else if slot_face(x, ij, ij - 1) {
+        0.0
     } else {
         x.f.rho_u[ij] * x.g.hy[j] * x.k.u[ij]
     }
@@ -60,6 +74,8 @@ pub fn q_cf(x: &Ctx, i: usize, j: usize) -> f64 {
     let ij = x.g.idx(i, j);
     if pseudo(x.geo.v_face[ij]) {
         x.f.rho_v[ij] * x.g.hx[i] * x.ps.v_hat[ij]
+    } else if slot_face(x, ij, ij - x.g.nxt) {
+        0.0
     } else {
         x.f.rho_v[ij] * x.g.hx[i] * x.k.v[ij]
     }

@@ -73,3 +73,24 @@ fn c_v_face(x: &Ctx, i: usize, j: usize) -> f64 {
         0.0
     }
 }
+
+/// True if the conductance across the cell pair `a`, `b` beside a momentum CV runs half a cell,
+/// to a wall: where both are solid, or (compat `corner_slip_ghosts`, the C++ code's test "both
+/// cells gas") where either is, so that a convex body corner is a wall half a cell away whose
+/// velocity is the slot stored there.
+#[inline(always)]
+pub(crate) fn half_to_wall(
+    x: &crate::methods::simple_ts::reference::Ctx,
+    a: usize,
+    b: usize,
+) -> bool {
+    let (sa, sb) = (x.geo.solid(a), x.geo.solid(b));
+    if x.geo
+        .compat
+        .has(crate::methods::simple_ts::case::Defect::CornerSlipGhosts)
+    {
+        sa || sb
+    } else {
+        sa && sb
+    }
+}

@@ -1,9 +1,10 @@
 //! The u-CV (13)(15)(17)–(21): twins of the u-CV macros of `cl/simple_ts/momentum.cl`, in
 //! their order.
 
+use super::half_to_wall;
 use super::{solved, FOUR_THIRDS, TWO_THIRDS};
 use crate::methods::simple_ts::case::Defect;
-use crate::methods::simple_ts::reference::bc::{gam_c, u_wall_gas};
+use crate::methods::simple_ts::reference::bc::{gam_c, gas_flag, u_wall_gas};
 use crate::methods::simple_ts::reference::ops::{tvd_c, tvd_s, upwind};
 use crate::methods::simple_ts::reference::Ctx;
 
@@ -153,10 +154,10 @@ pub fn aE_u_fc(x: &Ctx, i: usize, j: usize) -> f64 {
 /// (17)-(19) a_S of the u-CV (i,j) with Γc(i,j) = `gcs`: half a cell to a wall below.
 #[inline]
 pub fn aS_u_fc(x: &Ctx, i: usize, j: usize, gcs: f64) -> f64 {
-    let (g, geo, c) = (x.g, x.geo, x.c);
+    let (g, c) = (x.g, x.c);
     let s = g.idx(i, j - 1);
     let (hxw, hxp, hyp) = (g.hx[i - 1], g.hx[i], g.hy[j]);
-    let ds = if geo.solid(s - 1) && geo.solid(s) {
+    let ds = if half_to_wall(x, s - 1, s) {
         c.b * gcs * (hxw + hxp) / hyp
     } else {
         c.b * gcs * (hxw + hxp) / (g.hy[j - 1] + hyp)
@@ -171,10 +172,10 @@ pub fn aS_u_fc(x: &Ctx, i: usize, j: usize, gcs: f64) -> f64 {
 /// (17)-(19) a_N of the u-CV (i,j) with Γc(i,j+1) = `gcn`.
 #[inline]
 pub fn aN_u_fc(x: &Ctx, i: usize, j: usize, gcn: f64) -> f64 {
-    let (g, geo, c) = (x.g, x.geo, x.c);
+    let (g, c) = (x.g, x.c);
     let n = g.idx(i, j + 1);
     let (hxw, hxp, hyp) = (g.hx[i - 1], g.hx[i], g.hy[j]);
-    let dn = if geo.solid(n - 1) && geo.solid(n) {
+    let dn = if half_to_wall(x, n - 1, n) {
         c.b * gcn * (hxw + hxp) / hyp
     } else {
         c.b * gcn * (hxw + hxp) / (hyp + g.hy[j + 1])
@@ -214,11 +215,25 @@ pub fn b_u_fc(x: &Ctx, i: usize, j: usize, gcs: f64, gcn: f64) -> f64 {
     let (w, n) = (ij - 1, ij + nx);
     let (hxw, hxp, hyp) = (g.hx[i - 1], g.hx[i], g.hy[j]);
     let v = &k.v;
-    let su = c.b
-        * (gcn * (v[n] - v[n - 1])
+    let su = if x.geo.compat.has(Defect::CornerSlipGhosts) {
+        // The C++ near-wall branch multiplies each v by the fluid flag of the cell beyond it,
+        // so a wall face's slot value is not read here.
+        let (vn, vnw) = (
+            v[n] * gas_flag(x, i, j + 1),
+            v[n - 1] * gas_flag(x, i - 1, j + 1),
+        );
+        let (vs, vsw) = (
+            v[ij] * gas_flag(x, i, j - 1),
+            v[w] * gas_flag(x, i - 1, j - 1),
+        );
+        c.b * (gcn * (vn - vnw) - gcs * (vs - vsw) - TWO_THIRDS * k.Gam[ij] * (vn - vs)
+            + TWO_THIRDS * k.Gam[w] * (vnw - vsw))
+    } else {
+        c.b * (gcn * (v[n] - v[n - 1])
             - gcs * (v[ij] - v[w])
             - TWO_THIRDS * k.Gam[ij] * (v[n] - v[ij])
-            + TWO_THIRDS * k.Gam[w] * (v[n - 1] - v[w]));
+            + TWO_THIRDS * k.Gam[w] * (v[n - 1] - v[w]))
+    };
     let m_n = (x.n.rho[w] * hxw + x.n.rho[ij] * hxp) * hyp / (2.0 * x.dt);
     let b = m_n * x.n.u[ij] + su;
     if x.explicit {

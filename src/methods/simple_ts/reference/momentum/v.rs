@@ -1,8 +1,10 @@
 //! The v-CV (14)(16)(17)–(21): twins of the v-CV macros of `cl/simple_ts/momentum.cl`, the
 //! transposes of [`super::u`], in their order.
 
+use super::half_to_wall;
 use super::{solved, FOUR_THIRDS, TWO_THIRDS};
-use crate::methods::simple_ts::reference::bc::{gam_c2, v_wall_gas};
+use crate::methods::simple_ts::case::Defect;
+use crate::methods::simple_ts::reference::bc::{gam_c2, gas_flag, v_wall_gas};
 use crate::methods::simple_ts::reference::ops::{tvd_c, tvd_s, upwind};
 use crate::methods::simple_ts::reference::Ctx;
 
@@ -135,10 +137,10 @@ pub fn aS_v_cf(x: &Ctx, i: usize, j: usize) -> f64 {
 /// (17)-(19) a_E of the v-CV (i,j) with Γc'(i+1,j) = `gce`.
 #[inline]
 pub fn aE_v_cf(x: &Ctx, i: usize, j: usize, gce: f64) -> f64 {
-    let (g, geo, c) = (x.g, x.geo, x.c);
+    let (g, c) = (x.g, x.c);
     let (ij, s) = (g.idx(i, j), g.idx(i, j - 1));
     let (hys, hyp, hxp) = (g.hy[j - 1], g.hy[j], g.hx[i]);
-    let de = if geo.solid(s + 1) && geo.solid(ij + 1) {
+    let de = if half_to_wall(x, s + 1, ij + 1) {
         c.b * gce * (hys + hyp) / hxp
     } else {
         c.b * gce * (hys + hyp) / (hxp + g.hx[i + 1])
@@ -153,10 +155,10 @@ pub fn aE_v_cf(x: &Ctx, i: usize, j: usize, gce: f64) -> f64 {
 /// (17)-(19) a_W of the v-CV (i,j) with Γc'(i,j) = `gcw`.
 #[inline]
 pub fn aW_v_cf(x: &Ctx, i: usize, j: usize, gcw: f64) -> f64 {
-    let (g, geo, c) = (x.g, x.geo, x.c);
+    let (g, c) = (x.g, x.c);
     let (ij, s) = (g.idx(i, j), g.idx(i, j - 1));
     let (hys, hyp, hxp) = (g.hy[j - 1], g.hy[j], g.hx[i]);
-    let dw = if geo.solid(s - 1) && geo.solid(ij - 1) {
+    let dw = if half_to_wall(x, s - 1, ij - 1) {
         c.b * gcw * (hys + hyp) / hxp
     } else {
         c.b * gcw * (hys + hyp) / (g.hx[i - 1] + hxp)
@@ -192,11 +194,24 @@ pub fn b_v_cf(x: &Ctx, i: usize, j: usize, gcw: f64, gce: f64) -> f64 {
     let s = ij - g.nxt;
     let (hys, hyp, hxp) = (g.hy[j - 1], g.hy[j], g.hx[i]);
     let u = &k.u;
-    let sv = c.b
-        * (gce * (u[ij + 1] - u[s + 1])
+    let sv = if x.geo.compat.has(Defect::CornerSlipGhosts) {
+        // The C++ near-wall branch multiplies each u by the fluid flag of the cell beyond it.
+        let (ue, use_) = (
+            u[ij + 1] * gas_flag(x, i + 1, j),
+            u[s + 1] * gas_flag(x, i + 1, j - 1),
+        );
+        let (uw, usw) = (
+            u[ij] * gas_flag(x, i - 1, j),
+            u[s] * gas_flag(x, i - 1, j - 1),
+        );
+        c.b * (gce * (ue - use_) - gcw * (uw - usw) - TWO_THIRDS * k.Gam[ij] * (ue - uw)
+            + TWO_THIRDS * k.Gam[s] * (use_ - usw))
+    } else {
+        c.b * (gce * (u[ij + 1] - u[s + 1])
             - gcw * (u[ij] - u[s])
             - TWO_THIRDS * k.Gam[ij] * (u[ij + 1] - u[ij])
-            + TWO_THIRDS * k.Gam[s] * (u[s + 1] - u[s]));
+            + TWO_THIRDS * k.Gam[s] * (u[s + 1] - u[s]))
+    };
     let m_n = (x.n.rho[s] * hys + x.n.rho[ij] * hyp) * hxp / (2.0 * x.dt);
     let b = m_n * x.n.v[ij] + sv;
     if x.explicit {
@@ -228,7 +243,17 @@ pub fn v_hat_cf(
     let (g, v) = (x.g, &x.k.v);
     let ij = g.idx(i, j);
     let jn = if j + 1 < g.nyt { ij + g.nxt } else { ij };
-    let nb = as_ * v[ij - g.nxt] + an * v[jn] + aw * vW_v_cf(x, i, j) + ae * vE_v_cf(x, i, j);
+    let (vs, vn) = if x.geo.compat.has(Defect::CornerSlipGhosts) && j >= 2 && j + 1 < g.nyt {
+        // The C++ near-wall branch: v below and above times the fluid flag of the cell
+        // beyond, so a wall face's slot value is not read.
+        (
+            v[ij - g.nxt] * gas_flag(x, i, j - 2),
+            v[jn] * gas_flag(x, i, j + 1),
+        )
+    } else {
+        (v[ij - g.nxt], v[jn])
+    };
+    let nb = as_ * vs + an * vn + aw * vW_v_cf(x, i, j) + ae * vE_v_cf(x, i, j);
     (nb + b) / ap
 }
 
