@@ -33,7 +33,7 @@ pub use plot::{Plot, Series};
 pub use report::{metrics_csv, table, write_report, CaseReport, Check, Row};
 
 /// The validation cases, in the order `validate all` runs them.
-pub const CASES: [&str; 19] = [
+pub const CASES: [&str; 20] = [
     "couette_heat",
     "channel_kn",
     "authors_cpp",
