@@ -214,10 +214,12 @@ pub fn build(
     } else {
         "reference".into()
     };
-    let mut info = SolverInfo::default();
-    info.ranks = Some(crate::methods::simple_ts::ranks::ranks_record(
-        &halo, &dec, name, None,
-    ));
+    let info = SolverInfo {
+        ranks: Some(crate::methods::simple_ts::ranks::ranks_record(
+            &halo, &dec, name, None,
+        )),
+        ..SolverInfo::default()
+    };
     Ok(ExplicitRanks {
         layout: layout(&global),
         global,
