@@ -2,8 +2,8 @@
 //! MPI: `decomp::threads`) against the single-process run: every conserved value, the step
 //! count, the time and the next Δt must be the same bits after N steps, for Euler (first order
 //! with an internal wall, MUSCL with a periodic axis left uncut), shallow water with walls and
-//! dry cells, 1D convection and 1D MUSCL shallow water, on 2 × 1, 1 × 2, 2 × 2 and 3 × 1
-//! layouts. Also: a checkpoint of a decomposed run restored on another rank count continues
+//! dry cells, 2D convection–diffusion (MUSCL) and convection, 1D convection and 1D MUSCL
+//! shallow water, on 2 × 1, 1 × 2, 2 × 2, 3 × 1 and 1 × 3 layouts. Also: a checkpoint of a decomposed run restored on another rank count continues
 //! with the same bits, and a diverging step fails on every rank with the single-process error.
 
 use std::sync::Arc;
@@ -218,6 +218,33 @@ fn one_dimensional_runs() {
         "time":{"cfl":0.4,"steps":20}}"#,
         20,
         &[(2, 1), (3, 1)],
+    );
+}
+
+/// 2D scalars: convection–diffusion with MUSCL (periodic x left uncut) and convection with a
+/// negative velocity.
+#[test]
+fn scalar_methods_2d() {
+    agree(
+        r#"{"name":"r7","method":"shll_convection_diffusion",
+        "transport":{"velocity":[1.0,-0.5],"diffusivity":0.002,"speed":[1.5,0.5]},
+        "grid":{"nx":15,"ny":13,"x":[0,1],"y":[0,1]},"scheme":{"reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
+        "south":{"kind":"inflow","state":{"value":0.3}},"north":{"kind":"outflow"}},
+        "initial":{"value":0,"gaussian":{"centre":[0.4,0.5],"sigma":0.1,"amplitude":1}},
+        "time":{"cfl":0.8,"steps":12}}"#,
+        12,
+        &[(1, 2), (1, 3)],
+    );
+    agree(
+        r#"{"name":"r8","method":"convection","velocity":[-1.0,0.5],
+        "grid":{"nx":15,"ny":12,"x":[0,2],"y":[0,1]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"inflow","state":{"value":1}},
+        "south":{"kind":"inflow","state":{"value":1}},"north":{"kind":"outflow"}},
+        "initial":{"value":1,"regions":[{"x":[0.5,1],"y":[0.2,0.6],"state":{"value":2}}]},
+        "time":{"cfl":0.9,"steps":12}}"#,
+        12,
+        &[(2, 1), (1, 2), (2, 2)],
     );
 }
 
