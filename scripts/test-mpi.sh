@@ -163,4 +163,38 @@ if [ "$status" -ne 1 ] || ! grep -qxF "$expected" <<<"$got"; then
 else
     echo "mpi: divergence on 3 ranks: status 1, $expected"
 fi
+
+# An explicit method (2D Euler, MUSCL, an internal wall that the cuts run through) on 2 and
+# 2 × 2 ranks, a restart of one process's checkpoint on 3 ranks: the same files as one
+# process; OpenCL refused once (status 2).
+case="$work/xe.json"
+cat >"$case" <<'EOF'
+{ "name": "xe", "method": "shll_euler", "grid": { "nx": 33, "ny": 21, "x": [0, 2], "y": [0, 1] },
+  "scheme": { "reconstruction": "muscl" },
+  "boundaries": { "west": { "kind": "inflow", "state": { "rho": 2.8, "u": 1.6, "p": 5 } },
+    "east": { "kind": "outflow" }, "south": { "kind": "reflective" }, "north": { "kind": "reflective" } },
+  "walls": [ { "x": [0.9, 1.2], "y": [0.3, 0.7] } ],
+  "initial": { "state": { "rho": 1, "p": 1 },
+    "regions": [ { "x": [0, 0.3], "state": { "rho": 2.8, "u": 1.6, "p": 5 } } ] },
+  "time": { "cfl": 0.5, "steps": 12 },
+  "output": { "interval": 4 } }
+EOF
+run "$work/xe-one" 0 --backend reference
+run "$work/xe-two" 2 --backend reference
+same "$work/xe-one" "$work/xe-two" "explicit on -n 2"
+run "$work/xe-four" 4 --ranks-x 2 --backend parallel --threads 2
+same "$work/xe-one" "$work/xe-four" "explicit, parallel on -n 4 (2 x 2)"
+run "$work/xe-re-one" 0 --backend reference --restart "$work/xe-one/xe.ckpt-8"
+run "$work/xe-re-three" 3 --backend reference --restart "$work/xe-one/xe.ckpt-8"
+same "$work/xe-re-one" "$work/xe-re-three" "explicit, restart on -n 3"
+set +e
+got="$(timeout 120 "${launch[@]}" -n 2 "$bin" run "$case" --out "$work/xe-cl" --force --backend opencl 2>&1 >/dev/null)"
+status=$?
+set -e
+if [ "$status" -ne 2 ] || [ "$(grep -c '^error: the explicit methods run on several MPI ranks' <<<"$got")" -ne 1 ]; then
+    echo "FAIL explicit --backend opencl on 2 ranks: status $status, got: $got" >&2
+    failed=1
+else
+    echo "mpi: explicit (Euler MUSCL) on 2 and 2 x 2 ranks, restart on 3: equal to one process; OpenCL refused"
+fi
 exit "$failed"

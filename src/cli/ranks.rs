@@ -52,9 +52,7 @@ pub fn run(
     (ranks_x, ranks_y): (Option<usize>, Option<usize>),
 ) -> Result<(), Failure> {
     let AnyCase::SimpleTs(c) = case else {
-        return Err(Failure::Input(anyhow!(
-            "only SIMPLE-TS cases run on several MPI ranks; run this case on one"
-        )));
+        return run_explicit(comm, case, choice, opts, (ranks_x, ranks_y));
     };
     // The checks every rank makes before it allocates; one that fails on some ranks only (the
     // memory of its node) is agreed on, so that no rank waits for one that has stopped.
@@ -122,6 +120,74 @@ pub fn run(
     }
     let mut solver = SimpleTs::new(Box::new(r));
     outcome(run_case(&c.common(), &mut solver, opts))
+}
+
+/// [`run`] for an explicit method (convection, the SHLL methods) on the reference or parallel
+/// backend.
+fn run_explicit(
+    comm: Arc<dyn Comm>,
+    case: &AnyCase,
+    choice: &BackendChoice,
+    opts: &RunOptions,
+    (ranks_x, ranks_y): (Option<usize>, Option<usize>),
+) -> Result<(), Failure> {
+    use simplets::methods::explicit::{ranks as xranks, Bc};
+    let checked = if case.explicit_problem().is_none() {
+        Err(Failure::Input(anyhow!(
+            "only SIMPLE-TS and the explicit methods run on several MPI ranks; run this case on \
+             one"
+        )))
+    } else if choice.kind == BackendKind::OpenCl {
+        Err(Failure::Input(anyhow!(
+            "the explicit methods run on several MPI ranks on --backend reference or parallel \
+             only (OpenCL: one process)"
+        )))
+    } else {
+        simplets::methods::check_fits(case, choice).map_err(super::device_failure)
+    };
+    let checked = checked.and_then(|()| {
+        let pb = Arc::new(case.explicit_problem().expect("an explicit method"));
+        let periodic = |a: usize| matches!(pb.sides[a], Bc::Periodic);
+        let m = &pb.mesh;
+        if m.dims == 1 && periodic(0) && comm.size() > 1 {
+            return Err(Failure::Input(anyhow!(
+                "a periodic 1D case cannot be split among ranks (its only axis is periodic): run \
+                 it on one"
+            )));
+        }
+        let dec = Decomposition::choose_layers(
+            m.nx,
+            m.ny,
+            comm.size(),
+            (ranks_x, ranks_y),
+            (periodic(0), m.dims == 2 && periodic(2)),
+            xranks::layers(&pb),
+        )
+        .map_err(|e| Failure::Input(anyhow!(e)))?;
+        Ok((pb, dec))
+    });
+    let Some((pb, dec)) = agree(comm.as_ref(), checked)? else {
+        return Ok(());
+    };
+    if comm.is_root() {
+        log::info!(
+            "{} MPI ranks as {} x {} blocks ({})",
+            dec.ranks(),
+            dec.px,
+            dec.py,
+            comm.kind()
+        );
+    }
+    let common = case.common();
+    let mut r = xranks::build(pb, dec, Arc::clone(&comm), choice).map_err(super::device_failure)?;
+    if let Some(flag) = &opts.interrupt {
+        r.share_interrupt(Arc::clone(flag));
+    }
+    if !comm.is_root() {
+        r.follow();
+        return Ok(());
+    }
+    outcome(run_case(&common, &mut r, opts))
 }
 
 /// `mine` if every rank's set-up succeeded. Otherwise rank 0 returns the failure: its own, or

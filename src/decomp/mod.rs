@@ -137,6 +137,25 @@ impl Decomposition {
         ranks_y: Option<usize>,
         periodic: (bool, bool),
     ) -> Result<Decomposition, String> {
+        Decomposition::choose_layers(
+            nx,
+            ny,
+            ranks,
+            (ranks_x, ranks_y),
+            periodic,
+            Layers::SIMPLE_TS,
+        )
+    }
+
+    /// [`Decomposition::choose`] for a grid stored with `layers` (an explicit method's).
+    pub fn choose_layers(
+        nx: usize,
+        ny: usize,
+        ranks: usize,
+        (ranks_x, ranks_y): (Option<usize>, Option<usize>),
+        periodic: (bool, bool),
+        layers: Layers,
+    ) -> Result<Decomposition, String> {
         let divide = |given: usize, axis: &str| {
             if given == 0 || ranks % given != 0 {
                 Err(format!(
@@ -177,7 +196,7 @@ impl Decomposition {
                 ));
             }
         }
-        Decomposition::new(nx, ny, px, py)
+        Decomposition::with_layers(nx, ny, px, py, layers)
     }
 
     /// Number of ranks.

@@ -21,6 +21,7 @@
 pub mod case;
 pub mod numbers;
 pub mod opencl;
+pub mod ranks;
 pub mod reference;
 pub mod solver;
 pub mod source;
@@ -214,6 +215,13 @@ pub struct Mesh {
     pub x0: f64,
     /// y of the south side.
     pub y0: f64,
+    /// The computed cells this storage updates: stored columns `own[0]..own[1]` and rows
+    /// `own[2]..own[3]` (all of them, except on a rank's window: its owned computed cells).
+    pub own: [usize; 4],
+    /// West, east, south, north: true where the side faces another rank's block (a window of
+    /// a decomposed run), whose ghost layers are the halo the exchange fills, not the side's
+    /// rule.
+    pub halo: [bool; 4],
 }
 
 impl Mesh {
@@ -234,7 +242,18 @@ impl Mesh {
             dy: (spec.y[1] - spec.y[0]) / spec.ny as f64,
             x0: spec.x[0],
             y0: spec.y[0],
+            own: [ng, ng + spec.nx, 0, 0],
+            halo: [false; 4],
         }
+        .with_rows()
+    }
+
+    /// `own` rows set to every computed row.
+    fn with_rows(mut self) -> Mesh {
+        let j0 = self.j0();
+        self.own[2] = j0;
+        self.own[3] = j0 + self.ny;
+        self
     }
 
     /// Stored index of (i, j).
@@ -252,14 +271,14 @@ impl Mesh {
         }
     }
 
-    /// Stored rows of the computed cells.
+    /// Stored rows of the computed cells (a rank's window: those it owns).
     pub fn rows(&self) -> std::ops::Range<usize> {
-        self.j0()..self.j0() + self.ny
+        self.own[2]..self.own[3]
     }
 
-    /// Stored columns of the computed cells.
+    /// Stored columns of the computed cells (a rank's window: those it owns).
     pub fn cols(&self) -> std::ops::Range<usize> {
-        self.ng..self.ng + self.nx
+        self.own[0]..self.own[1]
     }
 
     /// Centre of stored cell (i, j), as [`Grid`] computes it (face + half width).

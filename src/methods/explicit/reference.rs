@@ -147,13 +147,26 @@ pub struct Reference {
     pub dq: f64,
     /// Row loops on rayon's threads.
     pub parallel: bool,
+    /// On a rank of a decomposed run (`p` is then its window, [`super::ranks`]): the halo
+    /// exchange after every stage and the maxima merged over all ranks.
+    pub halo: Option<std::sync::Arc<crate::decomp::Halo>>,
 }
 
 impl Reference {
     /// The initial state of `p`, ghosts filled, Δt from its largest rate.
     pub fn new(p: std::sync::Arc<Problem>, parallel: bool) -> Reference {
+        Reference::on_rank(p, parallel, None)
+    }
+
+    /// [`Reference::new`] on a rank's window `p`, exchanging through `halo`.
+    pub fn on_rank(
+        p: std::sync::Arc<Problem>,
+        parallel: bool,
+        halo: Option<std::sync::Arc<crate::decomp::Halo>>,
+    ) -> Reference {
         let mut q = p.initial.clone();
         fill_ghosts(&p, &mut q);
+        exchange(&p, halo.as_deref(), &mut q);
         let mut r = Reference {
             q: [q.clone(), q],
             q1: if p.num.muscl {
@@ -168,6 +181,7 @@ impl Reference {
             smax: 0.0,
             dq: 0.0,
             parallel,
+            halo,
             p,
         };
         r.rebuild();
@@ -176,7 +190,7 @@ impl Reference {
 
     /// Recompute what derives from the current state and time (largest rate, Δt).
     pub fn rebuild(&mut self) {
-        self.smax = max_rate(&self.p, &self.q[self.cur]);
+        self.smax = self.merged([max_rate(&self.p, &self.q[self.cur]), 0.0])[0];
         self.dt = dt_of(&self.p, self.smax, self.time);
     }
 
@@ -191,12 +205,18 @@ impl Reference {
             let q1 = &mut self.q1;
             stage(&p, q_in, None, q1, self.dt, self.parallel);
             fill_ghosts(&p, q1);
+            exchange(&p, self.halo.as_deref(), q1);
             stage(&p, q1, Some(q_in), q_out, self.dt, self.parallel)
         } else {
             stage(&p, q_in, None, q_out, self.dt, self.parallel)
         };
+        let [rmax, dmax] = self.merged([rmax, dmax]);
         if rmax.is_nan() || dmax.is_nan() {
-            let (i, j, field, value) = first_bad(&p, &self.q[nxt]).unwrap_or((-1, -1, "?", rmax));
+            let bad = match &self.halo {
+                Some(h) => super::ranks::first_bad_merged(&p, h, &self.q[nxt]),
+                None => first_bad(&p, &self.q[nxt]),
+            };
+            let (i, j, field, value) = bad.unwrap_or((-1, -1, "?", rmax));
             return Err(crate::error::RunError::Diverged {
                 step: self.step + 1,
                 iter: 1,
@@ -207,6 +227,7 @@ impl Reference {
             });
         }
         fill_ghosts(&p, &mut self.q[nxt]);
+        exchange(&p, self.halo.as_deref(), &mut self.q[nxt]);
         self.cur = nxt;
         self.step += 1;
         self.time = time_after(&p, self.time, self.dt);
@@ -214,5 +235,23 @@ impl Reference {
         self.dq = dmax;
         self.dt = dt_of(&p, rmax, self.time);
         Ok(())
+    }
+
+    /// The maxima `m` of this rank merged over all ranks (a maximum is exact: the same bits
+    /// as the single-process scan; NaN wins). Unchanged on one process.
+    fn merged(&self, m: [f64; 2]) -> [f64; 2] {
+        match &self.halo {
+            Some(h) => h.reduce_max_at([(m[0], 0), (m[1], 0)]).map(|(v, _)| v),
+            None => m,
+        }
+    }
+}
+
+/// Replace the halo of the `nv` planes of `q` with their owners' values (a rank's window;
+/// nothing on one process).
+pub fn exchange(p: &Problem, halo: Option<&crate::decomp::Halo>, q: &mut [f64]) {
+    if let Some(h) = halo {
+        let mut planes: Vec<&mut [f64]> = q.chunks_mut(p.mesh.ns).take(p.nv()).collect();
+        h.exchange(&mut planes);
     }
 }

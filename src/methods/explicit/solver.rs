@@ -190,29 +190,64 @@ impl Explicit {
     }
 
     fn fill_out(&mut self, q: &[f64]) {
-        let (m, g) = (&self.p.mesh, &self.p.grid);
-        let nvar = self.layout.variables.len();
-        self.out.resize(nvar, Vec::new());
-        for a in &mut self.out {
-            a.clear();
-            a.resize(g.len(), 0.0);
-        }
-        let nv = self.p.nv();
-        for (jj, j) in m.rows().enumerate() {
-            for (ii, i) in m.cols().enumerate() {
-                let k = m.idx(i, j);
-                let mut s = [0.0; 4];
-                for (v, sv) in s.iter_mut().enumerate().take(nv) {
-                    *sv = q[v * m.ns + k];
-                }
-                let pr = primitives(&self.p.system, &s);
-                let kg = g.idx(ii + 1, jj + 1);
-                for (v, a) in self.out.iter_mut().enumerate() {
-                    a[kg] = pr[v];
-                }
+        fill_snapshot(&self.p, self.layout.variables.len(), q, &mut self.out);
+    }
+}
+
+/// The output arrays (`nvar` primitive variables on the output grid) of the conserved state
+/// `q` of `p`, into `out`.
+pub fn fill_snapshot(p: &Problem, nvar: usize, q: &[f64], out: &mut Vec<Vec<f64>>) {
+    let (m, g) = (&p.mesh, &p.grid);
+    out.resize(nvar, Vec::new());
+    for a in out.iter_mut() {
+        a.clear();
+        a.resize(g.len(), 0.0);
+    }
+    let nv = p.nv();
+    for (jj, j) in m.rows().enumerate() {
+        for (ii, i) in m.cols().enumerate() {
+            let k = m.idx(i, j);
+            let mut s = [0.0; 4];
+            for (v, sv) in s.iter_mut().enumerate().take(nv) {
+                *sv = q[v * m.ns + k];
+            }
+            let pr = primitives(&p.system, &s);
+            let kg = g.idx(ii + 1, jj + 1);
+            for (v, a) in out.iter_mut().enumerate() {
+                a[kg] = pr[v];
             }
         }
     }
+}
+
+/// The checkpoint arrays (the conserved variables on the output grid) of the state `q` of `p`.
+pub fn saved_arrays(p: &Problem, q: &[f64]) -> Vec<Vec<f64>> {
+    let (m, g) = (&p.mesh, &p.grid);
+    (0..p.nv())
+        .map(|v| {
+            let mut a = vec![0.0; g.len()];
+            for (jj, j) in m.rows().enumerate() {
+                for (ii, i) in m.cols().enumerate() {
+                    a[g.idx(ii + 1, jj + 1)] = q[v * m.ns + m.idx(i, j)];
+                }
+            }
+            a
+        })
+        .collect()
+}
+
+/// The conserved state of `p` (stored layout, ghosts unset) of checkpoint `arrays`.
+pub fn state_of_saved(p: &Problem, arrays: &[Vec<f64>]) -> Vec<f64> {
+    let (m, g) = (&p.mesh, &p.grid);
+    let mut q = vec![0.0; p.nv() * m.ns];
+    for (v, a) in arrays.iter().enumerate().take(p.nv()) {
+        for (jj, j) in m.rows().enumerate() {
+            for (ii, i) in m.cols().enumerate() {
+                q[v * m.ns + m.idx(i, j)] = a[g.idx(ii + 1, jj + 1)];
+            }
+        }
+    }
+    q
 }
 
 impl Solver for Explicit {
@@ -275,32 +310,13 @@ impl Solver for Explicit {
 
     fn save(&mut self) -> Result<Saved, RunError> {
         let q = self.conserved(false)?;
-        let (m, g) = (&self.p.mesh, &self.p.grid);
-        let arrays = (0..self.p.nv())
-            .map(|v| {
-                let mut a = vec![0.0; g.len()];
-                for (jj, j) in m.rows().enumerate() {
-                    for (ii, i) in m.cols().enumerate() {
-                        a[g.idx(ii + 1, jj + 1)] = q[v * m.ns + m.idx(i, j)];
-                    }
-                }
-                a
-            })
-            .collect();
+        let arrays = saved_arrays(&self.p, &q);
         let (step, time) = self.clock();
         Ok(Saved { step, time, arrays })
     }
 
     fn restore(&mut self, saved: Saved) -> Result<(), RunError> {
-        let (m, g) = (&self.p.mesh, &self.p.grid);
-        let mut q = vec![0.0; self.p.nv() * m.ns];
-        for (v, a) in saved.arrays.iter().enumerate().take(self.p.nv()) {
-            for (jj, j) in m.rows().enumerate() {
-                for (ii, i) in m.cols().enumerate() {
-                    q[v * m.ns + m.idx(i, j)] = a[g.idx(ii + 1, jj + 1)];
-                }
-            }
-        }
+        let mut q = state_of_saved(&self.p, &saved.arrays);
         match &mut self.engine {
             Engine::Reference(r) => {
                 super::reference::fill_ghosts(&self.p, &mut q);

@@ -21,12 +21,16 @@ pub fn ghost_source(bc: &Bc, n: usize, ng: usize, g: usize, low: bool) -> Option
 }
 
 /// Fill the ghost layers of `q` from its computed cells and the sides (x-ghosts of the
-/// computed rows, then y-ghosts of the computed columns; corners are never read).
+/// computed rows, then y-ghosts of the computed columns; corners are never read). On a rank's
+/// window only the sides the rank owns: the others are halo, filled by the exchange.
 pub fn fill_ghosts(p: &Problem, q: &mut [f64]) {
     let m = &p.mesh;
     let nv = p.nv();
     let refl = |bc: &Bc| matches!(bc, Bc::Reflective);
     for (side, low) in [(0usize, true), (1, false)] {
+        if m.halo[side] {
+            continue;
+        }
         let bc = &p.sides[side];
         for j in m.rows() {
             for g in 1..=m.ng {
@@ -54,6 +58,9 @@ pub fn fill_ghosts(p: &Problem, q: &mut [f64]) {
         return;
     }
     for (side, low) in [(2usize, true), (3, false)] {
+        if m.halo[side] {
+            continue;
+        }
         let bc = &p.sides[side];
         for g in 1..=m.ng {
             let dst = if low { m.ng - g } else { m.ng + m.ny + g - 1 };

@@ -56,29 +56,7 @@ impl Ranks {
         dec: Decomposition,
     ) -> Ranks {
         let mut info = local.info();
-        let mine = serde_json::to_string(&RankRecord {
-            rank: halo.win.rank,
-            node_rank: halo.comm.node_rank(),
-            host: hostname(),
-            columns: [halo.win.own_x.start, halo.win.own_x.end],
-            rows: [halo.win.own_y.start, halo.win.own_y.end],
-            backend: local.name(),
-            device: info.device.clone(),
-        })
-        .expect("invariant: a rank record serialises");
-        let all = gather_text(halo.comm.as_ref(), &mine);
-        info.ranks = Some(crate::solver::RanksRecord {
-            transport: halo.comm.kind().to_string(),
-            ranks: dec.ranks(),
-            ranks_x: dec.px,
-            ranks_y: dec.py,
-            halo: dec.layers.halo,
-            each: all
-                .iter()
-                .filter_map(|t| serde_json::from_str(t).ok())
-                .collect(),
-            ..Default::default()
-        });
+        info.ranks = Some(ranks_record(&halo, &dec, local.name(), info.device.clone()));
         Ranks {
             global,
             local,
@@ -211,6 +189,39 @@ fn fields_mut(f: &mut Fields) -> [&mut Vec<f64>; 6] {
     [
         &mut f.u, &mut f.v, &mut f.p, &mut f.T, &mut f.rho, &mut f.Gam,
     ]
+}
+
+/// The manifest record of a decomposed run: the layout and every rank's block, backend and
+/// device (complete on rank 0; collective: every rank calls it). Shared by every method.
+pub(crate) fn ranks_record(
+    halo: &Halo,
+    dec: &Decomposition,
+    backend: String,
+    device: Option<crate::solver::DeviceRecord>,
+) -> crate::solver::RanksRecord {
+    let mine = serde_json::to_string(&RankRecord {
+        rank: halo.win.rank,
+        node_rank: halo.comm.node_rank(),
+        host: hostname(),
+        columns: [halo.win.own_x.start, halo.win.own_x.end],
+        rows: [halo.win.own_y.start, halo.win.own_y.end],
+        backend,
+        device,
+    })
+    .expect("invariant: a rank record serialises");
+    let all = gather_text(halo.comm.as_ref(), &mine);
+    crate::solver::RanksRecord {
+        transport: halo.comm.kind().to_string(),
+        ranks: dec.ranks(),
+        ranks_x: dec.px,
+        ranks_y: dec.py,
+        halo: dec.layers.halo,
+        each: all
+            .iter()
+            .filter_map(|t| serde_json::from_str(t).ok())
+            .collect(),
+        ..Default::default()
+    }
 }
 
 /// One rank of a decomposed run, for the manifest.

@@ -1,0 +1,294 @@
+//! The explicit methods split among ranks (threads of one process with the same messages as
+//! MPI: `decomp::threads`) against the single-process run: every conserved value, the step
+//! count, the time and the next Δt must be the same bits after N steps, for Euler (first order
+//! with an internal wall, MUSCL with a periodic axis left uncut), shallow water with walls and
+//! dry cells, 2D convection–diffusion (MUSCL) and convection, 1D convection and 1D MUSCL
+//! shallow water, on 2 × 1, 1 × 2, 2 × 2, 3 × 1 and 1 × 3 layouts. Also: a checkpoint of a decomposed run restored on another rank count continues
+//! with the same bits, and a diverging step fails on every rank with the single-process error.
+
+use std::sync::Arc;
+
+use simplets::decomp::{Comm, ThreadComm};
+use simplets::methods::explicit::ranks;
+use simplets::methods::explicit::solver::Explicit;
+use simplets::methods::{AnyCase, BackendChoice, BackendKind};
+use simplets::solver::{Saved, Solver};
+
+fn case(json: &str) -> AnyCase {
+    AnyCase::from_json(json, "<test>").expect("a valid case")
+}
+
+fn choice(kind: BackendKind) -> BackendChoice {
+    BackendChoice {
+        kind,
+        ..BackendChoice::default()
+    }
+}
+
+/// What a run ends with: the checkpoint arrays' bits, the step, the time's and next Δt's bits.
+type End = (Vec<u64>, u64, u64, u64);
+
+fn end_of(s: &mut dyn Solver, dt: f64) -> End {
+    let saved = s.save().unwrap();
+    let bits = saved.arrays.iter().flatten().map(|x| x.to_bits()).collect();
+    (bits, saved.step, saved.time.to_bits(), dt.to_bits())
+}
+
+fn next_dt(s: &dyn Solver) -> f64 {
+    let d = s.details();
+    d.iter()
+        .find(|(k, _)| k == "next dt")
+        .map(|(_, v)| v.parse().unwrap())
+        .unwrap()
+}
+
+/// `n` steps on one process (from `start` if given), or the error of the step that failed.
+fn single(c: &AnyCase, n: u64, start: Option<Saved>) -> Result<End, String> {
+    let mut s = Explicit::new(
+        c.explicit_problem().unwrap(),
+        &choice(BackendKind::Reference),
+    )
+    .expect("builds");
+    if let Some(saved) = start {
+        s.restore(saved).unwrap();
+    }
+    for _ in 0..n {
+        if s.finished() {
+            break;
+        }
+        s.step().map_err(|e| e.to_string())?;
+    }
+    let dt = s.next_dt();
+    Ok(end_of(&mut s, dt))
+}
+
+/// `n` steps on `px × py` threads with `kind` (from `start` if given): rank 0's end, or its
+/// error; every rank must fail alike.
+fn on_ranks(
+    c: &AnyCase,
+    (px, py): (usize, usize),
+    n: u64,
+    kind: BackendKind,
+    start: Option<Saved>,
+) -> Result<End, String> {
+    let pb = Arc::new(c.explicit_problem().unwrap());
+    let layers = ranks::layers(&pb);
+    let dec = simplets::decomp::Decomposition::with_layers(pb.mesh.nx, pb.mesh.ny, px, py, layers)
+        .unwrap();
+    let threads: Vec<_> = ThreadComm::group(px * py)
+        .into_iter()
+        .map(|t| {
+            let (pb, dec, start) = (Arc::clone(&pb), dec.clone(), start.clone());
+            std::thread::spawn(move || {
+                let comm: Arc<dyn Comm> = Arc::new(t);
+                let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice(kind)).unwrap();
+                if !comm.is_root() {
+                    r.follow();
+                    return None;
+                }
+                if let Some(saved) = start {
+                    r.restore(saved).unwrap();
+                }
+                let mut failed = None;
+                for _ in 0..n {
+                    if r.finished() {
+                        break;
+                    }
+                    if let Err(e) = r.step() {
+                        failed = Some(e.to_string());
+                        break;
+                    }
+                }
+                Some(match failed {
+                    Some(e) => Err(e),
+                    None => {
+                        let dt = next_dt(&r);
+                        Ok(end_of(&mut r, dt))
+                    }
+                })
+            })
+        })
+        .collect();
+    let mut out = None;
+    for t in threads {
+        if let Some(r) = t.join().expect("a rank panicked") {
+            out = Some(r);
+        }
+    }
+    out.expect("rank 0 reports")
+}
+
+fn same(a: &End, b: &End, what: &str) {
+    assert_eq!(a.1, b.1, "{what}: step count");
+    assert_eq!(f64::from_bits(a.2), f64::from_bits(b.2), "{what}: time");
+    assert_eq!(f64::from_bits(a.3), f64::from_bits(b.3), "{what}: next dt");
+    let first = a.0.iter().zip(&b.0).position(|(x, y)| x != y);
+    assert!(first.is_none(), "{what}: differs at value {first:?}");
+    assert_eq!(a.0.len(), b.0.len());
+}
+
+fn agree(json: &str, n: u64, layouts: &[(usize, usize)]) {
+    let c = case(json);
+    let one = single(&c, n, None).unwrap();
+    for &l in layouts {
+        for kind in [BackendKind::Reference, BackendKind::Parallel] {
+            let r = on_ranks(&c, l, n, kind, None).unwrap();
+            same(&one, &r, &format!("{l:?} {kind:?}"));
+        }
+    }
+}
+
+const EULER_FIRST: &str = r#"{"name":"r1","method":"shll_euler","grid":{"nx":21,"ny":13,"x":[0,2],"y":[0,1]},
+    "boundaries":{"west":{"kind":"inflow","state":{"rho":2.8,"u":1.6,"p":5}},
+    "east":{"kind":"outflow"},"south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+    "walls":[{"x":[0.9,1.2],"y":[0.3,0.7]}],
+    "initial":{"state":{"rho":1,"p":1},"regions":[{"x":[0,0.3],"state":{"rho":2.8,"u":1.6,"p":5}},
+    {"circle":{"x":0.7,"y":0,"r":0.25},"state":{"rho":0.1,"p":1}}]},
+    "time":{"cfl":0.5,"steps":12}}"#;
+
+/// 2D Euler, first-order SHLL, inflow/outflow/reflective sides and a wall that the cuts run
+/// through.
+#[test]
+fn euler_first_order_with_a_wall() {
+    agree(EULER_FIRST, 12, &[(2, 1), (1, 2), (2, 2), (3, 1)]);
+}
+
+/// 2D Euler, MUSCL (van Leer, HLL, SSP-RK2), periodic along x (left uncut), a wall.
+#[test]
+fn euler_muscl_periodic_x() {
+    agree(
+        r#"{"name":"r2","method":"shll_euler","grid":{"nx":19,"ny":17,"x":[0,1],"y":[0,1]},
+        "scheme":{"flux":"hll","reconstruction":"muscl","limiter":"van_leer"},
+        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
+        "south":{"kind":"reflective"},"north":{"kind":"outflow"}},
+        "walls":[{"x":[0.4,0.6],"y":[0.4,0.6]}],
+        "initial":{"state":{"rho":1,"u":0.5,"v":0.2,"p":1},
+        "regions":[{"x":[0.1,0.3],"y":[0.1,0.5],"state":{"rho":3,"p":4}}]},
+        "time":{"cfl":0.4,"steps":10}}"#,
+        10,
+        &[(1, 2), (1, 3)],
+    );
+    // MUSCL split along x too (outflow sides).
+    agree(
+        r#"{"name":"r2b","method":"shll_euler","grid":{"nx":19,"ny":13,"x":[0,1],"y":[0,1]},
+        "scheme":{"reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"reflective"},
+        "south":{"kind":"reflective"},"north":{"kind":"outflow"}},
+        "walls":[{"x":[0.45,0.6],"y":[0.4,0.6]}],
+        "initial":{"state":{"rho":1,"u":0.5,"v":0.2,"p":1},
+        "regions":[{"x":[0.1,0.5],"y":[0.1,0.5],"state":{"rho":3,"p":4}}]},
+        "time":{"cfl":0.4,"steps":10}}"#,
+        10,
+        &[(2, 1), (2, 2), (3, 1)],
+    );
+}
+
+/// 2D shallow water with a dry region and walls (a dam with a breach), first-order SHLL.
+#[test]
+fn shallow_water_dry_bed_and_dam() {
+    agree(
+        r#"{"name":"r3","method":"shll_shallow_water","grid":{"nx":17,"ny":15,"x":[0,10],"y":[0,10]},
+        "boundaries":{"west":{"kind":"reflective"},"east":{"kind":"outflow"},
+        "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+        "walls":[{"x":[4.5,5.5],"y":[0,4]},{"x":[4.5,5.5],"y":[7,10]}],
+        "initial":{"state":{"h":0},"regions":[{"x":[0,5],"state":{"h":2,"v":0.1}}]},
+        "time":{"cfl":0.25,"steps":15}}"#,
+        15,
+        &[(2, 1), (1, 2), (2, 2)],
+    );
+}
+
+/// 1D: convection (first-order upwind, inflow) and shallow water with MUSCL on a dry bed.
+#[test]
+fn one_dimensional_runs() {
+    agree(
+        r#"{"name":"r4","method":"convection","velocity":[1.0,0.0],
+        "grid":{"nx":40,"ny":1,"x":[0,1],"y":[0,0.01]},
+        "boundaries":{"west":{"kind":"inflow","state":{"value":0.5}},"east":{"kind":"outflow"}},
+        "initial":{"value":0,"gaussian":{"centre":[0.4,0],"sigma":0.05,"amplitude":1}},
+        "time":{"cfl":0.7,"steps":20}}"#,
+        20,
+        &[(2, 1), (3, 1)],
+    );
+    agree(
+        r#"{"name":"r5","method":"shll_shallow_water","grid":{"nx":30,"ny":1,"x":[0,10],"y":[0,0.1]},
+        "scheme":{"flux":"hll","reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"inflow","state":{"h":1,"u":0.5}},"east":{"kind":"outflow"}},
+        "initial":{"state":{"h":0},"regions":[{"x":[0,5],"state":{"h":1}}]},
+        "time":{"cfl":0.4,"steps":20}}"#,
+        20,
+        &[(2, 1), (3, 1)],
+    );
+}
+
+/// 2D scalars: convection–diffusion with MUSCL (periodic x left uncut) and convection with a
+/// negative velocity.
+#[test]
+fn scalar_methods_2d() {
+    agree(
+        r#"{"name":"r7","method":"shll_convection_diffusion",
+        "transport":{"velocity":[1.0,-0.5],"diffusivity":0.002,"speed":[1.5,0.5]},
+        "grid":{"nx":15,"ny":13,"x":[0,1],"y":[0,1]},"scheme":{"reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
+        "south":{"kind":"inflow","state":{"value":0.3}},"north":{"kind":"outflow"}},
+        "initial":{"value":0,"gaussian":{"centre":[0.4,0.5],"sigma":0.1,"amplitude":1}},
+        "time":{"cfl":0.8,"steps":12}}"#,
+        12,
+        &[(1, 2), (1, 3)],
+    );
+    agree(
+        r#"{"name":"r8","method":"convection","velocity":[-1.0,0.5],
+        "grid":{"nx":15,"ny":12,"x":[0,2],"y":[0,1]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"inflow","state":{"value":1}},
+        "south":{"kind":"inflow","state":{"value":1}},"north":{"kind":"outflow"}},
+        "initial":{"value":1,"regions":[{"x":[0.5,1],"y":[0.2,0.6],"state":{"value":2}}]},
+        "time":{"cfl":0.9,"steps":12}}"#,
+        12,
+        &[(2, 1), (1, 2), (2, 2)],
+    );
+}
+
+/// A checkpoint written by 2 × 1 ranks after 5 steps, restored on 1 × 2 ranks and on one
+/// process, continues with the bits of the uninterrupted single-process run.
+#[test]
+fn restart_on_another_rank_count() {
+    let c = case(EULER_FIRST);
+    let whole = single(&c, 12, None).unwrap();
+    let pb = c.explicit_problem().unwrap();
+    let (nxt, nyt) = (pb.grid.nxt, pb.grid.nyt);
+    let mid = on_ranks(&c, (2, 1), 5, BackendKind::Reference, None).unwrap();
+    let nv = pb.nv();
+    let arrays: Vec<Vec<f64>> = mid
+        .0
+        .chunks(nxt * nyt)
+        .take(nv)
+        .map(|a| a.iter().map(|&b| f64::from_bits(b)).collect())
+        .collect();
+    let saved = Saved {
+        step: mid.1,
+        time: f64::from_bits(mid.2),
+        arrays,
+    };
+    let a = on_ranks(&c, (1, 2), 7, BackendKind::Reference, Some(saved.clone())).unwrap();
+    same(&whole, &a, "restored on 1 x 2");
+    let b = single(&c, 7, Some(saved)).unwrap();
+    same(&whole, &b, "restored on one process");
+}
+
+/// A step that produces a non-physical state (a fixed Δt far too large) fails on every rank
+/// with the single-process error: the same step and the same first bad cell.
+#[test]
+fn a_diverging_step_fails_alike() {
+    let c = case(
+        r#"{"name":"r6","method":"shll_euler","grid":{"nx":16,"ny":12,"x":[0,1],"y":[0,1]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},
+        "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+        "initial":{"state":{"rho":1,"p":1},"regions":[{"x":[0.6,1],"y":[0.5,1],"state":{"rho":0.05,"u":-3,"p":0.02}}]},
+        "time":{"dt":0.05,"steps":20}}"#,
+    );
+    let one = single(&c, 20, None).expect_err("the single-process run diverges");
+    for l in [(2, 1), (1, 2), (2, 2)] {
+        let r = on_ranks(&c, l, 20, BackendKind::Reference, None).expect_err("diverges");
+        assert_eq!(one, r, "{l:?}");
+    }
+}
