@@ -11,9 +11,11 @@
 //! argument bindings for the kernel-count trace ([`TraceOp`], `src/bench/trace.rs`). Both are
 //! off in normal runs.
 //!
-//! The code: `buffers.rs` (creating, writing, reading and copying buffers), `kernels.rs`
+//! The code: `buffers.rs` (creating, writing, reading and copying buffers), `blocks.rs`
+//! (rectangles of buffers, with a staging buffer for narrow ones), `kernels.rs`
 //! (binding by name and launching), `record.rs` (the two recorders).
 
+mod blocks;
 mod buffers;
 mod kernels;
 mod record;
@@ -30,7 +32,7 @@ use crate::error::DeviceError;
 use buffers::Buf;
 use record::Recorders;
 
-pub use buffers::Block;
+pub use blocks::Block;
 pub use record::{ArgBinding, CommandTime, Profile, TraceOp, COPY, READ};
 
 /// A program with named buffers and bound kernels on one device.

@@ -10,27 +10,30 @@
 //! window and exchanges halos at the reference's points (`reference/iterate.rs`): after the
 //! pseudo-velocities (û, d_u, v̂, d_v), after each loop-3 sweep (p_new, T_new), after the
 //! correction and ghosts (u, v) and after the face fluxes (ρu, ρv, Fx, Fy). Only the halo
-//! strips cross the bus (`clEnqueueReadBufferRect`/`WriteBufferRect`, [`DeviceStrips`]); the
+//! strips cross the bus (`clEnqueueReadBufferRect`/`WriteBufferRect`, `phase/strips.rs`); the
 //! messages are `decomp::Halo`'s. The residual maxima cover the owned cells only (the halo
 //! strips of the residual arrays are zeroed before the reduction) and are merged over the
 //! ranks, so loop 2 runs one host round trip per iteration there (no device-side control: its
 //! check cannot see the other ranks).
 
-use crate::decomp::{Halo, Rect, StripIo};
+use crate::decomp::Halo;
 use crate::device::{
-    build_cached, check_capacity, require_fp64, select_device, Block, Defines, DeviceInfo,
-    KernelCache, Runtime,
+    build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, KernelCache,
+    Runtime,
 };
 use std::sync::Arc;
 
-use crate::error::{DeviceError, RunError};
-use crate::methods::simple_ts::backend::Backend;
+use crate::error::DeviceError;
 use crate::methods::simple_ts::case::{Case, Convection, Defect, Interpolation};
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::geometry::Wall;
 use crate::methods::simple_ts::problem::Problem;
 
 mod copies;
+mod seams;
+mod strips;
+
+use strips::{FLUXES, PSEUDO, SWEEP, VELOCITY};
 
 pub use copies::{levels, levels3, Pairs, Triples};
 pub(crate) use copies::{upload_geometry, CopyLists};
@@ -112,65 +115,6 @@ pub struct OpenCl {
     hint: u32,
     /// One rank's window of a decomposed run: its halo exchange ([`OpenCl::set_halo`]).
     halo: Option<Arc<Halo>>,
-}
-
-/// The halo-exchanged buffers of each exchange point (the reference's: `reference/iterate.rs`
-/// and `Reference::update_fluxes`).
-const PSEUDO: [&str; 4] = ["u_hat", "d_u", "v_hat", "d_v"];
-const SWEEP: [&str; 2] = ["p_new", "t_new"];
-const VELOCITY: [&str; 2] = ["u", "v"];
-const FLUXES: [&str; 4] = ["rho_u", "rho_v", "fx", "fy"];
-/// The residual arrays the reduction reads (u and v in Fx and Fy, [`RES_ALIAS`]).
-const RESIDUALS: [&str; 4] = ["fx", "fy", "res_p", "res_t"];
-
-/// Device buffers as the arrays of a halo exchange: only the strips are read and written.
-struct DeviceStrips<'a> {
-    rt: &'a mut Runtime,
-    names: &'a [&'a str],
-    /// Stored columns of the window.
-    pitch: usize,
-}
-
-impl DeviceStrips<'_> {
-    fn block(&self, r: &Rect) -> Block {
-        Block {
-            pitch: self.pitch,
-            x0: r.x0,
-            y0: r.y0,
-            cols: r.x1 - r.x0,
-            rows: r.y1 - r.y0,
-        }
-    }
-}
-
-impl StripIo for DeviceStrips<'_> {
-    type Error = DeviceError;
-
-    fn arrays(&self) -> usize {
-        self.names.len()
-    }
-
-    fn read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), DeviceError> {
-        let mut reads = Vec::with_capacity(rects.len() * self.names.len());
-        for (r, buf) in rects.iter().zip(out.iter_mut()) {
-            let blk = self.block(r);
-            for (name, chunk) in self.names.iter().zip(buf.chunks_mut(r.len().max(1))) {
-                reads.push((*name, blk, chunk));
-            }
-        }
-        self.rt.read_blocks(&mut reads)
-    }
-
-    fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), DeviceError> {
-        let mut writes = Vec::with_capacity(rects.len() * self.names.len());
-        for (r, buf) in rects.iter().zip(data) {
-            let blk = self.block(r);
-            for (name, chunk) in self.names.iter().zip(buf.chunks(r.len().max(1))) {
-                writes.push((*name, blk, chunk));
-            }
-        }
-        self.rt.write_blocks(&writes)
-    }
 }
 
 /// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`.
@@ -358,60 +302,6 @@ impl OpenCl {
         Ok(s)
     }
 
-    /// Make this solver one rank of a decomposed run: `p` is the rank's window
-    /// (`ranks::sub_problem`) and `halo` its exchange. The face fluxes of the initial state get
-    /// their halos here; from then on every exchange point of loop 2 exchanges, and the
-    /// residuals are the owned cells' merged over the ranks (collective: every rank calls it).
-    pub fn set_halo(&mut self, halo: Arc<Halo>) -> Result<(), DeviceError> {
-        self.halo = Some(halo);
-        self.exchange(&FLUXES)
-    }
-
-    /// Replace the halo strips of the buffers `names` with their owners' values (nothing
-    /// without a halo).
-    fn exchange(&mut self, names: &[&str]) -> Result<(), DeviceError> {
-        let Some(h) = self.halo.clone() else {
-            return Ok(());
-        };
-        // A window without neighbours (one rank) has nothing to exchange: no wait either, so
-        // that `bench --thread-ranks 1` is the baseline of the same loop.
-        if h.stages().iter().all(Vec::is_empty) {
-            return Ok(());
-        }
-        // The kernels queued before it first, so that the exchange's time (HaloStats) is its
-        // own: the strip reads would wait for them anyway.
-        self.rt.finish()?;
-        let mut io = DeviceStrips {
-            rt: &mut self.rt,
-            names,
-            pitch: self.p.grid.nxt,
-        };
-        h.exchange_with(&mut io)
-    }
-
-    /// Zero the halo strips of the residual arrays, so that the reduction sees the owned
-    /// cells only (a zero never wins it: the reference's scan starts from zero too).
-    fn zero_halo_residuals(&mut self) -> Result<(), DeviceError> {
-        let Some(h) = &self.halo else {
-            return Ok(());
-        };
-        let rects = h.halo_rects();
-        if rects.is_empty() {
-            return Ok(());
-        }
-        let zeros = vec![0.0; rects.iter().map(Rect::len).max().unwrap_or(0)];
-        let io = DeviceStrips {
-            rt: &mut self.rt,
-            names: &RESIDUALS,
-            pitch: self.p.grid.nxt,
-        };
-        let writes: Vec<_> = rects
-            .iter()
-            .flat_map(|r| RESIDUALS.map(|name| (name, io.block(r), &zeros[..r.len()])))
-            .collect();
-        io.rt.write_blocks(&writes)
-    }
-
     /// The device this solver runs on.
     pub fn device(&self) -> &DeviceInfo {
         self.rt.program().device()
@@ -555,70 +445,6 @@ impl OpenCl {
         self.host.allocate(self.n);
         super::loop2::read_fields(&self.rt, &K, &mut self.host.k)?;
         super::loop2::read_fields(&self.rt, &N, &mut self.host.n)?;
-        self.dirty = false;
-        Ok(())
-    }
-}
-
-impl super::loop2::DeviceLoop for OpenCl {
-    fn begin_step(&mut self) -> Result<(), DeviceError> {
-        OpenCl::begin_step(self)
-    }
-    fn iterate(&mut self) -> Result<[super::loop2::MaxAt; 4], DeviceError> {
-        OpenCl::iterate(self)
-    }
-    fn rollback(&mut self) -> Result<(), DeviceError> {
-        OpenCl::rollback(self)
-    }
-    fn nxt(&self) -> usize {
-        // A rank's maxima carry the whole grid's indices.
-        self.halo.as_ref().map_or(self.p.grid.nxt, |h| h.win.nxt)
-    }
-    fn steps_mut(&mut self) -> &mut u64 {
-        &mut self.host.step
-    }
-    fn device_control(&self) -> bool {
-        // The device-side check cannot merge the maxima of other ranks.
-        self.halo.is_none()
-    }
-    fn enqueue_iteration(&mut self) -> Result<(), DeviceError> {
-        self.queue_checked_iteration()
-    }
-    fn read_control(&mut self) -> Result<super::loop2::Control, DeviceError> {
-        self.control()
-    }
-    fn batch_hint(&mut self) -> &mut u32 {
-        &mut self.hint
-    }
-}
-
-impl Backend for OpenCl {
-    fn name(&self) -> String {
-        format!("opencl:{}", self.device().name)
-    }
-
-    super::loop2::shared_backend_methods!();
-
-    fn iterate_rows(&mut self, rows: &[std::ops::Range<usize>]) -> Result<&State, RunError> {
-        if self.dirty {
-            self.host.allocate(self.n);
-            let nxt = self.p.grid.nxt;
-            super::loop2::read_rows(&self.rt, &K, &mut self.host.k, rows, nxt)?;
-        }
-        Ok(&self.host)
-    }
-
-    fn info(&self) -> crate::solver::SolverInfo {
-        super::loop2::info(self.rt.program(), "phase", None)
-    }
-
-    fn restore(&mut self, state: State) -> Result<(), RunError> {
-        self.run_one("ctl_reset")?;
-        super::loop2::write_fields(&mut self.rt, &K, &state.k)?;
-        super::loop2::write_fields(&mut self.rt, &N, &state.n)?;
-        self.host = state;
-        self.run("fluxes")?;
-        self.exchange(&FLUXES)?;
         self.dirty = false;
         Ok(())
     }
