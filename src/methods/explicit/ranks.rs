@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use super::reference::{exchange, fill_ghosts, first_bad, Reference};
+use super::reference::{exchange, fill_ghosts, Reference};
 use super::solver::{fill_snapshot, layout, saved_arrays, state_of_saved};
 use super::{Mesh, Problem, StepRule};
 use crate::decomp::{Comm, Decomposition, Halo, Layers, Window};
@@ -104,41 +104,6 @@ pub fn sub_problem(p: &Problem, win: &Window) -> Problem {
         grid: p.grid.clone(),
         common: p.common.clone(),
     }
-}
-
-/// [`first_bad`] over all ranks (every rank calls it): the first bad cell of the whole grid in
-/// the single-process scan order (rows from the south, x fastest), in computed indices of the
-/// whole grid, identical on every rank.
-pub fn first_bad_merged(
-    p: &Problem,
-    halo: &Halo,
-    q: &[f64],
-) -> Option<(i64, i64, &'static str, f64)> {
-    let m = &p.mesh;
-    let names = p.system.conserved_names();
-    let mine = match first_bad(p, q) {
-        // Local computed indices from the window's stored ones: back to the whole grid's.
-        Some((i, j, name, value)) => {
-            let gi = i + halo.win.x.start as i64;
-            let gj = if m.dims == 2 {
-                j + halo.win.y.start as i64
-            } else {
-                j
-            };
-            let code = names.iter().position(|&n| n == name).unwrap_or(names.len());
-            [1.0, gj as f64, gi as f64, code as f64, value]
-        }
-        None => [0.0; 5],
-    };
-    let all = halo.comm.all_gather(&mine);
-    all.chunks(5)
-        .filter(|r| r[0] != 0.0)
-        .min_by(|a, b| (a[1], a[2]).partial_cmp(&(b[1], b[2])).expect("finite"))
-        .map(|r| {
-            let code = r[3] as usize;
-            let name = if code < names.len() { names[code] } else { "p" };
-            (r[2] as i64, r[1] as i64, name, r[4])
-        })
 }
 
 /// What rank 0 asks of the other ranks.
