@@ -71,6 +71,8 @@ pub fn check(case: &AnyCase) {
                 simplets::methods::bp::tables::BoundaryForm::Tables => "branch-free tables",
                 simplets::methods::bp::tables::BoundaryForm::Ranges =>
                     "interior arithmetic, boundary ranges",
+                simplets::methods::bp::tables::BoundaryForm::Ghost =>
+                    "ghost nodes, interior stencils",
             }
         );
         println!(

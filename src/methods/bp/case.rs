@@ -414,6 +414,7 @@ impl Case {
             match self.scheme.boundaries {
                 BoundaryForm::Tables => "scree-branch-free".into(),
                 BoundaryForm::Ranges => "scree-ranges".into(),
+                BoundaryForm::Ghost => "scree-ghost".into(),
             },
             &self.grid_spec(),
             crate::methods::explicit::StepRule::Fixed(1.0),

@@ -20,6 +20,7 @@
 pub mod cascade;
 pub mod case;
 pub mod formulas;
+pub mod ghost;
 pub mod grid;
 pub mod gridfile;
 pub mod gridspec;
@@ -35,6 +36,8 @@ pub mod tables;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ghost;
 #[cfg(test)]
 mod tests_grids;
 

@@ -13,6 +13,7 @@ pub fn form_name(form: BoundaryForm) -> &'static str {
     match form {
         BoundaryForm::Tables => "bp-tables",
         BoundaryForm::Ranges => "bp-ranges",
+        BoundaryForm::Ghost => "bp-ghost",
     }
 }
 
@@ -80,6 +81,33 @@ pub fn kernels(ni: usize, nj: usize, form: BoundaryForm) -> Vec<KernelModel> {
                 ),
             ],
         ),
+        // The ghost form as its kernels would run: the ghost fill over the boundary ranges of
+        // the padded grid (a copy or a mirror: reads a node's 8 values, writes 8), the faces
+        // of the padded grid without a multiplier, the sum and smoothing of the real nodes by
+        // index arithmetic (their cells and neighbours in the padded arrays).
+        BoundaryForm::Ghost => (
+            vec![
+                k(
+                    "ghost_fill",
+                    edge_nodes(ni + 2, nj + 2),
+                    6.0,
+                    64.0 + 16.0,
+                    64.0,
+                ),
+                face_r("flux_i", (ni + 2) * (nj + 1)),
+                face_r("flux_j", (ni + 1) * (nj + 2)),
+            ],
+            vec![
+                k("sum_interior", nn, 4.0 * 5.0, 32.0 + 32.0, 32.0),
+                k(
+                    "smooth_interior",
+                    nn,
+                    4.0 * 10.0 + 2.0 + 9.0,
+                    32.0 + 8.0,
+                    32.0,
+                ),
+            ],
+        ),
         BoundaryForm::Ranges => {
             let nin = (ni - 2) * (nj - 2);
             (
@@ -121,6 +149,11 @@ pub fn kernels(ni: usize, nj: usize, form: BoundaryForm) -> Vec<KernelModel> {
     // Four signal speeds (8 each), the rate (3), per component the change (4) and SCREE (2).
     // Reads ρ and u, v, p of about one node, two faces' fluxes, area, d_min and the SCREE
     // memory; writes the change and the memory.
+    let nc = if form == BoundaryForm::Ghost {
+        (ni + 1) * (nj + 1)
+    } else {
+        nc
+    };
     all.push(k(
         "calc_changes",
         nc,

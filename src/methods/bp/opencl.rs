@@ -40,7 +40,7 @@ pub fn edge_nodes(ni: usize, nj: usize) -> usize {
 /// sum is `CFG_NGROUPS`.
 pub fn form_groups(ni: usize, nj: usize, form: BoundaryForm) -> (usize, usize) {
     match form {
-        BoundaryForm::Tables => (groups(ni * nj), 0),
+        BoundaryForm::Tables | BoundaryForm::Ghost => (groups(ni * nj), 0),
         BoundaryForm::Ranges => (groups((ni - 2) * (nj - 2)), groups(edge_nodes(ni, nj))),
     }
 }

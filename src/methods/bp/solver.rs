@@ -41,7 +41,17 @@ impl BpSolver {
         let mut b = Bp::start(c.node_grid(), c.flow(), c.numerics(), c.start);
         b.parallel = choice.kind == BackendKind::Parallel;
         b.form = c.scheme.boundaries;
+        if b.form == BoundaryForm::Ghost && b.g.periodic.iter().any(|&p| p) {
+            return Err(DeviceError::Unsupported(
+                "bp_euler: the ghost boundary form serves ducts only (walls at j = 0 and nj - 1), not periodic grids; use \"tables\" or \"ranges\"".into(),
+            ));
+        }
         let engine = match choice.kind {
+            BackendKind::OpenCl if b.form == BoundaryForm::Ghost => {
+                return Err(DeviceError::Unsupported(
+                    "bp_euler: the ghost boundary form runs on the reference and parallel backends only; use \"tables\" or \"ranges\" on OpenCL".into(),
+                ))
+            }
             BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(
                 &b.g,
                 &b.t,
@@ -295,6 +305,9 @@ impl Solver for BpSolver {
                     BoundaryForm::Ranges => {
                         "SCREE, local time steps, interior arithmetic and boundary ranges".into()
                     }
+                    BoundaryForm::Ghost => {
+                        "SCREE, local time steps, ghost nodes and interior stencils".into()
+                    }
                 },
             ),
             match self.b.form {
@@ -302,6 +315,13 @@ impl Solver for BpSolver {
                     "tables".into(),
                     format!("{:.0} B per node", self.b.t.bytes_per_node()),
                 ),
+                BoundaryForm::Ghost => {
+                    let (ni, nj) = (self.b.g.ni, self.b.g.nj);
+                    (
+                        "ghost layer".into(),
+                        format!("{} x {} padded nodes", ni + 2, nj + 2),
+                    )
+                }
                 BoundaryForm::Ranges => (
                     "boundary rows".into(),
                     format!(
