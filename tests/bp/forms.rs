@@ -96,3 +96,23 @@ fn bench_reports_both_forms() {
         assert!(r.get("seconds").is_some(), "{r}");
     }
 }
+
+/// The ghost form (a padded layer, interior stencils: another discretisation, not the
+/// tables' bits) on the three backends, bit for bit: the odd bump (subsonic inlet relaxing,
+/// exit pressure) and the wedge (supersonic inlet and exit).
+#[test]
+fn ghost_form_is_bit_identical_on_every_backend() {
+    parity(with_form(ODD, BoundaryForm::Ghost), true);
+    parity(with_form(WEDGE, BoundaryForm::Ghost), false);
+}
+
+/// The ghost form serves ducts only: a periodic grid is refused in one line.
+#[test]
+fn ghost_form_refuses_periodic_grids() {
+    let c = with_form(CASCADE, BoundaryForm::Ghost);
+    let e = BpSolver::new(&c, &choice(BackendKind::Reference))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("ghost") && !e.contains('\n'), "{e}");
+}

@@ -47,11 +47,6 @@ impl BpSolver {
             ));
         }
         let engine = match choice.kind {
-            BackendKind::OpenCl if b.form == BoundaryForm::Ghost => {
-                return Err(DeviceError::Unsupported(
-                    "bp_euler: the ghost boundary form runs on the reference and parallel backends only; use \"tables\" or \"ranges\" on OpenCL".into(),
-                ))
-            }
             BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(
                 &b.g,
                 &b.t,
