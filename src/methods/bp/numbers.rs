@@ -81,31 +81,21 @@ pub fn kernels(ni: usize, nj: usize, form: BoundaryForm) -> Vec<KernelModel> {
                 ),
             ],
         ),
-        // The ghost form as its kernels would run: the ghost fill over the boundary ranges of
-        // the padded grid (a copy or a mirror: reads a node's 8 values, writes 8), the faces
-        // of the padded grid without a multiplier, the sum and smoothing of the real nodes by
-        // index arithmetic (their cells and neighbours in the padded arrays).
+        // The ghost form (cl/bp/ghost.cl): ghost_copy moves the real rows' w and sec into
+        // the padded arrays (the columns' copies into gtmp too), ghost_walls mirrors the
+        // wall rows (the node two in and the normal read; w, sec and gtmp written; two
+        // mirrors of 6 operations), the padded faces carry no multiplier, the sum and the
+        // smoothing of the real nodes find cells and neighbours by index arithmetic.
         BoundaryForm::Ghost => (
             vec![
-                k(
-                    "ghost_fill",
-                    edge_nodes(ni + 2, nj + 2),
-                    6.0,
-                    64.0 + 16.0,
-                    64.0,
-                ),
-                face_r("flux_i", (ni + 2) * (nj + 1)),
-                face_r("flux_j", (ni + 1) * (nj + 2)),
+                k("ghost_copy", (ni + 2) * nj, 0.0, 64.0, 64.0),
+                k("ghost_walls", 2 * (ni + 2), 12.0, 80.0, 96.0),
+                face_r("ghost_flux_i", (ni + 2) * (nj + 1)),
+                face_r("ghost_flux_j", (ni + 1) * (nj + 2)),
             ],
             vec![
-                k("sum_interior", nn, 4.0 * 5.0, 32.0 + 32.0, 32.0),
-                k(
-                    "smooth_interior",
-                    nn,
-                    4.0 * 10.0 + 2.0 + 9.0,
-                    32.0 + 8.0,
-                    32.0,
-                ),
+                k("ghost_sum", nn, 4.0 * 5.0, 32.0 + 32.0, 32.0),
+                k("ghost_smooth", nn, 4.0 * 10.0 + 2.0 + 9.0, 32.0 + 8.0, 32.0),
             ],
         ),
         BoundaryForm::Ranges => {
@@ -149,13 +139,13 @@ pub fn kernels(ni: usize, nj: usize, form: BoundaryForm) -> Vec<KernelModel> {
     // Four signal speeds (8 each), the rate (3), per component the change (4) and SCREE (2).
     // Reads ρ and u, v, p of about one node, two faces' fluxes, area, d_min and the SCREE
     // memory; writes the change and the memory.
-    let nc = if form == BoundaryForm::Ghost {
-        (ni + 1) * (nj + 1)
+    let (changes, nc) = if form == BoundaryForm::Ghost {
+        ("ghost_changes", (ni + 1) * (nj + 1))
     } else {
-        nc
+        ("calc_changes", nc)
     };
     all.push(k(
-        "calc_changes",
+        changes,
         nc,
         4.0 * 8.0 + 3.0 + 4.0 * 6.0,
         8.0 * (4.0 + 8.0 + 2.0 + 4.0),

@@ -10,9 +10,9 @@
 //! ([`super::formulas`], FP contraction off), the same tables, a maximum and a minimum as the
 //! only reductions.
 
+use super::ghost::Ghost;
 use super::grid::NodeGrid;
 use super::step::inlet_state;
-use super::ghost::Ghost;
 use super::tables::{BoundaryForm, Edges, Tables};
 use super::{Flow, Numerics};
 use crate::device::{
@@ -92,6 +92,16 @@ pub fn device_bytes(ni: usize, nj: usize) -> (u64, u64) {
     (8 * reals + 4 * 8 * nn, 8 * 4 * nn)
 }
 
+/// Device bytes of the ghost form's padded arrays on top of [`device_bytes`]: gw, gsec and
+/// gtmp (4 values per padded node each), the fluxes and projected lengths of the padded
+/// faces (4 + 2), the cell changes, SCREE memory, area and d_min of the padded cells
+/// (4 + 4 + 2), the wall normals.
+pub fn ghost_bytes(ni: usize, nj: usize) -> u64 {
+    let (pi, pj) = ((ni + 2) as u64, (nj + 2) as u64);
+    let faces = pi * (pj - 1) + (pi - 1) * pj;
+    8 * (12 * pi * pj + 6 * faces + 10 * (pi - 1) * (pj - 1) + 4 * pi)
+}
+
 /// Structure of arrays: component v of item k at v·n + k.
 fn soa<const N: usize>(a: &[[f64; N]]) -> Vec<f64> {
     (0..N).flat_map(|v| a.iter().map(move |x| x[v])).collect()
@@ -144,7 +154,10 @@ impl BpOpenCl {
     ) -> Result<BpOpenCl, DeviceError> {
         let dev = select_device(choice.device.as_deref())?;
         require_fp64(&dev)?;
-        let (total, largest) = device_bytes(g.ni, g.nj);
+        let (mut total, largest) = device_bytes(g.ni, g.nj);
+        if e.1 == BoundaryForm::Ghost {
+            total += ghost_bytes(g.ni, g.nj);
+        }
         check_capacity(&dev, total, largest, (RED * 12) as u64, RED)?;
         if 4 * g.ni * g.nj > i32::MAX as usize {
             return Err(DeviceError::Unsupported(format!(

@@ -20,5 +20,9 @@ pub const GHOST: (&str, &str) = ("cl/bp/ghost.cl", include_str!("../../../cl/bp/
 
 /// The program of the solver (the three forms' kernels).
 pub fn program() -> Source {
-    Source::new().with(FORMULAS).with(STEP).with(RANGES).with(GHOST)
+    Source::new()
+        .with(FORMULAS)
+        .with(STEP)
+        .with(RANGES)
+        .with(GHOST)
 }
