@@ -1,7 +1,8 @@
 //! The boundary forms (`"scheme": { "boundaries": "tables" | "ranges" | "ghost" }`): the ranges
 //! form (interior by index arithmetic, boundary rows in launches of their own) gives the
 //! tables' bits on the bump, the wedge and the cascade; it is bit-identical on the three
-//! backends; `bench` reports both forms.
+//! backends, and so is the ghost form (a padded layer: another discretisation); `bench`
+//! reports the three forms.
 
 use simplets::methods::bp::case::Case;
 use simplets::methods::bp::solver::BpSolver;
