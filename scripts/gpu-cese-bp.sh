@@ -23,8 +23,9 @@
 #             parallel backend)
 #   bp_euler  5000 steps on a 1000x1000-node channel with a bump (the report: 117 s on an
 #             X1950 XT, 23.4 ns per node-step) and on the turbine cascade's H-grid at
-#             1000x1000 nodes, each in both boundary forms (`bench` runs the branch-free
-#             tables, then the boundary ranges: two CSV lines in that order); the parallel
+#             1000x1000 nodes, each in every boundary form (`bench` runs the branch-free
+#             tables, the boundary ranges, then the ghost layer: CSV lines in that order; the
+#             cascade, periodic, has no ghost line); the parallel
 #             backend on the bump. SKIPPED with the binary's reason in summary.txt where
 #             `bench` of bp_euler on OpenCL is refused (a binary without its kernels).
 # Each run is skipped with a SKIP line once the remaining BUDGET (seconds, default 540) is
@@ -112,24 +113,26 @@ markdown() {
     }' "$OUT/$name.csv" "$OUT/$name-fused.csv" >"$OUT/$name.md"
 }
 
-# The Brandvik-Pullan table: per case and grid the two boundary forms on the GPU (bench
-# writes the tables line, then the ranges line) and the parallel backend (its tables form).
+# The Brandvik-Pullan table: per case and grid the boundary forms on the GPU (bench writes
+# the tables line, the ranges line, then the ghost line where the grid has no periodic
+# sides) and the parallel backend (its tables form).
 bp_markdown() {
   [ -f "$OUT/bp_euler.csv" ] || return
   awk -F, '
     function f(x) { return x == "" ? "" : sprintf("%.4g", x) }
     { key = $1 " " $3 "x" $4; if (!(key in seen)) { seen[key] = 1; order[n++] = key }
-      if ($5 ~ /^opencl/) { form = (key in gpu) ? "ranges" : "tables"; gpu[key] = 1 }
-      else { form = (key in cpu) ? "parallel-ranges" : "parallel"; cpu[key] = 1 }
+      if ($5 ~ /^opencl/) { form = (gpu[key] == 0) ? "tables" : (gpu[key] == 1 ? "ranges" : "ghost"); gpu[key]++ }
+      else { form = (cpu[key] == 0) ? "parallel" : (cpu[key] == 1 ? "parallel-ranges" : "parallel-ghost"); cpu[key]++ }
       s[key, form] = $8; st[key, form] = $7; ns[key, form] = $9; bound[key, form] = $10 }
     END {
       printf "### bp_euler (`configs/bp_bump.json`, `configs/bp_cascade.json`, FP64)\n\n"
-      printf "| case, nodes | steps | tables: s, ns/node-step (%% bound) | ranges: s, ns/node-step (%% bound) | parallel ns/node-step (steps) | tables vs parallel |\n"
-      printf "|---|---:|---:|---:|---:|---:|\n"
+      printf "| case, nodes | steps | tables: s, ns/node-step (%% bound) | ranges: s, ns/node-step (%% bound) | ghost: s, ns/node-step (%% bound) | parallel ns/node-step (steps) | tables vs parallel |\n"
+      printf "|---|---:|---:|---:|---:|---:|---:|\n"
       for (i = 0; i < n; i++) {
-        k = order[i]; a = ns[k, "tables"]; b = ns[k, "ranges"]; p = ns[k, "parallel"]
-        printf "| %s | %s | %s, %s (%s) | %s, %s (%s) | %s (%s) | %s |\n", k, st[k, "tables"],
+        k = order[i]; a = ns[k, "tables"]; b = ns[k, "ranges"]; c = ns[k, "ghost"]; p = ns[k, "parallel"]
+        printf "| %s | %s | %s, %s (%s) | %s, %s (%s) | %s, %s (%s) | %s (%s) | %s |\n", k, st[k, "tables"],
           f(s[k, "tables"]), f(a), bound[k, "tables"], f(s[k, "ranges"]), f(b), bound[k, "ranges"],
+          f(s[k, "ghost"]), f(c), bound[k, "ghost"],
           f(p), st[k, "parallel"], (a > 0 && p > 0) ? sprintf("%.1fx", p / a) : ""
       }
     }' "$OUT/bp_euler.csv" >"$OUT/bp_euler.md"

@@ -80,19 +80,31 @@ pub fn counts(name: &str, scheme: &str, ni: usize, nj: usize, form: BoundaryForm
     }
 }
 
-/// `simplets bench` of a `bp_euler` case: the branch-free tables, then the ranges form
-/// (the same bits: the comparison of spec §10 items 2–3), one report each. `--json PATH`
-/// writes one file per form, the form's name before the extension (`b.tables.json`,
-/// `b.ranges.json`); `--csv` appends one line per form.
+/// `simplets bench` of a `bp_euler` case: the branch-free tables, the ranges form (the same
+/// bits: the comparison of spec §10 items 2–3), then the ghost form (issue 19's ghost-cell
+/// comparison; ducts only, so a periodic grid skips it with a note), one report each.
+/// `--json PATH` writes one file per form, the form's name before the extension
+/// (`b.tables.json`, `b.ranges.json`, `b.ghost.json`); `--csv` appends one line per form.
 pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
     let AnyCase::BpEuler(c) = resized(case, o.nx, o.ny)? else {
         unreachable!("a bp_euler case")
     };
     let opencl = matches!(o.backend, Backend::Auto | Backend::Opencl);
     let mut ch = None;
-    for form in [BoundaryForm::Tables, BoundaryForm::Ranges] {
+    for form in [
+        BoundaryForm::Tables,
+        BoundaryForm::Ranges,
+        BoundaryForm::Ghost,
+    ] {
         let mut c = c.clone();
         c.scheme.boundaries = form;
+        if form == BoundaryForm::Ghost && c.node_grid().periodic.iter().any(|&p| p) {
+            println!(
+                "bench: the ghost form serves ducts only; {} has periodic sides, skipped",
+                c.name
+            );
+            continue;
+        }
         let common = c.common();
         let (ni, nj) = (common.grid.nx, common.grid.ny);
         let mut spec = simplets::bench::Spec {
@@ -186,9 +198,13 @@ pub fn build_kernels(case: &AnyCase, device: Option<&str>) -> Result<(), Failure
         ))
     })?;
     let cache = simplets::device::KernelCache::new(dir);
-    // Both boundary forms: `bench` runs both (their defines differ in the smoothing's
-    // work-group count).
-    for form in [BoundaryForm::Tables, BoundaryForm::Ranges] {
+    // Every boundary form `bench` runs (their defines differ in the smoothing's work-group
+    // count; the ghost form's are the tables').
+    for form in [
+        BoundaryForm::Tables,
+        BoundaryForm::Ranges,
+        BoundaryForm::Ghost,
+    ] {
         let mut c = c.clone();
         c.scheme.boundaries = form;
         let built =

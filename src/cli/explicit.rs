@@ -71,10 +71,12 @@ pub fn check(case: &AnyCase) {
                 simplets::methods::bp::tables::BoundaryForm::Tables => "branch-free tables",
                 simplets::methods::bp::tables::BoundaryForm::Ranges =>
                     "interior arithmetic, boundary ranges",
+                simplets::methods::bp::tables::BoundaryForm::Ghost =>
+                    "ghost nodes, interior stencils",
             }
         );
         println!(
-            "grid        {} x {} nodes ({} cells), {}; tables {:.0} B per node",
+            "grid        {} x {} nodes ({} cells), {}; {}",
             g.ni,
             g.nj,
             g.nci() * g.ncj(),
@@ -85,7 +87,15 @@ pub fn check(case: &AnyCase) {
                     "turbine cascade, periodic sides".to_string(),
                 simplets::methods::bp::case::BpGrid::File { path, .. } => format!("file {path}"),
             },
-            t.bytes_per_node()
+            if b.scheme.boundaries == simplets::methods::bp::tables::BoundaryForm::Ghost {
+                format!(
+                    "{} x {} padded nodes with the ghost layer",
+                    g.ni + 2,
+                    g.nj + 2
+                )
+            } else {
+                format!("tables {:.0} B per node", t.bytes_per_node())
+            }
         );
         println!(
             "time        at most {} steps, stop below max |drho|/rho0 = {:e}; CFL {}, smoothing {}",

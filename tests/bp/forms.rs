@@ -1,7 +1,8 @@
-//! The two boundary forms (`"scheme": { "boundaries": "tables" | "ranges" }`): the ranges
+//! The boundary forms (`"scheme": { "boundaries": "tables" | "ranges" | "ghost" }`): the ranges
 //! form (interior by index arithmetic, boundary rows in launches of their own) gives the
 //! tables' bits on the bump, the wedge and the cascade; it is bit-identical on the three
-//! backends; `bench` reports both forms.
+//! backends, and so is the ghost form (a padded layer: another discretisation); `bench`
+//! reports the three forms.
 
 use simplets::methods::bp::case::Case;
 use simplets::methods::bp::solver::BpSolver;
@@ -95,4 +96,57 @@ fn bench_reports_both_forms() {
             .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         assert!(r.get("seconds").is_some(), "{r}");
     }
+}
+
+/// The ghost form (a padded layer, interior stencils: another discretisation, not the
+/// tables' bits) on the three backends, bit for bit: the odd bump (subsonic inlet relaxing,
+/// exit pressure) and the wedge (supersonic inlet and exit).
+#[test]
+fn ghost_form_is_bit_identical_on_every_backend() {
+    parity(with_form(ODD, BoundaryForm::Ghost), true);
+    parity(with_form(WEDGE, BoundaryForm::Ghost), false);
+}
+
+/// The ghost form serves ducts only: a periodic grid is refused in one line.
+#[test]
+fn ghost_form_refuses_periodic_grids() {
+    let c = with_form(CASCADE, BoundaryForm::Ghost);
+    let e = BpSolver::new(&c, &choice(BackendKind::Reference))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("ghost") && !e.contains('\n'), "{e}");
+}
+
+/// `simplets bench` of the bump on OpenCL (PoCL here) reports the ghost form after the other
+/// two, with its own kernels and JSON file; on the cascade (periodic) it says it skips it.
+#[test]
+fn bench_reports_the_ghost_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let _g = common::cl_lock();
+    for (case, want) in [
+        (
+            "bp_bump.json",
+            &["scree-ghost", "ghost_walls", "ghost_smooth", "scree-ranges"][..],
+        ),
+        ("bp_cascade.json", &["ghost form serves ducts only"][..]),
+    ] {
+        let out = common::simplets()
+            .args(["bench", "--backend", "opencl", "--steps", "2"])
+            .args(["--warmup", "1", "--nx", "31", "--ny", "15", "--json"])
+            .arg(dir.path().join(case))
+            .arg(common::config(case))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for w in want {
+            assert!(text.contains(w), "{w} missing from\n{text}");
+        }
+    }
+    assert!(dir.path().join("bp_bump.ghost.json").exists());
 }

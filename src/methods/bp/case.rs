@@ -115,7 +115,8 @@ pub struct BpScheme {
     pub smooth: f64,
     /// How the boundaries reach the step: `"tables"` (default, the report's branch-free
     /// index tables) or `"ranges"` (interior by arithmetic, boundary rows in their own
-    /// launches); the same bits.
+    /// launches), the same bits; or `"ghost"` (a padded ghost layer, interior stencils
+    /// everywhere: another discretisation, ducts only).
     #[serde(default, skip_serializing_if = "is_tables")]
     pub boundaries: BoundaryForm,
 }
@@ -414,6 +415,7 @@ impl Case {
             match self.scheme.boundaries {
                 BoundaryForm::Tables => "scree-branch-free".into(),
                 BoundaryForm::Ranges => "scree-ranges".into(),
+                BoundaryForm::Ghost => "scree-ghost".into(),
             },
             &self.grid_spec(),
             crate::methods::explicit::StepRule::Fixed(1.0),

@@ -13,13 +13,16 @@
 //! reference's loops on rayon's threads (bit-identical too). Grids: the analytic generators
 //! ([`grid`]) or a grid file ([`gridfile`]) whose periodic node pairs become seams through
 //! the tables ([`tables`], spec §4.7), among them the turbine cascade's H-grid with periodic
-//! sides ([`cascade`]). Two boundary forms, the same bits ([`tables::BoundaryForm`]): the
-//! report's tables, or interior nodes by index arithmetic with the boundary rows in their own
-//! loops and launches (`cl/bp/ranges.cl`, spec §10 items 2–3).
+//! sides ([`cascade`]). Three boundary forms ([`tables::BoundaryForm`]): the report's tables,
+//! or interior nodes by index arithmetic with the boundary rows in their own loops and
+//! launches (`cl/bp/ranges.cl`, spec §10 items 2–3), the same bits; or a padded ghost layer
+//! and the interior stencils everywhere ([`ghost`], `cl/bp/ghost.cl`), another discretisation
+//! of the boundaries for comparison.
 
 pub mod cascade;
 pub mod case;
 pub mod formulas;
+pub mod ghost;
 pub mod grid;
 pub mod gridfile;
 pub mod gridspec;
@@ -35,6 +38,8 @@ pub mod tables;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ghost;
 #[cfg(test)]
 mod tests_grids;
 

@@ -13,6 +13,7 @@ pub fn form_name(form: BoundaryForm) -> &'static str {
     match form {
         BoundaryForm::Tables => "bp-tables",
         BoundaryForm::Ranges => "bp-ranges",
+        BoundaryForm::Ghost => "bp-ghost",
     }
 }
 
@@ -80,6 +81,23 @@ pub fn kernels(ni: usize, nj: usize, form: BoundaryForm) -> Vec<KernelModel> {
                 ),
             ],
         ),
+        // The ghost form (cl/bp/ghost.cl): ghost_copy moves the real rows' w and sec into
+        // the padded arrays (the columns' copies into gtmp too), ghost_walls mirrors the
+        // wall rows (the node two in and the normal read; w, sec and gtmp written; two
+        // mirrors of 6 operations), the padded faces carry no multiplier, the sum and the
+        // smoothing of the real nodes find cells and neighbours by index arithmetic.
+        BoundaryForm::Ghost => (
+            vec![
+                k("ghost_copy", (ni + 2) * nj, 0.0, 64.0, 64.0),
+                k("ghost_walls", 2 * (ni + 2), 12.0, 80.0, 96.0),
+                face_r("ghost_flux_i", (ni + 2) * (nj + 1)),
+                face_r("ghost_flux_j", (ni + 1) * (nj + 2)),
+            ],
+            vec![
+                k("ghost_sum", nn, 4.0 * 5.0, 32.0 + 32.0, 32.0),
+                k("ghost_smooth", nn, 4.0 * 10.0 + 2.0 + 9.0, 32.0 + 8.0, 32.0),
+            ],
+        ),
         BoundaryForm::Ranges => {
             let nin = (ni - 2) * (nj - 2);
             (
@@ -121,8 +139,13 @@ pub fn kernels(ni: usize, nj: usize, form: BoundaryForm) -> Vec<KernelModel> {
     // Four signal speeds (8 each), the rate (3), per component the change (4) and SCREE (2).
     // Reads ρ and u, v, p of about one node, two faces' fluxes, area, d_min and the SCREE
     // memory; writes the change and the memory.
+    let (changes, nc) = if form == BoundaryForm::Ghost {
+        ("ghost_changes", (ni + 1) * (nj + 1))
+    } else {
+        ("calc_changes", nc)
+    };
     all.push(k(
-        "calc_changes",
+        changes,
         nc,
         4.0 * 8.0 + 3.0 + 4.0 * 6.0,
         8.0 * (4.0 + 8.0 + 2.0 + 4.0),

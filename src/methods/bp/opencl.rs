@@ -10,6 +10,7 @@
 //! ([`super::formulas`], FP contraction off), the same tables, a maximum and a minimum as the
 //! only reductions.
 
+use super::ghost::Ghost;
 use super::grid::NodeGrid;
 use super::step::inlet_state;
 use super::tables::{BoundaryForm, Edges, Tables};
@@ -40,7 +41,7 @@ pub fn edge_nodes(ni: usize, nj: usize) -> usize {
 /// sum is `CFG_NGROUPS`.
 pub fn form_groups(ni: usize, nj: usize, form: BoundaryForm) -> (usize, usize) {
     match form {
-        BoundaryForm::Tables => (groups(ni * nj), 0),
+        BoundaryForm::Tables | BoundaryForm::Ghost => (groups(ni * nj), 0),
         BoundaryForm::Ranges => (groups((ni - 2) * (nj - 2)), groups(edge_nodes(ni, nj))),
     }
 }
@@ -89,6 +90,16 @@ pub fn device_bytes(ni: usize, nj: usize) -> (u64, u64) {
     // area and d_min; the two int tables (4 + 4 per node).
     let reals = 20 * nn + 7 * faces + 10 * cells + 16 * nj as u64 + groups(ni * nj) as u64;
     (8 * reals + 4 * 8 * nn, 8 * 4 * nn)
+}
+
+/// Device bytes of the ghost form's padded arrays on top of [`device_bytes`]: gw, gsec and
+/// gtmp (4 values per padded node each), the fluxes and projected lengths of the padded
+/// faces (4 + 2), the cell changes, SCREE memory, area and d_min of the padded cells
+/// (4 + 4 + 2), the wall normals.
+pub fn ghost_bytes(ni: usize, nj: usize) -> u64 {
+    let (pi, pj) = ((ni + 2) as u64, (nj + 2) as u64);
+    let faces = pi * (pj - 1) + (pi - 1) * pj;
+    8 * (12 * pi * pj + 6 * faces + 10 * (pi - 1) * (pj - 1) + 4 * pi)
 }
 
 /// Structure of arrays: component v of item k at v·n + k.
@@ -143,7 +154,10 @@ impl BpOpenCl {
     ) -> Result<BpOpenCl, DeviceError> {
         let dev = select_device(choice.device.as_deref())?;
         require_fp64(&dev)?;
-        let (total, largest) = device_bytes(g.ni, g.nj);
+        let (mut total, largest) = device_bytes(g.ni, g.nj);
+        if e.1 == BoundaryForm::Ghost {
+            total += ghost_bytes(g.ni, g.nj);
+        }
         check_capacity(&dev, total, largest, (RED * 12) as u64, RED)?;
         if 4 * g.ni * g.nj > i32::MAX as usize {
             return Err(DeviceError::Unsupported(format!(
@@ -205,6 +219,31 @@ impl BpOpenCl {
             rt.int("sum_idx", &[0; 4])?;
             rt.int("smooth_idx", &[0; 4])?;
         }
+        // The ghost form's padded arrays (placeholders for the other forms: bound, never
+        // launched).
+        if form == BoundaryForm::Ghost {
+            let gh = Ghost::new(g);
+            let (gn, gc) = (gh.g.ni * gh.g.nj, gh.g.nci() * gh.g.ncj());
+            for name in ["gw", "gsec", "gtmp"] {
+                rt.real_zeros(name, 4 * gn)?;
+            }
+            rt.real_zeros("gfi", 4 * gh.g.dli.len())?;
+            rt.real_zeros("gfj", 4 * gh.g.dlj.len())?;
+            rt.real_zeros("gcells", 4 * gc)?;
+            rt.real_zeros("gprev", 4 * gc)?;
+            rt.real("gdli", &soa(&gh.g.dli))?;
+            rt.real("gdlj", &soa(&gh.g.dlj))?;
+            rt.real("garea", &gh.g.area)?;
+            rt.real("gdmin", &gh.g.dmin)?;
+            rt.real("gnorm", &gh.normal.concat())?;
+        } else {
+            for name in [
+                "gw", "gsec", "gtmp", "gfi", "gfj", "gcells", "gprev", "gdli", "gdlj", "garea",
+                "gdmin", "gnorm",
+            ] {
+                rt.real_zeros(name, 4)?;
+            }
+        }
         rt.real_zeros("inlet", 4 * nj)?;
         rt.real_zeros("inlet_old", 4 * nj)?;
         let (gi, ge) = form_groups(ni, nj, form);
@@ -243,6 +282,14 @@ impl BpOpenCl {
             let s = [("w", from), ("w_new", to)];
             rt.bind_as(&format!("smi{c}"), "smooth_interior", &s)?;
             rt.bind_as(&format!("sme{c}"), "smooth_edge", &s)?;
+            rt.bind_as(&format!("gcopy{c}"), "ghost_copy", &r)?;
+            rt.bind_as(&format!("gwall{c}"), "ghost_walls", &r)?;
+            rt.bind_as(&format!("gfi{c}"), "ghost_flux_i", &r)?;
+            rt.bind_as(&format!("gfj{c}"), "ghost_flux_j", &r)?;
+            rt.bind_as(&format!("gch{c}"), "ghost_changes", &r)?;
+            rt.bind_as(&format!("gch_first{c}"), "ghost_changes_first", &r)?;
+            rt.bind_as(&format!("gsum{c}"), "ghost_sum", &r)?;
+            rt.bind_as(&format!("gsm{c}"), "ghost_smooth", &s)?;
         }
         log::info!(
             "OpenCL backend on {} ({}): {} MiB of buffers",
@@ -311,7 +358,16 @@ impl BpOpenCl {
         rt.launch(&format!("bc{c}"), nj, Some(WG))?;
         let ranges = self.form == BoundaryForm::Ranges;
         let ch = if self.step == 0 { "ch_first" } else { "ch" };
-        if ranges {
+        if self.form == BoundaryForm::Ghost {
+            let (pi, pj) = (ni + 2, nj + 2);
+            rt.launch(&format!("gcopy{c}"), pi * nj, Some(WG))?;
+            rt.launch(&format!("gwall{c}"), 2 * pi, Some(WG))?;
+            rt.launch(&format!("gfi{c}"), pi * (pj - 1), Some(WG))?;
+            rt.launch(&format!("gfj{c}"), (pi - 1) * pj, Some(WG))?;
+            rt.launch(&format!("g{ch}{c}"), (pi - 1) * (pj - 1), Some(WG))?;
+            rt.launch(&format!("gsum{c}"), nn, Some(WG))?;
+            rt.launch(&format!("gsm{c}"), nn, Some(RED))?;
+        } else if ranges {
             let (ne, nin) = (edge_nodes(ni, nj), (ni - 2) * (nj - 2));
             rt.launch(&format!("fir{c}"), ni * (nj - 1), Some(WG))?;
             rt.launch(&format!("fjr{c}"), (ni - 1) * (nj - 2), Some(WG))?;
@@ -382,6 +438,19 @@ impl BpOpenCl {
     /// SCREE's previous cell changes, 4 per cell.
     pub fn scree_previous(&self) -> Result<Vec<[f64; 4]>, DeviceError> {
         let n = (self.ni - 1) * (self.nj - 1);
+        if self.form == BoundaryForm::Ghost {
+            // The real cells of the padded memory: real cell c at padded (i + 1, j + 1).
+            let (gc, pc) = ((self.ni + 1) * (self.nj + 1), self.ni + 1);
+            let mut a = vec![0.0; 4 * gc];
+            self.rt.read("gprev", &mut a)?;
+            let at = |c: usize| c % (self.ni - 1) + 1 + (c / (self.ni - 1) + 1) * pc;
+            return Ok((0..n)
+                .map(|c| {
+                    let g = at(c);
+                    [a[g], a[gc + g], a[2 * gc + g], a[3 * gc + g]]
+                })
+                .collect());
+        }
         let mut a = vec![0.0; 4 * n];
         self.rt.read("prev", &mut a)?;
         Ok((0..n)
@@ -400,7 +469,22 @@ impl BpOpenCl {
         let state = soa(w);
         self.rt.write("wa", &state)?;
         self.rt.write("wb", &state)?;
-        self.rt.write("prev", &soa(prev))?;
+        if self.form == BoundaryForm::Ghost {
+            // The real cells into the padded memory; the ghost cells keep theirs, as the
+            // reference's padded arrays do.
+            let (gc, pc, nc) = ((self.ni + 1) * (self.nj + 1), self.ni + 1, self.ni - 1);
+            let mut a = vec![0.0; 4 * gc];
+            self.rt.read("gprev", &mut a)?;
+            for (c, x) in prev.iter().enumerate() {
+                let g = c % nc + 1 + (c / nc + 1) * pc;
+                for v in 0..4 {
+                    a[v * gc + g] = x[v];
+                }
+            }
+            self.rt.write("gprev", &a)?;
+        } else {
+            self.rt.write("prev", &soa(prev))?;
+        }
         self.rho_in.copy_from_slice(rho_in);
         for j in 0..self.nj {
             self.rho_col[j] = w[j * self.ni][0];

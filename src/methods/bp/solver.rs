@@ -41,6 +41,11 @@ impl BpSolver {
         let mut b = Bp::start(c.node_grid(), c.flow(), c.numerics(), c.start);
         b.parallel = choice.kind == BackendKind::Parallel;
         b.form = c.scheme.boundaries;
+        if b.form == BoundaryForm::Ghost && b.g.periodic.iter().any(|&p| p) {
+            return Err(DeviceError::Unsupported(
+                "bp_euler: the ghost boundary form serves ducts only (walls at j = 0 and nj - 1), not periodic grids; use \"tables\" or \"ranges\"".into(),
+            ));
+        }
         let engine = match choice.kind {
             BackendKind::OpenCl => Engine::OpenCl(Box::new(BpOpenCl::new(
                 &b.g,
@@ -295,6 +300,9 @@ impl Solver for BpSolver {
                     BoundaryForm::Ranges => {
                         "SCREE, local time steps, interior arithmetic and boundary ranges".into()
                     }
+                    BoundaryForm::Ghost => {
+                        "SCREE, local time steps, ghost nodes and interior stencils".into()
+                    }
                 },
             ),
             match self.b.form {
@@ -302,6 +310,13 @@ impl Solver for BpSolver {
                     "tables".into(),
                     format!("{:.0} B per node", self.b.t.bytes_per_node()),
                 ),
+                BoundaryForm::Ghost => {
+                    let (ni, nj) = (self.b.g.ni, self.b.g.nj);
+                    (
+                        "ghost layer".into(),
+                        format!("{} x {} padded nodes", ni + 2, nj + 2),
+                    )
+                }
                 BoundaryForm::Ranges => (
                     "boundary rows".into(),
                     format!(

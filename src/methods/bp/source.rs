@@ -1,6 +1,6 @@
 //! The OpenCL C pieces of `bp_euler`, in assembly order: the prelude, the formulas
 //! (`cl/bp/formulas.cl`, twins of [`super::formulas`]) and the step kernels
-//! (`cl/bp/step.cl`, with its `-D` contract), then the ranges form's (`cl/bp/ranges.cl`).
+//! (`cl/bp/step.cl`, with its `-D` contract), then the ranges form's (`cl/bp/ranges.cl`) and the ghost form's (`cl/bp/ghost.cl`).
 
 use crate::device::source::Source;
 
@@ -15,7 +15,14 @@ pub const STEP: (&str, &str) = ("cl/bp/step.cl", include_str!("../../../cl/bp/st
 /// `bp/ranges.cl`: the kernels of the ranges form (interior by arithmetic, boundary rows).
 pub const RANGES: (&str, &str) = ("cl/bp/ranges.cl", include_str!("../../../cl/bp/ranges.cl"));
 
-/// The program of the solver (both forms' kernels).
+/// `bp/ghost.cl`: the kernels of the ghost form (a padded layer, interior stencils).
+pub const GHOST: (&str, &str) = ("cl/bp/ghost.cl", include_str!("../../../cl/bp/ghost.cl"));
+
+/// The program of the solver (the three forms' kernels).
 pub fn program() -> Source {
-    Source::new().with(FORMULAS).with(STEP).with(RANGES)
+    Source::new()
+        .with(FORMULAS)
+        .with(STEP)
+        .with(RANGES)
+        .with(GHOST)
 }

@@ -11,6 +11,7 @@ use super::formulas::{
 };
 use rayon::prelude::*;
 
+use super::ghost::Ghost;
 use super::grid::NodeGrid;
 use super::start::{initial, Start};
 use super::tables::{BoundaryForm, Edges, Tables};
@@ -48,8 +49,10 @@ pub struct Bp {
     pub t: Tables,
     /// The boundary rows of the ranges form.
     pub edges: Edges,
-    /// Tables or ranges (the same bits).
+    /// Tables or ranges (the same bits), or ghost nodes (another discretisation).
     pub form: BoundaryForm,
+    /// The padded grid and work arrays of the ghost form (built on its first step).
+    pub ghost: Option<Box<Ghost>>,
     /// Gas and boundary data.
     pub flow: Flow,
     /// CFL, smoothing, inlet relaxation.
@@ -73,7 +76,7 @@ pub struct Bp {
 }
 
 /// `f(k, &mut a[k])` for every k, on rayon's threads if `par`.
-fn each<T: Send>(par: bool, a: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+pub(super) fn each<T: Send>(par: bool, a: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
     if par {
         a.par_iter_mut().enumerate().for_each(|(k, x)| f(k, x));
     } else {
@@ -82,7 +85,7 @@ fn each<T: Send>(par: bool, a: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
 }
 
 /// `f(k, &mut a[k], &mut b[k])` for every k, on rayon's threads if `par`.
-fn each2<T: Send, U: Send>(
+pub(super) fn each2<T: Send, U: Send>(
     par: bool,
     a: &mut [T],
     b: &mut [U],
@@ -101,9 +104,36 @@ fn each2<T: Send, U: Send>(
     }
 }
 
+/// The largest `f(k, &mut a[k])` (NaN ignored, so the order does not matter), on rayon's
+/// threads if `par`.
+pub(super) fn max_over<T: Send>(
+    par: bool,
+    a: &mut [T],
+    f: impl Fn(usize, &mut T) -> f64 + Sync,
+) -> f64 {
+    if par {
+        a.par_iter_mut()
+            .enumerate()
+            .map(|(k, x)| f(k, x))
+            .reduce(|| 0.0, f64::max)
+    } else {
+        a.iter_mut()
+            .enumerate()
+            .map(|(k, x)| f(k, x))
+            .fold(0.0, f64::max)
+    }
+}
+
 /// The flux through a face of nodes a, b with projected length `dl` and mass-flux
 /// multiplier `mul` (§4.2).
-fn face(w: &[[f64; 4]], sec: &[[f64; 4]], a: usize, b: usize, dl: [f64; 2], mul: f64) -> [f64; 4] {
+pub(super) fn face(
+    w: &[[f64; 4]],
+    sec: &[[f64; 4]],
+    a: usize,
+    b: usize,
+    dl: [f64; 2],
+    mul: f64,
+) -> [f64; 4] {
     let (wa, wb, sa, sb) = (&w[a], &w[b], &sec[a], &sec[b]);
     let m = bp_mass(mul, wa[1], wb[1], wa[2], wb[2], dl[0], dl[1]);
     let pp = sa[2] + sb[2];
@@ -130,6 +160,7 @@ impl Bp {
         Bp {
             edges: Edges::new(&t, g.ni, g.nj),
             form: BoundaryForm::Tables,
+            ghost: None,
             rho_in: (0..g.nj).map(|j| w[j * g.ni][0]).collect(),
             w,
             prev: vec![[0.0; 4]; nc],
@@ -192,6 +223,23 @@ impl Bp {
             each(par, &mut self.sec, |k, s| *s = flow.secondary(&w[k]));
         }
         self.apply_bconds();
+        if self.form == BoundaryForm::Ghost {
+            let first = self.step == 0;
+            let g = self
+                .ghost
+                .get_or_insert_with(|| Box::new(Ghost::new(&self.g)));
+            let res = g.step(
+                par,
+                &flow,
+                &self.num,
+                first,
+                &mut self.w,
+                &self.sec,
+                &mut self.prev,
+            );
+            self.step += 1;
+            return res;
+        }
         let Bp {
             g,
             t,
@@ -302,18 +350,7 @@ impl Bp {
                 0.0
             }
         };
-        // A maximum (NaN ignored) does not depend on the order it is taken in.
-        let mut res = if par {
-            w.par_iter_mut()
-                .enumerate()
-                .map(|(k, node)| one(k, node))
-                .reduce(|| 0.0, f64::max)
-        } else {
-            w.iter_mut()
-                .enumerate()
-                .map(|(k, node)| one(k, node))
-                .fold(0.0, f64::max)
-        };
+        let mut res = max_over(par, w, one);
         if ranges {
             for (e, &k) in edges.nodes.iter().enumerate() {
                 let k = k as usize;

@@ -30,6 +30,10 @@ pub enum BoundaryForm {
     /// ([`Edges`]), in their own loops (their own launches on a device). The same
     /// operations on the same operands as the tables, so the same bits.
     Ranges,
+    /// One layer of ghost nodes on every side, filled before the interior kernels, then the
+    /// interior stencils everywhere ([`super::ghost`]): another discretisation of the
+    /// boundaries, for comparison with the tables.
+    Ghost,
 }
 
 impl BoundaryForm {
@@ -38,6 +42,7 @@ impl BoundaryForm {
         match self {
             BoundaryForm::Tables => "tables",
             BoundaryForm::Ranges => "ranges",
+            BoundaryForm::Ghost => "ghost",
         }
     }
 }
