@@ -110,6 +110,8 @@ inline void gchanges(__global const real* gw, __global const real* gsec, __globa
     if (c >= GCELL)
         return;
     const int i = c % GC, j = c / GC;
+    /* The padded ring's cells have no SCREE memory (the twin's comment says why). */
+    const bool ghost = i == 0 || i == GC - 1 || j == 0 || j == GJ - 2;
     const int n0 = i + j * GI;
     const int nodes[4] = {n0, n0 + 1, n0 + 1 + GI, n0 + GI};
     real s = 0.0;
@@ -122,7 +124,7 @@ inline void gchanges(__global const real* gw, __global const real* gsec, __globa
     for (int v = 0; v < 4; v++) {
         const real dn = bp_change(r, gfi[v * GFI + fa], gfi[v * GFI + fa + 1], gfj[v * GFJ + c],
                                   gfj[v * GFJ + fu]);
-        const real old = first ? dn : gprev[v * GCELL + c];
+        const real old = (first || ghost) ? dn : gprev[v * GCELL + c];
         gcells[v * GCELL + c] = bp_scree(dn, old);
         gprev[v * GCELL + c] = dn;
     }

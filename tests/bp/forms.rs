@@ -150,3 +150,42 @@ fn bench_reports_the_ghost_form() {
     }
     assert!(dir.path().join("bp_bump.ghost.json").exists());
 }
+
+/// A checkpoint of the ghost form restores exactly: the padded ring has no SCREE memory, so
+/// the real cells' memory in the checkpoint is the whole state. 17 reference steps, then a
+/// restore on OpenCL (PoCL here) and on the reference, continued to 40: the bits of 40
+/// uninterrupted steps.
+#[test]
+fn ghost_form_restores_bit_identically() {
+    let c = with_form(ODD, BoundaryForm::Ghost);
+    let mut whole = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
+    for _ in 0..40 {
+        whole.step().unwrap();
+    }
+    let mut a = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
+    for _ in 0..17 {
+        a.step().unwrap();
+    }
+    let saved = a.save().unwrap();
+    let mut r = BpSolver::new(&c, &choice(BackendKind::Reference)).unwrap();
+    r.restore(saved.clone()).unwrap();
+    for _ in 17..40 {
+        r.step().unwrap();
+    }
+    same(
+        "ghost form restored on the reference",
+        &whole.state().unwrap(),
+        &r.state().unwrap(),
+    );
+    let _g = common::cl_lock();
+    let mut o = BpSolver::new(&c, &choice(BackendKind::OpenCl)).unwrap();
+    o.restore(saved).unwrap();
+    for _ in 17..40 {
+        o.step().unwrap();
+    }
+    same(
+        "ghost form restored on OpenCL",
+        &whole.state().unwrap(),
+        &o.state().unwrap(),
+    );
+}

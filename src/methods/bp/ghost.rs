@@ -187,9 +187,13 @@ impl Ghost {
             let r = bp_rate(num.cfl, g.dmin[c], s, g.area[c]);
             let (a, b) = (fi_[i + j * pi], fi_[i + 1 + j * pi]);
             let (d, u) = (fj_[c], fj_[i + (j + 1) * nc]);
+            // A ghost cell (the padded ring) has no SCREE memory: its change is taken as if
+            // each step were the first, so a checkpoint (the real cells' memory) restores the
+            // run exactly.
+            let ghost = i == 0 || i == nc - 1 || j == 0 || j == pj - 2;
             for v in 0..4 {
                 let dn = bp_change(r, a[v], b[v], d[v], u[v]);
-                let old = if first { dn } else { last[v] };
+                let old = if first || ghost { dn } else { last[v] };
                 eff[v] = bp_scree(dn, old);
                 last[v] = dn;
             }
