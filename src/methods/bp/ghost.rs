@@ -22,7 +22,7 @@
 
 use super::formulas::{bp_avg, bp_blend, bp_change, bp_rate, bp_res, bp_scree, bp_speed, bp_sum};
 use super::grid::NodeGrid;
-use super::step::{each, each2, face};
+use super::loops::{each, each2, face, max_over};
 use super::Flow;
 use super::Numerics;
 
@@ -231,7 +231,7 @@ impl Ghost {
             }
             bp_res(rho0, node[0], before)
         };
-        let res = super::step::max_over(par, w, one);
+        let res = max_over(par, w, one);
         for j in 0..nj - 1 {
             let (r, s) = (j * (ni - 1), 1 + (j + 1) * nc);
             prev[r..r + ni - 1].copy_from_slice(&gprev[s..s + ni - 1]);

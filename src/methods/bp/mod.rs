@@ -26,6 +26,7 @@ pub mod ghost;
 pub mod grid;
 pub mod gridfile;
 pub mod gridspec;
+mod loops;
 pub mod metrics;
 pub mod numbers;
 pub mod opencl;
