@@ -47,6 +47,25 @@ fn load(dir: &Path, file: &str) -> Result<Case, ValidateError> {
     }
 }
 
+/// `c` on the validation's backend until steady or its step limit: the solver and the steps
+/// taken.
+fn run_to_end(c: &Case, bk: &Backend) -> Result<(BpSolver, u64), ValidateError> {
+    let mut s = BpSolver::new(c, &bk.choice).map_err(|e| ValidateError::Backend {
+        case: c.name.clone(),
+        reason: e.to_string(),
+    })?;
+    bk.record(s.name());
+    let mut steps = 0;
+    while steps < c.time.steps && !s.finished() {
+        s.step().map_err(|source| ValidateError::Run {
+            case: c.name.clone(),
+            source,
+        })?;
+        steps += 1;
+    }
+    Ok((s, steps))
+}
+
 /// The wedge of `wedge.json` (121 × 121 nodes; `--quick`: `wedge.quick.json`, 91 × 91) to
 /// steady state.
 fn wedge(dir: &Path, quick: bool, rep: &mut CaseReport, bk: &Backend) -> Result<(), ValidateError> {
@@ -77,16 +96,7 @@ fn wedge(dir: &Path, quick: bool, rep: &mut CaseReport, bk: &Backend) -> Result<
         case: c.name.clone(),
         source,
     };
-    let mut s = BpSolver::new(&c, &bk.choice).map_err(|e| ValidateError::Backend {
-        case: c.name.clone(),
-        reason: e.to_string(),
-    })?;
-    bk.record(s.name());
-    let mut steps = 0;
-    while steps < c.time.steps && !s.finished() {
-        s.step().map_err(run_err)?;
-        steps += 1;
-    }
+    let (s, steps) = run_to_end(&c, bk)?;
     let exact =
         ObliqueShock::new(mach, angle.to_radians(), c.gas.gamma, Branch::Weak).map_err(|e| {
             ValidateError::Data {
@@ -191,16 +201,7 @@ fn cascade(
         case: c.name.clone(),
         source,
     };
-    let mut s = BpSolver::new(&c, &bk.choice).map_err(|e| ValidateError::Backend {
-        case: c.name.clone(),
-        reason: e.to_string(),
-    })?;
-    bk.record(s.name());
-    let mut steps = 0;
-    while steps < c.time.steps && !s.finished() {
-        s.step().map_err(run_err)?;
-        steps += 1;
-    }
+    let (s, steps) = run_to_end(&c, bk)?;
     let w = s.state().map_err(run_err)?;
     let b = s.bp();
     let (g, ni, nj) = (&b.g, b.g.ni, b.g.nj);
