@@ -86,18 +86,9 @@ pub fn run(
         .map_err(|e| Failure::Input(anyhow!(e)))?;
         Ok((pb, dec))
     });
-    let Some((pb, dec)) = agree(comm.as_ref(), checked)? else {
+    let Some((pb, dec)) = agreed_layout(comm.as_ref(), checked)? else {
         return Ok(());
     };
-    if comm.is_root() {
-        log::info!(
-            "{} MPI ranks as {} x {} blocks ({})",
-            dec.ranks(),
-            dec.px,
-            dec.py,
-            comm.kind()
-        );
-    }
     // A rank whose set-up fails alone (its device) ends the job: the others wait for it.
     let mut r = match ranks::build(pb, dec, Arc::clone(&comm), choice) {
         Ok(r) => r,
@@ -166,18 +157,9 @@ fn run_explicit(
         .map_err(|e| Failure::Input(anyhow!(e)))?;
         Ok((pb, dec))
     });
-    let Some((pb, dec)) = agree(comm.as_ref(), checked)? else {
+    let Some((pb, dec)) = agreed_layout(comm.as_ref(), checked)? else {
         return Ok(());
     };
-    if comm.is_root() {
-        log::info!(
-            "{} MPI ranks as {} x {} blocks ({})",
-            dec.ranks(),
-            dec.px,
-            dec.py,
-            comm.kind()
-        );
-    }
     let common = case.common();
     let mut r = xranks::build(pb, dec, Arc::clone(&comm), choice).map_err(super::device_failure)?;
     if let Some(flag) = &opts.interrupt {
@@ -188,6 +170,24 @@ fn run_explicit(
         return Ok(());
     }
     outcome(run_case(&common, &mut r, opts))
+}
+
+/// [`agree`] on a rank's problem and the layout; rank 0 logs the layout.
+fn agreed_layout<P>(
+    comm: &dyn Comm,
+    mine: Result<(P, Decomposition), Failure>,
+) -> Result<Option<(P, Decomposition)>, Failure> {
+    let agreed = agree(comm, mine)?;
+    if let (Some((_, dec)), true) = (&agreed, comm.is_root()) {
+        log::info!(
+            "{} MPI ranks as {} x {} blocks ({})",
+            dec.ranks(),
+            dec.px,
+            dec.py,
+            comm.kind()
+        );
+    }
+    Ok(agreed)
 }
 
 /// `mine` if every rank's set-up succeeded. Otherwise rank 0 returns the failure: its own, or
