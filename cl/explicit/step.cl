@@ -372,13 +372,20 @@ inline real rate(const real* o)
 #endif
 }
 
-/* The new state of cell k (the twin of cell_update). */
+/* The new state of cell k (the twin of cell_update). In 2D a work-item updates a column of
+ * cells bottom to top, so the north face flux of one cell is the south face flux of the next
+ * (the same call with the same arguments, so the same bits): on entry fy holds the south face
+ * flux when *have_fy is set; on exit fy holds this cell's north face flux and *have_fy says
+ * whether it was computed (not for a solid cell or convection). */
 inline void cell_update(__global const real* q_in, __global const real* q0, const bool rk2,
                         __global const int* mask, __local const real* tp, const int t,
-                        const real dt, const int k, real* o, real* r, real* d)
+                        const real dt, const int k, real* o, real* r, real* d, real* fy,
+                        bool* have_fy)
 {
     real s[4];
     load(q_in, k, s);
+    const bool had_fy = *have_fy;
+    *have_fy = false;
     if (SOLID(k)) {
         for (int v = 0; v < 4; v++)
             o[v] = s[v];
@@ -403,13 +410,24 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
     const real dtdx = dt / CFG_DX;
 #if CFG_DIM == 2
     real fs[4], fn[4];
+    if (had_fy) {
+        for (int v = 0; v < 4; v++)
+            fs[v] = fy[v];
+    } else {
 #if DEV_TILE
-    flux_tile(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, 1, fs);
+        flux_tile(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, 1, fs);
+#else
+        flux_at(q_in, mask, k - CFG_NXT, k, CFG_NXT, 1, fs);
+#endif
+    }
+#if DEV_TILE
     flux_tile(q_in, mask, tp, k, k + CFG_NXT, t, t + TILE_W, 1, fn);
 #else
-    flux_at(q_in, mask, k - CFG_NXT, k, CFG_NXT, 1, fs);
     flux_at(q_in, mask, k, k + CFG_NXT, CFG_NXT, 1, fn);
 #endif
+    for (int v = 0; v < 4; v++)
+        fy[v] = fn[v];
+    *have_fy = true;
     const real dtdy = dt / CFG_DY;
     for (int v = 0; v < CFG_NV; v++)
         o[v] = fv_update_2d(s[v], fw[v], fe[v], fs[v], fn[v], dtdx, dtdy);
@@ -462,6 +480,9 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
     const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
     const real dt = clock[0];
     real r = 0.0, d = 0.0;
+    /* The north face flux of the item's previous cell (2D; see cell_update). */
+    real fy[4] = {0.0, 0.0, 0.0, 0.0};
+    bool have_fy = false;
 #if DEV_TILE
     tile_fill(q_in, tp);
 #endif
@@ -478,7 +499,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
             real o[4], rc, dc;
             /* The cell in the tile (used by the tiled stage only). */
             const int t = get_local_id(0) + 1 + (get_local_id(1) * DEV_RPI + c + 1) * (DEV_LX + 2);
-            cell_update(q_in, q0, rk2, mask, tp, t, dt, k, o, &rc, &dc);
+            cell_update(q_in, q0, rk2, mask, tp, t, dt, k, o, &rc, &dc, fy, &have_fy);
             for (int v = 0; v < CFG_NV; v++)
                 Q(q_out, v, k) = o[v];
             r = nan_max(r, rc);

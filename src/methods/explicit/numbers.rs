@@ -15,13 +15,21 @@ pub fn host_bytes_per_cell(p: &Problem) -> u64 {
 }
 
 /// FP64 operations of one stage per computed cell, as written (no common subexpressions
-/// merged; a division or square root counts 1): faces × (two states' fluxes + the flux
-/// formula per component) + the update + the rate of the new state; the tiled stage
+/// merged; a division or square root counts 1): faces evaluated × (two states' fluxes + the
+/// flux formula per component) + the update + the rate of the new state; the tiled stage
 /// computes the states' primitives once per cell of its tile. docs/PERFORMANCE.md
 /// ("explicit methods") derives each term.
 pub fn flops_per_cell(p: &Problem) -> f64 {
     let nv = p.nv() as f64;
-    let faces = 2.0 * p.mesh.dims as f64;
+    // Faces evaluated per cell: 2 in 1D; in 2D the two x faces, and of the y faces one per
+    // cell plus one per work-item column of `rpi` cells (a cell's north face flux is the
+    // next cell's south face flux, `cell_update` in cl/explicit/step.cl).
+    let faces = if p.mesh.dims == 2 {
+        let (_, _, rpi) = shape(2);
+        3.0 + 1.0 / rpi as f64
+    } else {
+        2.0
+    };
     // A state's primitives (velocities, pressure, wave speed) and its physical fluxes.
     let (prim, fluxes, rate) = match p.system {
         // u_n, u_t 2, p 6, a 3 | fluxes 5 | rate: u, v 2, p 6, a 3, 2 add, 3
