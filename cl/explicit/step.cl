@@ -183,15 +183,16 @@ inline void slopes(__global const real* q, __global const int* mask, const int k
 }
 #endif
 
-inline void face_states(__global const real* q, __global const int* mask, const int kl,
-                        const int kr, const int step, const int axis, real* l, real* r)
+/* face_states with the two cells' MUSCL slopes sl, sr given (read with CFG_MUSCL only): a
+ * cell's slope along an axis is the same for both its faces, so a caller that has them
+ * passes them instead of computing them again (the same values, the same bits). */
+inline void face_states_sl(__global const real* q, const int kl, const int kr, const int axis,
+                           __global const int* mask, const real* sl, const real* sr, real* l,
+                           real* r)
 {
     load(q, kl, l);
     load(q, kr, r);
 #if CFG_MUSCL
-    real sl[4], sr[4];
-    slopes(q, mask, kl, kl - step, kr, sl);
-    slopes(q, mask, kr, kl, kr + step, sr);
     for (int v = 0; v < CFG_NV; v++) {
         l[v] = muscl_plus(l[v], sl[v]);
         r[v] = muscl_minus(r[v], sr[v]);
@@ -205,16 +206,28 @@ inline void face_states(__global const real* q, __global const int* mask, const 
         mirror(r, l);
 }
 
-inline void flux_at(__global const real* q, __global const int* mask, const int kl, const int kr,
-                    const int step, const int axis, real* f)
+/* flux_at with the two cells' slopes given (face_states_sl). */
+inline void flux_at_sl(__global const real* q, __global const int* mask, const int kl,
+                       const int kr, const int axis, const real* sl, const real* sr, real* f)
 {
     real l[4], r[4];
-    face_states(q, mask, kl, kr, step, axis, l, r);
+    face_states_sl(q, kl, kr, axis, mask, sl, sr, l, r);
     face_flux(l, r, axis, f);
     frame(f, axis);
 #if CFG_SYS == 3
     f[0] += cd_diff_flux(Q(q, 0, kl), Q(q, 0, kr), axis == 0 ? CFG_DX : CFG_DY);
 #endif
+}
+
+inline void flux_at(__global const real* q, __global const int* mask, const int kl, const int kr,
+                    const int step, const int axis, real* f)
+{
+    real sl[4] = {0.0, 0.0, 0.0, 0.0}, sr[4] = {0.0, 0.0, 0.0, 0.0};
+#if CFG_MUSCL
+    slopes(q, mask, kl, kl - step, kr, sl);
+    slopes(q, mask, kr, kl, kr + step, sr);
+#endif
+    flux_at_sl(q, mask, kl, kr, axis, sl, sr, f);
 }
 
 #if DEV_TILE
@@ -377,11 +390,12 @@ inline real rate(const real* o)
  * flux of one cell is the south face flux of the next (the same call with the same
  * arguments, so the same bits): on entry fy holds the south face flux when *have_fy is set;
  * on exit fy holds this cell's north face flux and *have_fy says whether it was computed
- * (not for a solid cell, convection or the tiled stage). */
+ * (not for a solid cell, convection or the tiled stage). With MUSCL, sy likewise carries the
+ * y slope of the next cell (computed for this cell's north face). */
 inline void cell_update(__global const real* q_in, __global const real* q0, const bool rk2,
                         __global const int* mask, __local const real* tp, const int t,
                         const real dt, const int k, real* o, real* r, real* d, real* fy,
-                        bool* have_fy)
+                        real* sy, bool* have_fy)
 {
     real s[4];
     load(q_in, k, s);
@@ -404,6 +418,14 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
 #if DEV_TILE
     flux_tile(q_in, mask, tp, k - 1, k, t - 1, t, 0, fw);
     flux_tile(q_in, mask, tp, k, k + 1, t, t + 1, 0, fe);
+#elif CFG_MUSCL
+    /* The x slopes of the cell and its two neighbours, each once for the two faces. */
+    real sxm[4], sx0[4], sxp[4];
+    slopes(q_in, mask, k - 1, k - 2, k, sxm);
+    slopes(q_in, mask, k, k - 1, k + 1, sx0);
+    slopes(q_in, mask, k + 1, k, k + 2, sxp);
+    flux_at_sl(q_in, mask, k - 1, k, 0, sxm, sx0, fw);
+    flux_at_sl(q_in, mask, k, k + 1, 0, sx0, sxp, fe);
 #else
     flux_at(q_in, mask, k - 1, k, 1, 0, fw);
     flux_at(q_in, mask, k, k + 1, 1, 0, fe);
@@ -416,6 +438,27 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
      * four values kept from one cell to the next made it slower under the register cap. */
     flux_tile(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, 1, fs);
     flux_tile(q_in, mask, tp, k, k + CFG_NXT, t, t + TILE_W, 1, fn);
+#elif CFG_MUSCL
+    /* The y slope of the cell: the one its predecessor computed for its north face. */
+    real sy0[4], syn[4];
+    if (had_fy) {
+        for (int v = 0; v < 4; v++) {
+            fs[v] = fy[v];
+            sy0[v] = sy[v];
+        }
+    } else {
+        real sys[4];
+        slopes(q_in, mask, k - CFG_NXT, k - 2 * CFG_NXT, k, sys);
+        slopes(q_in, mask, k, k - CFG_NXT, k + CFG_NXT, sy0);
+        flux_at_sl(q_in, mask, k - CFG_NXT, k, 1, sys, sy0, fs);
+    }
+    slopes(q_in, mask, k + CFG_NXT, k, k + 2 * CFG_NXT, syn);
+    flux_at_sl(q_in, mask, k, k + CFG_NXT, 1, sy0, syn, fn);
+    for (int v = 0; v < 4; v++) {
+        fy[v] = fn[v];
+        sy[v] = syn[v];
+    }
+    *have_fy = true;
 #else
     if (had_fy) {
         for (int v = 0; v < 4; v++)
@@ -481,7 +524,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
     const real dt = clock[0];
     real r = 0.0, d = 0.0;
     /* The north face flux of the item's previous cell (2D; see cell_update). */
-    real fy[4] = {0.0, 0.0, 0.0, 0.0};
+    real fy[4] = {0.0, 0.0, 0.0, 0.0}, sy[4] = {0.0, 0.0, 0.0, 0.0};
     bool have_fy = false;
 #if DEV_TILE
     tile_fill(q_in, tp);
@@ -499,7 +542,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
             real o[4], rc, dc;
             /* The cell in the tile (used by the tiled stage only). */
             const int t = get_local_id(0) + 1 + (get_local_id(1) * DEV_RPI + c + 1) * (DEV_LX + 2);
-            cell_update(q_in, q0, rk2, mask, tp, t, dt, k, o, &rc, &dc, fy, &have_fy);
+            cell_update(q_in, q0, rk2, mask, tp, t, dt, k, o, &rc, &dc, fy, sy, &have_fy);
             for (int v = 0; v < CFG_NV; v++)
                 Q(q_out, v, k) = o[v];
             r = nan_max(r, rc);

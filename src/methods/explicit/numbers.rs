@@ -62,9 +62,18 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
         Flux::Hll => 4.0,
         Flux::Rusanov => 4.0,
     };
-    // MUSCL: two slopes per face of 4 flops per component and 2 face values.
+    // MUSCL: a slope of 4 flops per component, its 2 face values and their admissibility
+    // (a state's primitives), computed once per cell and axis: 3 along x (the cell's and its
+    // two neighbours'), along y 1 per cell plus 2 per work-item column of `rpi` cells (the
+    // next cell's y slope is carried, `cell_update` in cl/explicit/step.cl).
     let recon = if p.num.muscl {
-        2.0 * nv * (4.0 + 2.0) + 2.0 * state
+        let per_cell = if p.mesh.dims == 2 {
+            let (_, _, rpi) = shape(2);
+            4.0 + 2.0 / rpi as f64
+        } else {
+            3.0
+        };
+        per_cell * (nv * (4.0 + 2.0) + state)
     } else {
         0.0
     };
@@ -73,9 +82,9 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     } else {
         0.0
     };
-    let face = 2.0 * state + speeds + nv * per_comp + recon + diffusion;
+    let face = 2.0 * state + speeds + nv * per_comp + diffusion;
     let update = nv * 3.0 * p.mesh.dims as f64 + p.mesh.dims as f64;
-    faces * face + once + update + rate + 1.0
+    faces * face + recon + once + update + rate + 1.0
 }
 
 /// Compulsory DRAM bytes of one stage per computed cell: the input state read once, the
