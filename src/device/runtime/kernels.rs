@@ -3,13 +3,25 @@
 
 use std::collections::HashMap;
 use std::ptr;
+use std::sync::OnceLock;
 
+use opencl3::error_codes::ClError;
 use opencl3::event::Event;
 use opencl3::kernel::Kernel;
 
 use super::record::{ArgBinding, TraceOp};
 use super::Runtime;
 use crate::error::DeviceError;
+
+/// Environment variable that makes every launch ask for an event even when nothing keeps it
+/// (`1`), so one run can time both ways of launching (`simplets bench`).
+pub const LAUNCH_EVENTS_ENV: &str = "SIMPLETS_LAUNCH_EVENTS";
+
+/// Whether launches ask for an event they do not keep ([`LAUNCH_EVENTS_ENV`]).
+fn events_forced() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    *FORCED.get_or_init(|| std::env::var(LAUNCH_EVENTS_ENV).is_ok_and(|v| v == "1"))
+}
 
 impl Runtime {
     /// Kernel instances: instance name → (kernel name, argument bindings).
@@ -64,6 +76,9 @@ impl Runtime {
         local: [usize; 2],
     ) -> Result<(), DeviceError> {
         let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        if !self.recording() && !events_forced() {
+            return self.enqueue_quiet(k, &global, local.as_ptr());
+        }
         // SAFETY: every argument was bound to a buffer that lives as long as self.
         let ev = unsafe {
             self.built.queue().enqueue_nd_range_kernel(
@@ -78,6 +93,43 @@ impl Runtime {
         .map_err(self.err("clEnqueueNDRangeKernel"))?;
         self.launched(name, &global, Some(&local), ev);
         Ok(())
+    }
+
+    /// Queue kernel `k` over `global` (its length is the dimension) without asking for an
+    /// event: with no profile or trace recording nothing would keep it, and an event created
+    /// and released per launch is host time on every launch of a loop-2 iteration. `local`
+    /// points at as many sizes as `global` has, or is null.
+    fn enqueue_quiet(
+        &self,
+        k: &Kernel,
+        global: &[usize],
+        local: *const usize,
+    ) -> Result<(), DeviceError> {
+        let call = "clEnqueueNDRangeKernel";
+        let rt = cl3::load_library()
+            .as_ref()
+            .map_err(|_| self.err(call)(ClError(cl3::error_codes::DLOPEN_RUNTIME_LOAD_FAILED)))?;
+        // The loader's wrapper is a safe call; what makes it sound: the queue and kernel are
+        // live, every argument of `k` was bound to a buffer that lives as long as self, and
+        // `global` and `local` hold `global.len()` sizes.
+        let status = rt.clEnqueueNDRangeKernel(
+            self.built.queue().get(),
+            k.get(),
+            global.len() as u32,
+            ptr::null(),
+            global.as_ptr(),
+            local,
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        );
+        match status {
+            Some(0) => Ok(()),
+            Some(code) => Err(self.err(call)(ClError(code))),
+            None => Err(self.err(call)(ClError(
+                cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE,
+            ))),
+        }
     }
 
     /// Profile and trace a launched kernel instance.
@@ -109,6 +161,9 @@ impl Runtime {
             None => global,
         };
         let lp = local.as_ref().map_or(ptr::null(), |l| l as *const usize);
+        if !self.recording() && !events_forced() {
+            return self.enqueue_quiet(k, std::slice::from_ref(&global), lp);
+        }
         // SAFETY: every argument was bound in `bind` to a buffer that lives as long as self.
         let ev = unsafe {
             self.built

@@ -111,6 +111,12 @@ impl Runtime {
         Ok(())
     }
 
+    /// Whether a profile or a trace is being recorded (launches must then keep an event).
+    pub(super) fn recording(&self) -> bool {
+        let r = self.rec.borrow();
+        r.profile.is_some() || r.trace.is_some()
+    }
+
     /// Whether profiling is on.
     pub(super) fn profiling(&self) -> bool {
         self.rec.borrow().profile.is_some()
