@@ -23,6 +23,16 @@ fn events_forced() -> bool {
     *FORCED.get_or_init(|| std::env::var(LAUNCH_EVENTS_ENV).is_ok_and(|v| v == "1"))
 }
 
+/// The result of a raw OpenCL call through the loaded runtime: `None` when the runtime or
+/// the entry point could not be loaded.
+pub(super) fn quiet_status(status: Option<i32>) -> Result<(), ClError> {
+    match status {
+        Some(0) => Ok(()),
+        Some(code) => Err(ClError(code)),
+        None => Err(ClError(cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE)),
+    }
+}
+
 impl Runtime {
     /// Kernel instances: instance name → (kernel name, argument bindings).
     pub fn bindings(&self) -> &HashMap<String, (String, Vec<ArgBinding>)> {
@@ -105,31 +115,23 @@ impl Runtime {
         global: &[usize],
         local: *const usize,
     ) -> Result<(), DeviceError> {
-        let call = "clEnqueueNDRangeKernel";
-        let rt = cl3::load_library()
-            .as_ref()
-            .map_err(|_| self.err(call)(ClError(cl3::error_codes::DLOPEN_RUNTIME_LOAD_FAILED)))?;
         // The loader's wrapper is a safe call; what makes it sound: the queue and kernel are
         // live, every argument of `k` was bound to a buffer that lives as long as self, and
         // `global` and `local` hold `global.len()` sizes.
-        let status = rt.clEnqueueNDRangeKernel(
-            self.built.queue().get(),
-            k.get(),
-            global.len() as u32,
-            ptr::null(),
-            global.as_ptr(),
-            local,
-            0,
-            ptr::null(),
-            ptr::null_mut(),
-        );
-        match status {
-            Some(0) => Ok(()),
-            Some(code) => Err(self.err(call)(ClError(code))),
-            None => Err(self.err(call)(ClError(
-                cl3::error_codes::DLOPEN_FUNCTION_NOT_AVAILABLE,
-            ))),
-        }
+        quiet_status(cl3::load_library().as_ref().ok().and_then(|rt| {
+            rt.clEnqueueNDRangeKernel(
+                self.built.queue().get(),
+                k.get(),
+                global.len() as u32,
+                ptr::null(),
+                global.as_ptr(),
+                local,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+        }))
+        .map_err(self.err("clEnqueueNDRangeKernel"))
     }
 
     /// Profile and trace a launched kernel instance.
