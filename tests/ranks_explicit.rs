@@ -5,6 +5,15 @@
 //! dry cells, 2D convection–diffusion (MUSCL) and convection, 1D convection and 1D MUSCL
 //! shallow water, on 2 × 1, 1 × 2, 2 × 2, 3 × 1 and 1 × 3 layouts. Also: a checkpoint of a decomposed run restored on another rank count continues
 //! with the same bits, and a diverging step fails on every rank with the single-process error.
+//!
+//! The OpenCL backend on ranks (PoCL; each rank runs the single-process kernels on its window,
+//! the halos exchanged through the host, `opencl/strips.rs`) against the same single-process
+//! run (which `tests/explicit_parity.rs` holds equal to the single-process OpenCL run): Euler
+//! first order with a wall and MUSCL, shallow water, 1D and 2D convection, on 2 × 1, 1 × 2,
+//! 2 × 2 and 3 × 1 layouts; a checkpoint restored on OpenCL ranks, and a diverging step. The
+//! programs (one per window size) come from the shared kernel cache (`tests/common`).
+
+mod common;
 
 use std::sync::Arc;
 
@@ -21,6 +30,8 @@ fn case(json: &str) -> AnyCase {
 fn choice(kind: BackendKind) -> BackendChoice {
     BackendChoice {
         kind,
+        cache: (kind == BackendKind::OpenCl)
+            .then(|| simplets::device::KernelCache::new(common::kernel_cache_dir())),
         ..BackendChoice::default()
     }
 }
@@ -128,14 +139,24 @@ fn same(a: &End, b: &End, what: &str) {
 }
 
 fn agree(json: &str, n: u64, layouts: &[(usize, usize)]) {
+    agree_on(json, n, layouts, &[BackendKind::Reference, BackendKind::Parallel]);
+}
+
+fn agree_on(json: &str, n: u64, layouts: &[(usize, usize)], kinds: &[BackendKind]) {
     let c = case(json);
     let one = single(&c, n, None).unwrap();
     for &l in layouts {
-        for kind in [BackendKind::Reference, BackendKind::Parallel] {
+        for &kind in kinds {
             let r = on_ranks(&c, l, n, kind, None).unwrap();
             same(&one, &r, &format!("{l:?} {kind:?}"));
         }
     }
+}
+
+/// [`agree_on`] on OpenCL, one test of the binary at a time on the device.
+fn agree_opencl(json: &str, n: u64, layouts: &[(usize, usize)]) {
+    let _g = common::cl_lock();
+    agree_on(json, n, layouts, &[BackendKind::OpenCl]);
 }
 
 const EULER_FIRST: &str = r#"{"name":"r1","method":"shll_euler","grid":{"nx":21,"ny":13,"x":[0,2],"y":[0,1]},
@@ -291,4 +312,11 @@ fn a_diverging_step_fails_alike() {
         let r = on_ranks(&c, l, 20, BackendKind::Reference, None).expect_err("diverges");
         assert_eq!(one, r, "{l:?}");
     }
+}
+
+/// OpenCL ranks: 2D Euler, first-order SHLL (the tiled stage), inflow/outflow/reflective sides
+/// and a wall that the cuts run through.
+#[test]
+fn opencl_euler_first_order_with_a_wall() {
+    agree_opencl(EULER_FIRST, 12, &[(2, 1), (1, 2), (2, 2), (3, 1)]);
 }
