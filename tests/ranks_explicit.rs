@@ -139,7 +139,12 @@ fn same(a: &End, b: &End, what: &str) {
 }
 
 fn agree(json: &str, n: u64, layouts: &[(usize, usize)]) {
-    agree_on(json, n, layouts, &[BackendKind::Reference, BackendKind::Parallel]);
+    agree_on(
+        json,
+        n,
+        layouts,
+        &[BackendKind::Reference, BackendKind::Parallel],
+    );
 }
 
 fn agree_on(json: &str, n: u64, layouts: &[(usize, usize)], kinds: &[BackendKind]) {
@@ -426,4 +431,43 @@ fn opencl_restart_and_divergence() {
     let one = single(&c, 20, None).expect_err("the single-process run diverges");
     let r = on_ranks(&c, (2, 2), 20, BackendKind::OpenCl, None).expect_err("diverges");
     assert_eq!(one, r, "2 x 2 OpenCL ranks");
+}
+
+/// `simplets bench --thread-ranks 2` of an explicit case on OpenCL: every rank times the same
+/// steps, with one exchange per first-order step of exactly its strip (the 14 held rows of one
+/// column, 4 conserved values each) and a modelled exchange time; the JSON has the aggregate.
+#[test]
+fn opencl_bench_on_thread_ranks() {
+    let _g = common::cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("r1.json");
+    let json = dir.path().join("bench.json");
+    std::fs::write(&case, sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12)).unwrap();
+    let out = common::simplets()
+        .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
+        .args(["--thread-ranks", "2", "--warmup", "1", "--steps", "3"])
+        .args(["--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("on 2 x 1 thread ranks"), "{text}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["iterations"], 3, "{r}");
+    assert_eq!(r["iteration"], "step", "{r}");
+    let each = r["each"].as_array().unwrap();
+    assert_eq!(each.len(), 2);
+    for rank in each {
+        assert_eq!(rank["iterations"], 3, "{rank}");
+        assert_eq!(rank["exchanges_per_iteration"], 1.0, "{rank}");
+        assert_eq!(rank["halo_bytes_per_iteration"], 448.0, "{rank}");
+        assert!(
+            rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
+            "{rank}"
+        );
+    }
 }

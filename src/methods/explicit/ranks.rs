@@ -42,7 +42,7 @@ pub fn layers(p: &Problem) -> Layers {
 }
 
 /// The owned computed cells of `win` in stored columns and rows of the whole mesh `m`.
-fn owned(m: &Mesh, win: &Window) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+pub fn owned(m: &Mesh, win: &Window) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let cols = win.own_x.start.max(m.ng)..win.own_x.end.min(m.ng + m.nx);
     let rows = if m.dims == 2 {
         win.own_y.start.max(m.ng)..win.own_y.end.min(m.ng + m.ny)
@@ -433,6 +433,7 @@ impl Solver for ExplicitRanks {
     }
 
     fn finished(&self) -> bool {
-        matches!(self.global.rule, StepRule::Cfl(_)) && self.local.rank_clock().1 >= self.global.t_end
+        matches!(self.global.rule, StepRule::Cfl(_))
+            && self.local.rank_clock().1 >= self.global.t_end
     }
 }

@@ -56,7 +56,7 @@ pub(super) fn engine(
 
 impl Engine {
     /// The backend's name.
-    pub(super) fn backend_name(&self) -> String {
+    pub fn backend_name(&self) -> String {
         match self {
             Engine::Reference(r) if r.parallel => {
                 format!("parallel:{}", rayon::current_num_threads())
@@ -75,7 +75,7 @@ impl Engine {
     }
 
     /// One step (every rank's merged outcome: all succeed or all fail alike).
-    pub(super) fn step_rank(&mut self) -> Result<(), RunError> {
+    pub fn step_rank(&mut self) -> Result<(), RunError> {
         match self {
             Engine::Reference(r) => r.step(),
             Engine::OpenCl(o) => o.step(),
