@@ -9,8 +9,9 @@
 //! The OpenCL backend on ranks (PoCL; each rank runs the single-process kernels on its window,
 //! the halos exchanged through the host, `opencl/strips.rs`) against the same single-process
 //! run (which `tests/explicit_parity.rs` holds equal to the single-process OpenCL run): Euler
-//! first order with a wall and MUSCL, shallow water, 1D and 2D convection, on 2 × 1, 1 × 2,
-//! 2 × 2 and 3 × 1 layouts; a checkpoint restored on OpenCL ranks, and a diverging step. The
+//! first order with a wall and MUSCL, shallow water, 1D and 2D convection, convection–diffusion
+//! with a periodic axis left uncut, on 2 × 1, 1 × 2, 2 × 2 and 3 × 1 layouts; a checkpoint
+//! restored on OpenCL ranks, a diverging step, and `bench --thread-ranks` of an explicit case. The
 //! programs (one per window size) come from the shared kernel cache (`tests/common`).
 
 mod common;
@@ -400,6 +401,23 @@ fn opencl_convection_1d_and_2d() {
         "time":{"cfl":0.9,"steps":12}}"#,
         12,
         &[(2, 1), (1, 2), (2, 2)],
+    );
+}
+
+/// OpenCL ranks: convection–diffusion with MUSCL, periodic along x (the uncut axis: its ghost
+/// kernel copies the opposite side of each held row) and split along y.
+#[test]
+fn opencl_convection_diffusion_periodic_x() {
+    agree_opencl(
+        r#"{"name":"c7","method":"shll_convection_diffusion",
+        "transport":{"velocity":[1.0,-0.5],"diffusivity":0.002,"speed":[1.5,0.5]},
+        "grid":{"nx":15,"ny":12,"x":[0,1],"y":[0,1]},"scheme":{"reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
+        "south":{"kind":"inflow","state":{"value":0.3}},"north":{"kind":"outflow"}},
+        "initial":{"value":0,"gaussian":{"centre":[0.4,0.5],"sigma":0.1,"amplitude":1}},
+        "time":{"cfl":0.8,"steps":12}}"#,
+        12,
+        &[(1, 2)],
     );
 }
 
