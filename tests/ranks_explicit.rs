@@ -5,6 +5,16 @@
 //! dry cells, 2D convection–diffusion (MUSCL) and convection, 1D convection and 1D MUSCL
 //! shallow water, on 2 × 1, 1 × 2, 2 × 2, 3 × 1 and 1 × 3 layouts. Also: a checkpoint of a decomposed run restored on another rank count continues
 //! with the same bits, and a diverging step fails on every rank with the single-process error.
+//!
+//! The OpenCL backend on ranks (PoCL; each rank runs the single-process kernels on its window,
+//! the halos exchanged through the host, `opencl/strips.rs`) against the same single-process
+//! run (which `tests/explicit_parity.rs` holds equal to the single-process OpenCL run): Euler
+//! first order with a wall and MUSCL, shallow water, 1D and 2D convection, convection–diffusion
+//! with a periodic axis left uncut, on 2 × 1, 1 × 2, 2 × 2 and 3 × 1 layouts; a checkpoint
+//! restored on OpenCL ranks, a diverging step, and `bench --thread-ranks` of an explicit case. The
+//! programs (one per window size) come from the shared kernel cache (`tests/common`).
+
+mod common;
 
 use std::sync::Arc;
 
@@ -21,6 +31,8 @@ fn case(json: &str) -> AnyCase {
 fn choice(kind: BackendKind) -> BackendChoice {
     BackendChoice {
         kind,
+        cache: (kind == BackendKind::OpenCl)
+            .then(|| simplets::device::KernelCache::new(common::kernel_cache_dir())),
         ..BackendChoice::default()
     }
 }
@@ -128,14 +140,29 @@ fn same(a: &End, b: &End, what: &str) {
 }
 
 fn agree(json: &str, n: u64, layouts: &[(usize, usize)]) {
+    agree_on(
+        json,
+        n,
+        layouts,
+        &[BackendKind::Reference, BackendKind::Parallel],
+    );
+}
+
+fn agree_on(json: &str, n: u64, layouts: &[(usize, usize)], kinds: &[BackendKind]) {
     let c = case(json);
     let one = single(&c, n, None).unwrap();
     for &l in layouts {
-        for kind in [BackendKind::Reference, BackendKind::Parallel] {
+        for &kind in kinds {
             let r = on_ranks(&c, l, n, kind, None).unwrap();
             same(&one, &r, &format!("{l:?} {kind:?}"));
         }
     }
+}
+
+/// [`agree_on`] on OpenCL, one test of the binary at a time on the device.
+fn agree_opencl(json: &str, n: u64, layouts: &[(usize, usize)]) {
+    let _g = common::cl_lock();
+    agree_on(json, n, layouts, &[BackendKind::OpenCl]);
 }
 
 const EULER_FIRST: &str = r#"{"name":"r1","method":"shll_euler","grid":{"nx":21,"ny":13,"x":[0,2],"y":[0,1]},
@@ -275,20 +302,190 @@ fn restart_on_another_rank_count() {
     same(&whole, &b, "restored on one process");
 }
 
+/// A case whose fixed Δt is far too large: a step produces a non-physical state.
+const DIVERGING: &str = r#"{"name":"r6","method":"shll_euler","grid":{"nx":16,"ny":12,"x":[0,1],"y":[0,1]},
+    "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},
+    "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+    "initial":{"state":{"rho":1,"p":1},"regions":[{"x":[0.6,1],"y":[0.5,1],"state":{"rho":0.05,"u":-3,"p":0.02}}]},
+    "time":{"dt":0.05,"steps":20}}"#;
+
 /// A step that produces a non-physical state (a fixed Δt far too large) fails on every rank
 /// with the single-process error: the same step and the same first bad cell.
 #[test]
 fn a_diverging_step_fails_alike() {
-    let c = case(
-        r#"{"name":"r6","method":"shll_euler","grid":{"nx":16,"ny":12,"x":[0,1],"y":[0,1]},
-        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},
-        "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
-        "initial":{"state":{"rho":1,"p":1},"regions":[{"x":[0.6,1],"y":[0.5,1],"state":{"rho":0.05,"u":-3,"p":0.02}}]},
-        "time":{"dt":0.05,"steps":20}}"#,
-    );
+    let c = case(DIVERGING);
     let one = single(&c, 20, None).expect_err("the single-process run diverges");
     for l in [(2, 1), (1, 2), (2, 2)] {
         let r = on_ranks(&c, l, 20, BackendKind::Reference, None).expect_err("diverges");
         assert_eq!(one, r, "{l:?}");
+    }
+}
+
+/// `json` with its grid set to `nx × ny` cells: the OpenCL cases split evenly, so that the
+/// windows of a layout share one program (fewer PoCL builds when the cache is cold).
+fn sized(json: &str, from: &str, nx: usize, ny: usize) -> String {
+    assert!(json.contains(from), "{from}");
+    json.replace(from, &format!(r#""nx":{nx},"ny":{ny}"#))
+}
+
+/// OpenCL ranks: 2D Euler, first-order SHLL (the tiled stage), inflow/outflow/reflective sides
+/// and a wall that the cuts run through.
+#[test]
+fn opencl_euler_first_order_with_a_wall() {
+    let json = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12);
+    agree_opencl(&json, 12, &[(2, 1), (1, 2), (2, 2), (3, 1)]);
+}
+
+/// OpenCL ranks: 2D Euler, MUSCL (two RK2 stages, the first stage's halo exchanged too; a
+/// halo of 2), a wall the cuts run through.
+#[test]
+fn opencl_euler_muscl() {
+    agree_opencl(
+        r#"{"name":"c2","method":"shll_euler","grid":{"nx":24,"ny":12,"x":[0,1],"y":[0,1]},
+        "scheme":{"reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"reflective"},
+        "south":{"kind":"reflective"},"north":{"kind":"outflow"}},
+        "walls":[{"x":[0.45,0.6],"y":[0.4,0.6]}],
+        "initial":{"state":{"rho":1,"u":0.5,"v":0.2,"p":1},
+        "regions":[{"x":[0.1,0.5],"y":[0.1,0.5],"state":{"rho":3,"p":4}}]},
+        "time":{"cfl":0.4,"steps":10}}"#,
+        10,
+        &[(2, 1), (1, 2), (2, 2), (3, 1)],
+    );
+}
+
+/// OpenCL ranks: 2D shallow water with dry cells and a dam with a breach; 1D shallow water
+/// with MUSCL and HLL on a dry bed.
+#[test]
+fn opencl_shallow_water() {
+    agree_opencl(
+        r#"{"name":"c3","method":"shll_shallow_water","grid":{"nx":16,"ny":14,"x":[0,10],"y":[0,10]},
+        "boundaries":{"west":{"kind":"reflective"},"east":{"kind":"outflow"},
+        "south":{"kind":"reflective"},"north":{"kind":"reflective"}},
+        "walls":[{"x":[4.5,5.5],"y":[0,4]},{"x":[4.5,5.5],"y":[7,10]}],
+        "initial":{"state":{"h":0},"regions":[{"x":[0,5],"state":{"h":2,"v":0.1}}]},
+        "time":{"cfl":0.25,"steps":15}}"#,
+        15,
+        &[(2, 1), (1, 2), (2, 2)],
+    );
+    agree_opencl(
+        r#"{"name":"c5","method":"shll_shallow_water","grid":{"nx":30,"ny":1,"x":[0,10],"y":[0,0.1]},
+        "scheme":{"flux":"hll","reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"inflow","state":{"h":1,"u":0.5}},"east":{"kind":"outflow"}},
+        "initial":{"state":{"h":0},"regions":[{"x":[0,5],"state":{"h":1}}]},
+        "time":{"cfl":0.4,"steps":20}}"#,
+        20,
+        &[(2, 1)],
+    );
+}
+
+/// OpenCL ranks: convection (first-order upwind) in 1D with an inflow, and in 2D with a
+/// negative velocity.
+#[test]
+fn opencl_convection_1d_and_2d() {
+    agree_opencl(
+        r#"{"name":"c4","method":"convection","velocity":[1.0,0.0],
+        "grid":{"nx":42,"ny":1,"x":[0,1],"y":[0,0.01]},
+        "boundaries":{"west":{"kind":"inflow","state":{"value":0.5}},"east":{"kind":"outflow"}},
+        "initial":{"value":0,"gaussian":{"centre":[0.4,0],"sigma":0.05,"amplitude":1}},
+        "time":{"cfl":0.7,"steps":20}}"#,
+        20,
+        &[(2, 1), (3, 1)],
+    );
+    agree_opencl(
+        r#"{"name":"c8","method":"convection","velocity":[-1.0,0.5],
+        "grid":{"nx":16,"ny":12,"x":[0,2],"y":[0,1]},
+        "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"inflow","state":{"value":1}},
+        "south":{"kind":"inflow","state":{"value":1}},"north":{"kind":"outflow"}},
+        "initial":{"value":1,"regions":[{"x":[0.5,1],"y":[0.2,0.6],"state":{"value":2}}]},
+        "time":{"cfl":0.9,"steps":12}}"#,
+        12,
+        &[(2, 1), (1, 2), (2, 2)],
+    );
+}
+
+/// OpenCL ranks: convection–diffusion with MUSCL, periodic along x (the uncut axis: its ghost
+/// kernel copies the opposite side of each held row) and split along y.
+#[test]
+fn opencl_convection_diffusion_periodic_x() {
+    agree_opencl(
+        r#"{"name":"c7","method":"shll_convection_diffusion",
+        "transport":{"velocity":[1.0,-0.5],"diffusivity":0.002,"speed":[1.5,0.5]},
+        "grid":{"nx":15,"ny":12,"x":[0,1],"y":[0,1]},"scheme":{"reconstruction":"muscl"},
+        "boundaries":{"west":{"kind":"periodic"},"east":{"kind":"periodic"},
+        "south":{"kind":"inflow","state":{"value":0.3}},"north":{"kind":"outflow"}},
+        "initial":{"value":0,"gaussian":{"centre":[0.4,0.5],"sigma":0.1,"amplitude":1}},
+        "time":{"cfl":0.8,"steps":12}}"#,
+        12,
+        &[(1, 2)],
+    );
+}
+
+/// OpenCL ranks: a checkpoint of the reference on 2 × 1 ranks after 5 steps, restored on
+/// 1 × 2 OpenCL ranks, continues with the bits of the uninterrupted single-process run; a
+/// diverging step fails on 2 × 2 OpenCL ranks with the single-process error.
+#[test]
+fn opencl_restart_and_divergence() {
+    let _g = common::cl_lock();
+    let c = case(&sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12));
+    let whole = single(&c, 12, None).unwrap();
+    let pb = c.explicit_problem().unwrap();
+    let (nxt, nyt) = (pb.grid.nxt, pb.grid.nyt);
+    let mid = on_ranks(&c, (2, 1), 5, BackendKind::Reference, None).unwrap();
+    let arrays: Vec<Vec<f64>> = mid
+        .0
+        .chunks(nxt * nyt)
+        .take(pb.nv())
+        .map(|a| a.iter().map(|&b| f64::from_bits(b)).collect())
+        .collect();
+    let saved = Saved {
+        step: mid.1,
+        time: f64::from_bits(mid.2),
+        arrays,
+    };
+    let a = on_ranks(&c, (1, 2), 7, BackendKind::OpenCl, Some(saved)).unwrap();
+    same(&whole, &a, "restored on 1 x 2 OpenCL ranks");
+    let c = case(DIVERGING);
+    let one = single(&c, 20, None).expect_err("the single-process run diverges");
+    let r = on_ranks(&c, (2, 2), 20, BackendKind::OpenCl, None).expect_err("diverges");
+    assert_eq!(one, r, "2 x 2 OpenCL ranks");
+}
+
+/// `simplets bench --thread-ranks 2` of an explicit case on OpenCL: every rank times the same
+/// steps, with one exchange per first-order step of exactly its strip (the 14 held rows of one
+/// column, 4 conserved values each) and a modelled exchange time; the JSON has the aggregate.
+#[test]
+fn opencl_bench_on_thread_ranks() {
+    let _g = common::cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("r1.json");
+    let json = dir.path().join("bench.json");
+    std::fs::write(&case, sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12)).unwrap();
+    let out = common::simplets()
+        .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
+        .args(["--thread-ranks", "2", "--warmup", "1", "--steps", "3"])
+        .args(["--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("on 2 x 1 thread ranks"), "{text}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["iterations"], 3, "{r}");
+    assert_eq!(r["iteration"], "step", "{r}");
+    let each = r["each"].as_array().unwrap();
+    assert_eq!(each.len(), 2);
+    for rank in each {
+        assert_eq!(rank["iterations"], 3, "{rank}");
+        assert_eq!(rank["exchanges_per_iteration"], 1.0, "{rank}");
+        assert_eq!(rank["halo_bytes_per_iteration"], 448.0, "{rank}");
+        assert!(
+            rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
+            "{rank}"
+        );
     }
 }

@@ -1,17 +1,18 @@
-//! `simplets bench --thread-ranks N`: a decomposed SIMPLE-TS run whose ranks are threads of
-//! one process (`decomp::threads`), all on one device, so that the cost of the halo exchange
-//! can be measured on a machine without MPI (one GPU shared by the ranks: the exchange cost
-//! is visible, the scaling is not). Per rank: the timed iterations, Mcell-it/s of its owned
-//! fluid cells, and the halo traffic and time per loop-2 iteration from [`HaloStats`]; for
-//! all ranks together the aggregate Mcell-it/s; beside the measured exchange time a model of
-//! it ([`ExchangeModel`]).
+//! `simplets bench --thread-ranks N`: a decomposed SIMPLE-TS or explicit-method run whose
+//! ranks are threads of one process (`decomp::threads`), all on one device, so that the cost
+//! of the halo exchange can be measured on a machine without MPI (one GPU shared by the ranks:
+//! the exchange cost is visible, the scaling is not). Per rank: the timed iterations (SIMPLE-TS:
+//! loop-2 iterations; the explicit methods: steps), Mcell-it/s of its owned fluid cells, and the
+//! halo traffic and time per iteration from [`HaloStats`]; for all ranks together the
+//! aggregate Mcell-it/s; beside the measured exchange time a model of it ([`ExchangeModel`]).
 //!
-//! Every rank steps its own backend (`Ranks::local`): the exchanges and the residual merge
-//! inside loop 2 keep the ranks in step, so no rank needs rank 0's orders.
+//! Every rank steps its own engine (`Ranks::local`, `ExplicitRanks::local_mut`): the exchanges
+//! and the merged maxima inside a step keep the ranks in step, so no rank needs rank 0's
+//! orders.
 
 use serde::Serialize;
 
-use crate::decomp::{Decomposition, HaloStats, EAST, NORTH, SOUTH, WEST};
+use crate::decomp::{Comm, Decomposition, HaloStats, EAST, NORTH, SOUTH, WEST};
 use crate::error::RunError;
 use crate::methods::simple_ts::geometry::FLUID;
 use crate::methods::simple_ts::problem::Problem;
@@ -82,8 +83,7 @@ pub fn run_rank(
     model: ExchangeModel,
 ) -> Result<RankBench, RunError> {
     let dec: Decomposition = r.decomposition().clone();
-    let rank = r.comm().rank();
-    let win = dec.window(rank);
+    let win = dec.window(r.comm().rank());
     let nxt = pb.grid.nxt;
     let fluid_cells = win
         .own_y
@@ -91,18 +91,54 @@ pub fn run_rank(
         .flat_map(|j| win.own_x.clone().map(move |i| i + j * nxt))
         .filter(|&k| pb.geo.cell[k] == FLUID)
         .count() as u64;
-    for _ in 0..warmup {
-        r.local().step()?;
-    }
-    r.comm().barrier();
-    let before = r.halo_stats();
+    let comm = std::sync::Arc::clone(r.comm());
+    let timing = Timing {
+        dec: &dec,
+        fluid_cells,
+        warmup,
+        steps,
+        model,
+    };
+    time_rank(comm.as_ref(), &timing, &mut |n| {
+        let mut iterations = 0;
+        for _ in 0..n {
+            iterations += u64::from(r.local().step()?.iters);
+        }
+        Ok((iterations, r.halo_stats()))
+    })
+}
+
+/// What [`time_rank`] times: the layout, the rank's owned fluid cells, the untimed and timed
+/// steps and the exchange model.
+pub struct Timing<'a> {
+    /// The layout.
+    pub dec: &'a Decomposition,
+    /// This rank's owned fluid cells.
+    pub fluid_cells: u64,
+    /// Untimed steps first.
+    pub warmup: u64,
+    /// Timed steps.
+    pub steps: u64,
+    /// The exchange model.
+    pub model: ExchangeModel,
+}
+
+/// Time this rank of `comm` (collective): `steps(n)` takes `n` steps (none: 0) and returns
+/// their iterations and the rank's halo counters after them.
+pub fn time_rank(
+    comm: &dyn Comm,
+    t: &Timing,
+    steps: &mut dyn FnMut(u64) -> Result<(u64, HaloStats), RunError>,
+) -> Result<RankBench, RunError> {
+    let rank = comm.rank();
+    let win = t.dec.window(rank);
+    steps(t.warmup)?;
+    comm.barrier();
+    let before = steps(0)?.1;
     let start = std::time::Instant::now();
-    let mut iterations = 0u64;
-    for _ in 0..steps {
-        iterations += u64::from(r.local().step()?.iters);
-    }
+    let (iterations, after) = steps(t.steps)?;
     let seconds = start.elapsed().as_secs_f64();
-    let d = diff(r.halo_stats(), before);
+    let d = diff(after, before);
     let it = iterations.max(1) as f64;
     // One device read batch and one write batch per stage that has neighbours.
     let stages = [[WEST, EAST], [SOUTH, NORTH]]
@@ -112,6 +148,7 @@ pub fn run_rank(
     let (bytes, messages) = (d.bytes as f64 / it, d.messages as f64 / it);
     let exchanges = d.exchanges as f64 / it;
     let reductions = d.reductions as f64 / it;
+    let fluid_cells = t.fluid_cells;
     Ok(RankBench {
         rank,
         columns: [win.own_x.start, win.own_x.end],
@@ -127,7 +164,8 @@ pub fn run_rank(
         halo_ms_per_iteration: 1e3 * d.seconds / it,
         reduce_ms_per_iteration: 1e3 * d.reduce_seconds / it,
         model_ms_per_iteration: 1e3
-            * model.seconds(bytes, 2.0 * stages * exchanges, messages, reductions),
+            * t.model
+                .seconds(bytes, 2.0 * stages * exchanges, messages, reductions),
     })
 }
 
@@ -161,7 +199,9 @@ pub struct RanksReport {
     pub ny: usize,
     /// Fluid cells of the whole grid.
     pub fluid_cells: u64,
-    /// Loop-2 iterations timed (every rank takes the same).
+    /// What an iteration is: `loop-2 iteration` (SIMPLE-TS) or `step` (the explicit methods).
+    pub iteration: String,
+    /// Iterations timed (every rank takes the same).
     pub iterations: u64,
     /// The slowest rank's seconds (the run's).
     pub seconds: f64,
@@ -188,19 +228,38 @@ impl RanksReport {
         model: ExchangeModel,
         each: Vec<RankBench>,
     ) -> RanksReport {
+        let what = (
+            pb.case.name.clone(),
+            pb.grid.nx,
+            pb.grid.ny,
+            "loop-2 iteration",
+        );
+        RanksReport::of(what, dec, backend, model, each)
+    }
+
+    /// The report of ranks `each` (in rank order) on case `name` of `nx × ny` cells, whose
+    /// iterations are `iteration`s.
+    pub fn of(
+        (name, nx, ny, iteration): (String, usize, usize, &str),
+        dec: &Decomposition,
+        backend: String,
+        model: ExchangeModel,
+        each: Vec<RankBench>,
+    ) -> RanksReport {
         let fluid_cells: u64 = each.iter().map(|r| r.fluid_cells).sum();
         let seconds = each.iter().map(|r| r.seconds).fold(0.0, f64::max);
         let iterations = each.first().map_or(0, |r| r.iterations);
         let most = |f: fn(&RankBench) -> f64| each.iter().map(f).fold(0.0, f64::max);
         RanksReport {
-            case: pb.case.name.clone(),
+            case: name,
             backend,
             transport: "threads".to_string(),
             ranks_x: dec.px,
             ranks_y: dec.py,
-            nx: pb.grid.nx,
-            ny: pb.grid.ny,
+            nx,
+            ny,
             fluid_cells,
+            iteration: iteration.to_string(),
             iterations,
             seconds,
             mcell_its: fluid_cells as f64 * iterations as f64 / seconds.max(1e-300) / 1e6,
@@ -218,10 +277,9 @@ impl RanksReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "bench {} on {} x {} thread ranks, {} {} x {} ({} fluid cells): {} loop-2 \
-             iterations in {:.3} s: {:.3} ms/iteration, {:.2} Mcell-it/s aggregate; \
-             exchange {:.3} ms/iteration measured, {:.3} modelled ({} GB/s link, {} µs \
-             latency)",
+            "bench {} on {} x {} thread ranks, {} {} x {} ({} fluid cells): {} {}s in \
+             {:.3} s: {:.3} ms/{it}, {:.2} Mcell-it/s aggregate; exchange {:.3} ms/{it} \
+             measured, {:.3} modelled ({} GB/s link, {} µs latency)",
             self.backend,
             self.ranks_x,
             self.ranks_y,
@@ -230,6 +288,7 @@ impl RanksReport {
             self.ny,
             self.fluid_cells,
             self.iterations,
+            self.iteration,
             self.seconds,
             self.ms_per_iteration,
             self.mcell_its,
@@ -237,6 +296,11 @@ impl RanksReport {
             self.model_ms_per_iteration,
             self.model.link_gbs,
             self.model.latency_us,
+            it = if self.iteration == "step" {
+                "step"
+            } else {
+                "iteration"
+            },
         );
         let _ = writeln!(
             s,

@@ -84,10 +84,11 @@ pub struct BenchArgs {
     /// OpenCL fused kernel: rows per subdomain (Ny_sub; with --width).
     #[arg(long, value_name = "ROWS", requires = "width")]
     pub rows: Option<usize>,
-    /// SIMPLE-TS: run the case decomposed among N ranks that are threads of this process,
-    /// all on one device (OpenCL) or sharing the cores, and report per rank and in aggregate
-    /// Mcell-it/s, the halo bytes and time per iteration and a model of the exchange cost
-    /// (no MPI needed: the one-device exchange cost).
+    /// SIMPLE-TS and the explicit methods: run the case decomposed among N ranks that are
+    /// threads of this process, all on one device (OpenCL) or sharing the cores, and report
+    /// per rank and in aggregate Mcell-it/s, the halo bytes and time per iteration (SIMPLE-TS:
+    /// loop-2 iteration; explicit: step) and a model of the exchange cost (no MPI needed: the
+    /// one-device exchange cost).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub thread_ranks: Option<u64>,
     /// With --thread-ranks: ranks along x (default: all along the longer axis).
@@ -136,6 +137,15 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Input(e.into()))?;
     }
     let any = super::load_any(&args.case)?;
+    if let (Some(n), Some(_)) = (args.thread_ranks, any.explicit_problem()) {
+        let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
+        return super::bench_ranks::explicit(&args, &any, opencl, n as usize);
+    }
+    if any.simple_ts().is_none() && args.thread_ranks.is_some() {
+        return Err(Failure::Input(anyhow!(
+            "--thread-ranks runs SIMPLE-TS and the explicit methods (convection, SHLL) only"
+        )));
+    }
     if any.simple_ts().is_none() {
         let opts = super::explicit::BenchOpts {
             backend: args.backend,

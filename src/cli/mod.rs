@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod bench_ranks;
 mod bp;
 mod cese;
 mod explicit;

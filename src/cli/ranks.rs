@@ -113,8 +113,8 @@ pub fn run(
     outcome(run_case(&c.common(), &mut solver, opts))
 }
 
-/// [`run`] for an explicit method (convection, the SHLL methods) on the reference or parallel
-/// backend.
+/// [`run`] for an explicit method (convection, the SHLL methods) on the reference, parallel or
+/// OpenCL backend.
 fn run_explicit(
     comm: Arc<dyn Comm>,
     case: &AnyCase,
@@ -129,10 +129,9 @@ fn run_explicit(
              one"
         )))
     } else if choice.kind == BackendKind::OpenCl {
-        Err(Failure::Input(anyhow!(
-            "the explicit methods run on several MPI ranks on --backend reference or parallel \
-             only (OpenCL: one process)"
-        )))
+        // Each rank checks that its window fits its device when it builds (the whole grid
+        // need not fit on one device).
+        Ok(())
     } else {
         simplets::methods::check_fits(case, choice).map_err(super::device_failure)
     };
@@ -161,7 +160,19 @@ fn run_explicit(
         return Ok(());
     };
     let common = case.common();
-    let mut r = xranks::build(pb, dec, Arc::clone(&comm), choice).map_err(super::device_failure)?;
+    // A rank whose set-up fails alone (its device) ends the job: the others wait for it.
+    let mut r = match xranks::build(pb, dec, Arc::clone(&comm), choice) {
+        Ok(r) => r,
+        Err(e) if comm.size() == 1 => return Err(super::device_failure(e)),
+        Err(e) => {
+            eprintln!(
+                "simplets: rank {} of {} failed: {e}",
+                comm.rank(),
+                comm.size()
+            );
+            comm.abort(1)
+        }
+    };
     if let Some(flag) = &opts.interrupt {
         r.share_interrupt(Arc::clone(flag));
     }

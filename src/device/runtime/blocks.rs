@@ -60,9 +60,9 @@ impl Block {
 
 /// Rectangles with fewer columns than this (and more than one row) are gathered into, or
 /// scattered from, a contiguous staging buffer on the device (`clEnqueueCopyBufferRect`),
-/// which crosses the bus in one transfer: a rectangle read or written across the bus moves
-/// row by row, and a column strip of a few values per row over thousands of rows took 7
-/// times as long as a row strip of the same size on an H100 (device run 42).
+/// all those of one batch crossing the bus in one transfer: a rectangle read or written across
+/// the bus moves row by row, and a column strip of a few values per row over thousands of
+/// rows took 7 times as long as a row strip of the same size on an H100 (device run 42).
 const NARROW_COLS: usize = 64;
 
 /// True if `blk` goes through the staging buffer ([`NARROW_COLS`]).
@@ -88,9 +88,9 @@ impl Runtime {
 
     /// Read several rectangles of real buffers, each packed row by row into its slice (of
     /// exactly [`Block::len`] values), with one wait: every read is queued without blocking
-    /// (`clEnqueueReadBufferRect`; a narrow one gathered on the device first, [`NARROW_COLS`]),
-    /// then the host waits for the queue. Only the rectangles cross the bus, not the whole
-    /// buffers.
+    /// (`clEnqueueReadBufferRect`), the narrow ones ([`NARROW_COLS`]) gathered on the device
+    /// into the staging buffer and read together in one transfer, then the host waits for the
+    /// queue. Only the rectangles cross the bus, not the whole buffers.
     pub fn read_blocks(
         &mut self,
         reads: &mut [(&str, Block, &mut [f64])],
@@ -103,6 +103,8 @@ impl Runtime {
         if staged > 0 {
             self.stage_for(staged)?;
         }
+        // The narrow rectangles, in order, land here from the staging buffer.
+        let mut gathered = vec![0.0; staged];
         let mut queued = Ok(());
         let mut at = 0;
         for (name, blk, out) in reads.iter_mut() {
@@ -116,13 +118,11 @@ impl Runtime {
                     let (bo, _, region) = blk.origins();
                     let to = [8 * at, 0, 0];
                     let st = &mut self.stage.as_mut().expect("invariant: staged above").0;
-                    let q = self.built.queue();
-                    // SAFETY: the source rectangle lies inside the buffer (checked above), the
-                    // destination [at, at + len) inside the staging buffer (sized above), and
-                    // the host slice holds exactly the rectangle's values; the queue is
-                    // finished below, also on an error, before `reads` is released.
+                    // SAFETY: the source rectangle lies inside the buffer (checked above) and
+                    // the destination [at, at + len) inside the staging buffer (sized above);
+                    // device-to-device, no host memory is touched.
                     let ev = unsafe {
-                        q.enqueue_copy_buffer_rect(
+                        self.built.queue().enqueue_copy_buffer_rect(
                             b,
                             st,
                             bo.as_ptr(),
@@ -134,15 +134,11 @@ impl Runtime {
                             0,
                             &[],
                         )
-                        .and_then(|_| q.enqueue_read_buffer(st, CL_NON_BLOCKING, 8 * at, out, &[]))
                     };
                     at += blk.len();
-                    match ev {
-                        Ok(ev) => self.note(READ, blk.len() as u64, false, ev),
-                        Err(e) => {
-                            queued = Err(self.err("clEnqueueCopyBufferRect")(e));
-                            break;
-                        }
+                    if let Err(e) = ev {
+                        queued = Err(self.err("clEnqueueCopyBufferRect")(e));
+                        break;
                     }
                 }
                 Some(Buf::Real(b, n)) if blk.end() <= *n && out.len() == blk.len() => {
@@ -179,28 +175,58 @@ impl Runtime {
                 }
             }
         }
+        if queued.is_ok() && staged > 0 {
+            let st = &self.stage.as_ref().expect("invariant: staged above").0;
+            // SAFETY: `gathered` holds exactly the staged values and outlives the `finish`
+            // below; the in-order queue runs the read after the copies.
+            let ev = unsafe {
+                self.built
+                    .queue()
+                    .enqueue_read_buffer(st, CL_NON_BLOCKING, 0, &mut gathered, &[])
+            };
+            match ev {
+                Ok(ev) => self.note(READ, staged as u64, false, ev),
+                Err(e) => queued = Err(self.err("clEnqueueReadBuffer")(e)),
+            }
+        }
         let waited = self.built.queue().finish().map_err(self.err("clFinish"));
         queued?;
         waited?;
+        let mut at = 0;
+        for (_, blk, out) in reads.iter_mut().filter(|(_, blk, _)| narrow(blk)) {
+            out.copy_from_slice(&gathered[at..at + blk.len()]);
+            at += blk.len();
+        }
         self.drain()
     }
 
     /// Write several rectangles of real buffers from host slices packed row by row (the
-    /// inverse of [`Runtime::read_blocks`]; `clEnqueueWriteBufferRect`), with one wait.
+    /// inverse of [`Runtime::read_blocks`]; `clEnqueueWriteBufferRect`, the narrow ones
+    /// written together into the staging buffer in one transfer and scattered on the device),
+    /// with one wait.
     pub fn write_blocks(&mut self, writes: &[(&str, Block, &[f64])]) -> Result<(), DeviceError> {
-        let staged: usize = writes
+        let gathered: Vec<f64> = writes
             .iter()
-            .filter(|(_, blk, _)| narrow(blk))
-            .map(|(_, blk, _)| blk.len())
-            .sum();
-        if staged > 0 {
-            self.stage_for(staged)?;
+            .filter(|(_, blk, data)| narrow(blk) && data.len() == blk.len())
+            .flat_map(|(_, _, data)| data.iter().copied())
+            .collect();
+        if !gathered.is_empty() {
+            self.stage_for(gathered.len())?;
         }
         let q = self.built.queue();
         let mut queued = Ok(());
+        if !gathered.is_empty() {
+            let st = &mut self.stage.as_mut().expect("invariant: staged above").0;
+            // SAFETY: `gathered` fits the staging buffer (sized above) and outlives the
+            // `finish` below; the in-order queue runs the copies after this write.
+            let ev = unsafe { q.enqueue_write_buffer(st, CL_NON_BLOCKING, 0, &gathered, &[]) };
+            if let Err(ClError(c)) = ev {
+                queued = Err(self.api_err("clEnqueueWriteBuffer", c));
+            }
+        }
         let mut at = 0;
         for (name, blk, data) in writes {
-            if blk.is_empty() {
+            if blk.is_empty() || queued.is_err() {
                 continue;
             }
             match self.bufs.get_mut(*name) {
@@ -209,32 +235,26 @@ impl Runtime {
                 {
                     let (bo, _, region) = blk.origins();
                     let from = [8 * at, 0, 0];
-                    let st = &mut self.stage.as_mut().expect("invariant: staged above").0;
-                    // SAFETY: the host slice holds exactly the rectangle's values and outlives
-                    // the `finish` below; [at, at + len) lies inside the staging buffer and the
-                    // destination rectangle inside the buffer (checked above); the in-order
-                    // queue runs the copy after the write.
+                    let st = &self.stage.as_ref().expect("invariant: staged above").0;
+                    // SAFETY: [at, at + len) lies inside the staging buffer and the destination
+                    // rectangle inside the buffer (checked above); device-to-device.
                     let ev = unsafe {
-                        q.enqueue_write_buffer(st, CL_NON_BLOCKING, 8 * at, data, &[])
-                            .and_then(|_| {
-                                q.enqueue_copy_buffer_rect(
-                                    st,
-                                    b,
-                                    from.as_ptr(),
-                                    bo.as_ptr(),
-                                    region.as_ptr(),
-                                    8 * blk.cols,
-                                    0,
-                                    8 * blk.pitch,
-                                    0,
-                                    &[],
-                                )
-                            })
+                        q.enqueue_copy_buffer_rect(
+                            st,
+                            b,
+                            from.as_ptr(),
+                            bo.as_ptr(),
+                            region.as_ptr(),
+                            8 * blk.cols,
+                            0,
+                            8 * blk.pitch,
+                            0,
+                            &[],
+                        )
                     };
                     at += blk.len();
                     if let Err(ClError(c)) = ev {
                         queued = Err(self.api_err("clEnqueueCopyBufferRect", c));
-                        break;
                     }
                 }
                 Some(Buf::Real(b, n)) if blk.end() <= *n && data.len() == blk.len() => {
@@ -258,12 +278,10 @@ impl Runtime {
                     };
                     if let Err(ClError(c)) = ev {
                         queued = Err(self.api_err("clEnqueueWriteBufferRect", c));
-                        break;
                     }
                 }
                 _ => {
                     queued = Err(self.missing(&format!("{name} (a real buffer holding {blk:?})")));
-                    break;
                 }
             }
         }

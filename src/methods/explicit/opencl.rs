@@ -3,12 +3,17 @@
 //! fills and `finish`, then reads back the 4-value clock `[Δt, t, max rate, max |Δq0|]`
 //! (one host round trip per step). Fields cross to the host only for output and checkpoints.
 //! Bit-identical to [`super::reference`] (the same per-cell functions and fragments, FP
-//! contraction off, a maximum as the only reduction).
+//! contraction off, a maximum as the only reduction). On a rank of a decomposed run
+//! (`opencl/strips.rs`) the same kernels run on the rank's window, with the halo exchanged
+//! after every stage and the maxima merged over the ranks.
+
+mod strips;
 
 use std::sync::Arc;
 
-use super::reference::{dt_of, fill_ghosts, first_bad, max_rate};
+use super::reference::{dt_of, fill_ghosts, first_bad, first_bad_merged, max_rate};
 use super::{Bc, Flux, Limiter, Problem, StepRule, System};
+use crate::decomp::Halo;
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, Runtime,
 };
@@ -224,6 +229,24 @@ pub fn device_bytes(p: &Problem) -> (u64, u64) {
     (reals + ints, p.nv() as u64 * cells * 8)
 }
 
+/// Whether `p` can run on `dev`: a valid [`SHAPE_ENV`], FP64, room for its buffers and its
+/// stage work-groups.
+pub fn check(p: &Problem, dev: &DeviceInfo) -> Result<(), DeviceError> {
+    if let Ok(v) = std::env::var(SHAPE_ENV) {
+        if !v.trim().is_empty() {
+            parse_shape(&v, p.mesh.dims).map_err(|reason| DeviceError::BadBuildOption {
+                var: SHAPE_ENV,
+                value: v.clone(),
+                reason,
+            })?;
+        }
+    }
+    require_fp64(dev)?;
+    let (total, largest) = device_bytes(p);
+    let (lx, ly) = work_group(p.mesh.dims);
+    check_capacity(dev, total, largest, stage_local_bytes(p), lx * ly)
+}
+
 /// The OpenCL solver of an explicit method.
 pub struct OpenCl {
     p: Arc<Problem>,
@@ -235,6 +258,9 @@ pub struct OpenCl {
     clock: [f64; 4],
     global: [usize; 2],
     local: [usize; 2],
+    /// On a rank of a decomposed run (`p` is then its window): the halo exchange and the
+    /// reductions over all ranks (`strips.rs`).
+    halo: Option<Arc<Halo>>,
 }
 
 const LEVEL: [&str; 2] = ["qa", "qb"];
@@ -242,20 +268,8 @@ const LEVEL: [&str; 2] = ["qa", "qb"];
 impl OpenCl {
     /// Set up `p` on the device `choice` names: buffers, initial state, kernels.
     pub fn new(p: Arc<Problem>, choice: &BackendChoice) -> Result<OpenCl, DeviceError> {
-        if let Ok(v) = std::env::var(SHAPE_ENV) {
-            if !v.trim().is_empty() {
-                parse_shape(&v, p.mesh.dims).map_err(|reason| DeviceError::BadBuildOption {
-                    var: SHAPE_ENV,
-                    value: v.clone(),
-                    reason,
-                })?;
-            }
-        }
         let dev = select_device(choice.device.as_deref())?;
-        require_fp64(&dev)?;
-        let (total, largest) = device_bytes(&p);
-        let (lx, ly) = work_group(p.mesh.dims);
-        check_capacity(&dev, total, largest, stage_local_bytes(&p), lx * ly)?;
+        check(&p, &dev)?;
         OpenCl::on(p, &dev, choice)
     }
 
@@ -345,7 +359,13 @@ impl OpenCl {
             cur: 0,
             step: 0,
             clock,
+            halo: None,
         })
+    }
+
+    /// The problem (a rank's window on a rank).
+    pub fn problem(&self) -> &Problem {
+        &self.p
     }
 
     /// The device.
@@ -372,7 +392,9 @@ impl OpenCl {
         Ok(())
     }
 
-    /// One step; on a non-admissible state the step is undone and the bad cell named.
+    /// One step; on a non-admissible state the step is undone and the bad cell named. On a
+    /// rank, the halo of each stage's new state is exchanged before anything reads it, and
+    /// the step's maxima are merged over the ranks before they give the next Δt.
     pub fn step(&mut self) -> Result<(), RunError> {
         let c = self.cur;
         let to = LEVEL[1 - c];
@@ -380,6 +402,7 @@ impl OpenCl {
             self.rt
                 .launch2(&format!("s1_{c}"), self.global, self.local)?;
             self.ghosts("q1")?;
+            self.exchange("q1")?;
             self.rt
                 .launch2(&format!("s2_{c}"), self.global, self.local)?;
         } else {
@@ -390,11 +413,19 @@ impl OpenCl {
         self.rt
             .launch("reduce", RED * groups2(&self.p), Some(RED))?;
         self.rt.launch("finish", RED, Some(RED))?;
+        self.exchange(to)?;
         let mut clock = [0.0; 4];
         self.rt.read("clock", &mut clock)?;
+        if self.halo.is_some() {
+            clock = self.merged_clock(clock)?;
+        }
         if clock[2].is_nan() || clock[3].is_nan() {
             let q = self.read_level(1 - c)?;
-            let (i, j, field, value) = first_bad(&self.p, &q).unwrap_or((-1, -1, "?", clock[2]));
+            let bad = match &self.halo {
+                Some(h) => first_bad_merged(&self.p, h, &q),
+                None => first_bad(&self.p, &q),
+            };
+            let (i, j, field, value) = bad.unwrap_or((-1, -1, "?", clock[2]));
             return Err(RunError::Diverged {
                 step: self.step + 1,
                 iter: 1,
@@ -427,15 +458,25 @@ impl OpenCl {
         self.read_level(if previous { 1 - self.cur } else { self.cur })
     }
 
-    /// Replace the state (stored layout, ghosts filled here), step and time.
+    /// Replace the state (stored layout, ghosts filled here), step and time. On a rank
+    /// (collective): the halo exchanged and the largest rate merged over the ranks.
     pub fn restore(&mut self, mut q: Vec<f64>, step: u64, time: f64) -> Result<(), DeviceError> {
         fill_ghosts(&self.p, &mut q);
         self.rt.write(LEVEL[self.cur], &q)?;
         self.rt.write(LEVEL[1 - self.cur], &q)?;
-        let smax = max_rate(&self.p, &q);
-        self.clock = [dt_of(&self.p, smax, time), time, smax, 0.0];
-        self.rt.write("clock", &self.clock)?;
         self.step = step;
-        Ok(())
+        self.start(max_rate(&self.p, &q), time)
+    }
+
+    /// Set the clock of the current state from its largest rate `smax` (this rank's: merged
+    /// over the ranks here, after the halo of both levels is filled) at `time`.
+    fn start(&mut self, mut smax: f64, time: f64) -> Result<(), DeviceError> {
+        if let Some(h) = self.halo.clone() {
+            self.exchange(LEVEL[self.cur])?;
+            self.exchange(LEVEL[1 - self.cur])?;
+            smax = h.reduce_max_at([(smax, 0), (0.0, 0)])[0].0;
+        }
+        self.clock = [dt_of(&self.p, smax, time), time, smax, 0.0];
+        self.rt.write("clock", &self.clock)
     }
 }

@@ -1,8 +1,9 @@
 //! The explicit methods on several ranks (the twin of `simple_ts::ranks` on the same
 //! decomposition and halo layer, `crate::decomp`): each rank runs the reference (serial or
-//! row-parallel) on its window of the mesh ([`sub_problem`]: its block and a halo as wide as
-//! the stencil, `ng` cells), updating only its owned computed cells, filling the ghost layers
-//! of the domain sides it owns, and exchanging the halo after every stage. The CFL rate and
+//! row-parallel) or the OpenCL kernels (`opencl/strips.rs`) on its window of the mesh
+//! ([`sub_problem`]: its block and a halo as wide as the stencil, `ng` cells), updating only
+//! its owned computed cells, filling the ghost layers of the domain sides it owns, and
+//! exchanging the halo after every stage. The CFL rate and
 //! |Δ first variable| maxima are merged over all ranks (a maximum is exact, so Δt is the same
 //! bits), and a diverging step fails on every rank with the cell the single-process scan finds
 //! first. [`ExplicitRanks`] is the decomposed run as one [`Solver`]: rank 0 drives it,
@@ -10,14 +11,15 @@
 //! restart may use another rank count) and scattering a restored state; the other ranks follow
 //! its orders ([`ExplicitRanks::follow`]).
 
+mod local;
+
 use std::sync::Arc;
 
-use super::reference::{exchange, fill_ghosts, Reference};
-use super::solver::{fill_snapshot, layout, saved_arrays, state_of_saved};
+use super::solver::{fill_snapshot, layout, saved_arrays, state_of_saved, Engine};
 use super::{Mesh, Problem, StepRule};
 use crate::decomp::{Comm, Decomposition, Halo, Layers, Window};
 use crate::error::{DeviceError, RunError};
-use crate::methods::{BackendChoice, BackendKind};
+use crate::methods::BackendChoice;
 use crate::solver::{Layout, Level, Saved, Snapshot, Solver, SolverInfo, StepReport};
 
 /// Tag of the gathers to rank 0.
@@ -40,7 +42,7 @@ pub fn layers(p: &Problem) -> Layers {
 }
 
 /// The owned computed cells of `win` in stored columns and rows of the whole mesh `m`.
-fn owned(m: &Mesh, win: &Window) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+pub fn owned(m: &Mesh, win: &Window) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let cols = win.own_x.start.max(m.ng)..win.own_x.end.min(m.ng + m.nx);
     let rows = if m.dims == 2 {
         win.own_y.start.max(m.ng)..win.own_y.end.min(m.ng + m.ny)
@@ -143,7 +145,7 @@ impl Order {
 /// An explicit method on one rank of a decomposed run, as the [`Solver`] of the whole problem.
 pub struct ExplicitRanks {
     global: Arc<Problem>,
-    local: Box<Reference>,
+    local: Engine,
     halo: Arc<Halo>,
     dec: Decomposition,
     layout: Layout,
@@ -154,37 +156,25 @@ pub struct ExplicitRanks {
     done: bool,
 }
 
-/// The decomposed solver of `global` for this rank of `comm` on `choice` (reference or
-/// parallel). Collective: every rank calls it.
+/// The decomposed solver of `global` for this rank of `comm` on `choice` (reference,
+/// parallel or OpenCL). Collective: every rank calls it.
 pub fn build(
     global: Arc<Problem>,
     dec: Decomposition,
     comm: Arc<dyn Comm>,
     choice: &BackendChoice,
 ) -> Result<ExplicitRanks, DeviceError> {
-    if choice.kind == BackendKind::OpenCl {
-        return Err(DeviceError::Unsupported(
-            "the explicit methods run on several MPI ranks on the reference and parallel \
-             backends only (--backend reference or parallel)"
-                .into(),
-        ));
-    }
     let win = dec.window(comm.rank());
     let halo = Arc::new(Halo::new(comm, win.clone()));
     let sub = Arc::new(sub_problem(&global, &win));
-    let parallel = choice.kind == BackendKind::Parallel;
-    let local = Box::new(Reference::on_rank(sub, parallel, Some(Arc::clone(&halo))));
-    let name = if parallel {
-        format!("parallel:{}", rayon::current_num_threads())
-    } else {
-        "reference".into()
-    };
-    let info = SolverInfo {
-        ranks: Some(crate::methods::simple_ts::ranks::ranks_record(
-            &halo, &dec, name, None,
-        )),
-        ..SolverInfo::default()
-    };
+    let local = local::engine(sub, &halo, choice)?;
+    let mut info = local.rank_info();
+    info.ranks = Some(crate::methods::simple_ts::ranks::ranks_record(
+        &halo,
+        &dec,
+        local.backend_name(),
+        info.device.clone(),
+    ));
     Ok(ExplicitRanks {
         layout: layout(&global),
         global,
@@ -209,9 +199,21 @@ impl ExplicitRanks {
         &self.halo.comm
     }
 
-    /// This rank's reference on its window.
-    pub fn local(&self) -> &Reference {
+    /// This rank's engine on its window.
+    pub fn local(&self) -> &Engine {
         &self.local
+    }
+
+    /// This rank's engine on its window, to step it alone (`simplets bench --thread-ranks`:
+    /// the exchanges and reductions of a step keep the ranks in step without rank 0's
+    /// orders).
+    pub fn local_mut(&mut self) -> &mut Engine {
+        &mut self.local
+    }
+
+    /// This rank's halo exchange.
+    pub fn halo(&self) -> &Arc<Halo> {
+        &self.halo
     }
 
     fn order(&self, o: Order) {
@@ -231,10 +233,7 @@ impl ExplicitRanks {
             self.halo.comm.broadcast(&mut b);
             let r = match Order::decode(&b) {
                 Some(Order::Step) => self.step().map(|_| ()),
-                Some(Order::Gather(prev)) => {
-                    self.gather(prev);
-                    Ok(())
-                }
+                Some(Order::Gather(prev)) => self.gather(prev).map(|_| ()),
                 Some(Order::Restore) => self.restore(Saved {
                     step: 0,
                     time: 0.0,
@@ -264,10 +263,9 @@ impl ExplicitRanks {
 
     /// Gather the owned computed cells of the current level (or the previous one) on rank 0:
     /// the conserved state of the whole mesh there (ghosts unset), empty elsewhere.
-    fn gather(&self, previous: bool) -> Vec<f64> {
-        let r = &self.local;
-        let q = &r.q[if previous { 1 - r.cur } else { r.cur }];
-        let (gm, lm) = (&self.global.mesh, &r.p.mesh);
+    fn gather(&self, previous: bool) -> Result<Vec<f64>, RunError> {
+        let q = self.local.level(previous)?;
+        let (gm, lm) = (&self.global.mesh, &self.local.window().mesh);
         let nv = self.global.nv();
         let comm = &self.halo.comm;
         let mine = || {
@@ -282,7 +280,7 @@ impl ExplicitRanks {
         };
         if !comm.is_root() {
             comm.send(0, GATHER, &mine());
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut all = vec![0.0; nv * gm.ns];
         for rank in 0..comm.size() {
@@ -304,7 +302,7 @@ impl ExplicitRanks {
                 }
             }
         }
-        all
+        Ok(all)
     }
 }
 
@@ -319,11 +317,7 @@ impl Drop for ExplicitRanks {
 
 impl Solver for ExplicitRanks {
     fn name(&self) -> String {
-        let base = if self.local.parallel {
-            format!("parallel:{}", rayon::current_num_threads())
-        } else {
-            "reference".into()
-        };
+        let base = self.local.backend_name();
         format!(
             "{base} on {} ranks ({} x {})",
             self.dec.ranks(),
@@ -338,9 +332,9 @@ impl Solver for ExplicitRanks {
 
     fn step(&mut self) -> Result<StepReport, RunError> {
         self.order(Order::Step);
-        self.local.step()?;
+        self.local.step_rank()?;
         let mut res = crate::solver::Residuals::default();
-        res.0[0] = self.local.dq;
+        res.0[0] = self.local.rank_clock().3;
         Ok(StepReport {
             iters: 1,
             res,
@@ -350,13 +344,14 @@ impl Solver for ExplicitRanks {
     }
 
     fn clock(&self) -> (u64, f64) {
-        (self.local.step, self.local.time)
+        let (step, time, _, _) = self.local.rank_clock();
+        (step, time)
     }
 
     fn snapshot(&mut self, level: Level) -> Result<Snapshot<'_>, RunError> {
         let previous = level == Level::Previous;
         self.order(Order::Gather(previous));
-        let q = self.gather(previous);
+        let q = self.gather(previous)?;
         let nvar = self.layout.variables.len();
         fill_snapshot(&self.global, nvar, &q, &mut self.out);
         let (step, time) = self.clock();
@@ -373,7 +368,7 @@ impl Solver for ExplicitRanks {
 
     fn save(&mut self) -> Result<Saved, RunError> {
         self.order(Order::Gather(false));
-        let q = self.gather(false);
+        let q = self.gather(false)?;
         let (step, time) = self.clock();
         Ok(Saved {
             step,
@@ -405,7 +400,7 @@ impl Solver for ExplicitRanks {
             buf
         };
         let win = self.halo.win.clone();
-        let mut q = if comm.is_root() {
+        let q = if comm.is_root() {
             let all = state_of_saved(&self.global, &saved.arrays);
             for r in 1..comm.size() {
                 comm.send(r, SCATTER, &cut(&all, &self.dec.window(r)));
@@ -416,15 +411,7 @@ impl Solver for ExplicitRanks {
             comm.recv(0, SCATTER, &mut b);
             b
         };
-        let r = &mut self.local;
-        fill_ghosts(&r.p, &mut q);
-        exchange(&r.p, Some(&self.halo), &mut q);
-        r.q = [q.clone(), q];
-        r.cur = 0;
-        r.step = step;
-        r.time = time;
-        r.rebuild();
-        Ok(())
+        self.local.restore_rank(q, step, time, &self.halo)
     }
 
     fn info(&self) -> SolverInfo {
@@ -441,11 +428,12 @@ impl Solver for ExplicitRanks {
         vec![
             ("numerics".into(), self.global.num.label()),
             ("time step".into(), self.global.rule_text()),
-            ("next dt".into(), format!("{:?}", self.local.dt)),
+            ("next dt".into(), format!("{:?}", self.local.rank_clock().2)),
         ]
     }
 
     fn finished(&self) -> bool {
-        matches!(self.global.rule, StepRule::Cfl(_)) && self.local.time >= self.global.t_end
+        matches!(self.global.rule, StepRule::Cfl(_))
+            && self.local.rank_clock().1 >= self.global.t_end
     }
 }
