@@ -27,11 +27,15 @@ fn straight(steps: u64) -> Case {
     Case::from_json(&v.to_string(), "channel_straight.json").unwrap()
 }
 
-/// A short pressure-driven slip channel with mass-balance outer faces at both ends and a
-/// zero-gradient outlet temperature, a block on its floor (convex corners, slip with jump)
-/// and a floating adiabatic block; `compat` is the case's `compat` field (or none),
-/// `p_west` its inlet pressure (1: the gas stays at rest).
-fn bodies(compat: Option<serde_json::Value>, p_west: f64) -> Case {
+/// A short pressure-driven slip channel with a mass-balance west outer face, a
+/// zero-gradient outlet temperature and warm walls (so the copied ghost temperature changes),
+/// a block on its floor (convex corners, slip with jump) and a floating adiabatic block;
+/// `compat` is the case's `compat` field (or none: then the east outer face comes from the
+/// mass balance too; in compat mode it is the copy of `east_outer_face_copy`, which a balance
+/// would override). `rest`: the inlet pressure and the wall
+/// temperatures equal the gas's, which stays at rest (the driven case's program).
+fn bodies(compat: Option<serde_json::Value>, rest: bool) -> Case {
+    let (p_west, t_wall) = if rest { (1.0, [1.0, 1.0]) } else { (1.5, [1.2, 1.3]) };
     let mut v = serde_json::json!({
         "name": "cpp-opencl",
         "gas": { "kn": 0.05 },
@@ -42,10 +46,9 @@ fn bodies(compat: Option<serde_json::Value>, p_west: f64) -> Case {
         ],
         "boundaries": {
             "west": { "kind": "pressure", "p": p_west, "outer_face": "mass_balance" },
-            "east": { "kind": "pressure", "p": 1.0, "temperature": "zero_gradient",
-                      "outer_face": "mass_balance" },
-            "south": { "kind": "wall", "wall": "slip", "thermal": "fixed" },
-            "north": { "kind": "wall", "wall": "slip" }
+            "east": { "kind": "pressure", "p": 1.0, "temperature": "zero_gradient" },
+            "south": { "kind": "wall", "wall": "slip", "T": t_wall[0], "thermal": "fixed" },
+            "north": { "kind": "wall", "wall": "slip", "T": t_wall[1] }
         },
         "initial": { "p": 1.0 },
         "scheme": { "convection": "implicit", "interpolation": "upwind" },
@@ -54,7 +57,10 @@ fn bodies(compat: Option<serde_json::Value>, p_west: f64) -> Case {
     });
     match compat {
         Some(c) => v["compat"] = c,
-        None => v["solver"]["order"] = "gpu".into(),
+        None => {
+            v["solver"]["order"] = "gpu".into();
+            v["boundaries"]["east"]["outer_face"] = "mass_balance".into();
+        }
     }
     Case::from_json(&v.to_string(), "cpp-opencl").unwrap()
 }
@@ -87,16 +93,16 @@ fn straight_channel_in_compat_mode_is_bit_identical() {
     phase_matches_reference(&straight(60), 60);
 }
 
-/// The body channel with every switch on: bit for bit over 30 steps of up to four loop-2
+/// The body channel with every switch on: bit for bit over 60 steps of up to four loop-2
 /// iterations. Each switch acts on this case (the reference without it differs), so the
 /// comparison would catch a kernel that ignores it.
 #[test]
 fn body_channel_in_compat_mode_is_bit_identical() {
     let _g = cl_lock();
-    let all = bodies(Some("simple_ts_cpp".into()), 1.5);
+    let all = bodies(Some("simple_ts_cpp".into()), false);
     let run = |c: &Case| {
         let mut r = Reference::new(c);
-        for _ in 0..15 {
+        for _ in 0..60 {
             r.step().unwrap();
         }
         r.state.k
@@ -112,7 +118,7 @@ fn body_channel_in_compat_mode_is_bit_identical() {
             .filter(|&x| x != d)
             .map(Defect::name)
             .collect();
-        let without = run(&bodies(Some(serde_json::json!(names)), 1.5));
+        let without = run(&bodies(Some(serde_json::json!(names)), false));
         let differs = [
             (&with_all.u, &without.u),
             (&with_all.v, &without.v),
@@ -123,7 +129,7 @@ fn body_channel_in_compat_mode_is_bit_identical() {
         .any(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.to_bits() != y.to_bits()));
         assert!(differs, "{} does not act on the test case", d.name());
     }
-    phase_matches_reference(&all, 30);
+    phase_matches_reference(&all, 60);
 }
 
 /// Compat `steady_test_first_sweep` on the device: the gas at rest passes the C++ steady test
@@ -132,13 +138,13 @@ fn body_channel_in_compat_mode_is_bit_identical() {
 #[test]
 fn cpp_steady_test_runs_on_the_device() {
     let _g = cl_lock();
-    let rest = bodies(Some("simple_ts_cpp".into()), 1.0);
+    let rest = bodies(Some("simple_ts_cpp".into()), true);
     let mut r = Reference::new(&rest);
     let mut d = OpenCl::new(&rest, &cl_options()).unwrap();
     let (a, b) = (r.step().unwrap(), d.step().unwrap());
     assert_eq!(a.steady, Some(true));
     assert_eq!(b.steady, Some(true));
-    let driven = bodies(Some("simple_ts_cpp".into()), 1.5);
+    let driven = bodies(Some("simple_ts_cpp".into()), false);
     let mut d = OpenCl::new(&driven, &cl_options()).unwrap();
     assert_eq!(d.step().unwrap().steady, Some(false));
 }
@@ -148,7 +154,7 @@ fn cpp_steady_test_runs_on_the_device() {
 #[test]
 fn mass_balance_in_the_default_mode_is_bit_identical() {
     let _g = cl_lock();
-    let case = bodies(None, 1.5);
+    let case = bodies(None, false);
     assert!(case.compat().is_empty());
     phase_matches_reference(&case, 30);
     let why = fused::unsupported(&case).expect("the fused form refuses mass_balance");
@@ -162,13 +168,11 @@ fn mass_balance_in_the_default_mode_is_bit_identical() {
 /// the fused kernel runs the GPU order only. No device needed.
 #[test]
 fn fused_form_refuses_compat_naming_the_order() {
-    let mut v = serde_json::to_value(bodies(Some("simple_ts_cpp".into()), 1.5)).unwrap();
-    for s in ["west", "east"] {
-        v["boundaries"][s]
-            .as_object_mut()
-            .unwrap()
-            .remove("outer_face");
-    }
+    let mut v = serde_json::to_value(bodies(Some("simple_ts_cpp".into()), false)).unwrap();
+    v["boundaries"]["west"]
+        .as_object_mut()
+        .unwrap()
+        .remove("outer_face");
     v["compat"] = serde_json::json!(["swapped_u_wall_flags"]);
     v["solver"]["inner_sweeps"] = 1.into();
     let case = Case::from_json(&v.to_string(), "one-sweep").unwrap();
@@ -179,3 +183,4 @@ fn fused_form_refuses_compat_naming_the_order() {
         "{why}"
     );
 }
+
