@@ -2,18 +2,22 @@
 //! from the ghost cells' mass balance and every compat switch give the reference's bits (no
 //! difference allowed on any field of either level), on the authors' straight channel and on
 //! a small channel with two bodies whose convex corners and adiabatic wall trigger the wall
-//! switches. The fused form refuses compat (it runs the GPU order only) and the mass-balance
-//! outer faces, each in one line.
+//! switches. The fused form runs the mass-balance outer faces too (full and lean storage) and
+//! refuses compat in one line (it runs the GPU order only).
 //!
-//! Three programs (compat on the straight channel, compat and the default mode on the body
-//! channel) come from the shared kernel cache (`tests/common`).
+//! Five programs (compat on the straight channel; compat, the default mode, and the default
+//! mode fused in full and lean storage on the body channel) come from the shared kernel cache
+//! (`tests/common`).
 
 mod common;
 
 use common::{cl_lock, cl_options, diff_state, root};
 use simplets::methods::simple_ts::backend::Backend;
 use simplets::methods::simple_ts::case::{Case, Defect};
-use simplets::methods::simple_ts::opencl::{fused, phase::OpenCl};
+use simplets::methods::simple_ts::opencl::{
+    fused,
+    phase::{OpenCl, OpenClOptions},
+};
 use simplets::methods::simple_ts::reference::Reference;
 
 /// The authors' straight channel (`configs/cpp/channel_straight.json`, every switch on) for
@@ -30,9 +34,9 @@ fn straight(steps: u64) -> Case {
 /// A short pressure-driven slip channel with a mass-balance west outer face, a
 /// zero-gradient outlet temperature and warm walls (so the copied ghost temperature changes),
 /// a block on its floor (convex corners, slip with jump) and a floating adiabatic block;
-/// `compat` is the case's `compat` field (or none: then the east outer face comes from the
-/// mass balance too; in compat mode it is the copy of `east_outer_face_copy`, which a balance
-/// would override). `rest`: the inlet pressure and the wall
+/// `compat` is the case's `compat` field (or none: then the GPU order, the outlet's T fixed and
+/// its outer face from the mass balance too; in compat mode the east outer face is the copy of
+/// `east_outer_face_copy`, which a balance would override). `rest`: the inlet pressure and the wall
 /// temperatures equal the gas's, which stays at rest (the driven case's program).
 fn bodies(compat: Option<serde_json::Value>, rest: bool) -> Case {
     let (p_west, t_wall) = if rest { (1.0, [1.0, 1.0]) } else { (1.5, [1.2, 1.3]) };
@@ -58,8 +62,11 @@ fn bodies(compat: Option<serde_json::Value>, rest: bool) -> Case {
     match compat {
         Some(c) => v["compat"] = c,
         None => {
+            // Both forms: the GPU order, and the outlet's T fixed (the fused kernel reads a
+            // copied ghost's p and T through one alias).
             v["solver"]["order"] = "gpu".into();
-            v["boundaries"]["east"]["outer_face"] = "mass_balance".into();
+            v["boundaries"]["east"] =
+                serde_json::json!({ "kind": "pressure", "p": 1.0, "outer_face": "mass_balance" });
         }
     }
     Case::from_json(&v.to_string(), "cpp-opencl").unwrap()
@@ -149,19 +156,31 @@ fn cpp_steady_test_runs_on_the_device() {
     assert_eq!(d.step().unwrap().steady, Some(false));
 }
 
-/// Mass-balance outer faces in the default mode (GPU order, no compat) on the phase form: bit
-/// for bit over 30 steps; the fused form refuses them in one line.
+/// Mass-balance outer faces at both ends in the default mode (GPU order, no compat): the
+/// phase form, and the fused form in full and lean storage, bit for bit over 30 steps.
 #[test]
 fn mass_balance_in_the_default_mode_is_bit_identical() {
     let _g = cl_lock();
     let case = bodies(None, false);
-    assert!(case.compat().is_empty());
+    assert!(case.compat().is_empty() && case.mass_balance_side() == Some("west"));
     phase_matches_reference(&case, 30);
-    let why = fused::unsupported(&case).expect("the fused form refuses mass_balance");
-    assert!(
-        why.contains("boundaries.west.outer_face = mass_balance") && !why.contains('\n'),
-        "{why}"
-    );
+    assert_eq!(fused::unsupported(&case), None);
+    for lean in [false, true] {
+        let opts = OpenClOptions {
+            lean,
+            ..cl_options()
+        };
+        let mut r = Reference::new(&case);
+        let nxt = r.p.grid.nxt;
+        let mut d = fused::Fused::new(&case, &opts, Some((8, 4))).unwrap();
+        for s in 1..=30 {
+            let a = r.step().unwrap();
+            let b = d.step().unwrap();
+            assert_eq!(a.iters, b.iters, "fused (lean {lean}): step {s}: iterations");
+            let e = diff_state(&r.state, d.state().unwrap(), nxt);
+            assert!(e.same(), "fused (lean {lean}): step {s}: {e}");
+        }
+    }
 }
 
 /// The fused form refuses compat with its reason, in one line: compat needs the C++ order and
