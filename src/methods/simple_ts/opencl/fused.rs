@@ -3,7 +3,8 @@
 //! temporaries in local memory; the explicit scheme adds the convective kernel once per step.
 //! Two Jacobi buffer sets alternate as read and write sets. Copy ghosts and copy faces are
 //! never filled on the device: the kernels read their sources instead ([`super::paths`]), so
-//! a loop-2 iteration is exactly one launch, and only the per-work-group residual maxima cross
+//! a loop-2 iteration is exactly one launch (two with mass-balance outer faces, whose small
+//! kernel follows it: `fused/setup.rs`), and only the per-work-group residual maxima cross
 //! to the host. The host applies the copies when it downloads the fields.
 
 mod setup;
