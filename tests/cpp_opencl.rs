@@ -39,7 +39,11 @@ fn straight(steps: u64) -> Case {
 /// `east_outer_face_copy`, which a balance would override). `rest`: the inlet pressure and the wall
 /// temperatures equal the gas's, which stays at rest (the driven case's program).
 fn bodies(compat: Option<serde_json::Value>, rest: bool) -> Case {
-    let (p_west, t_wall) = if rest { (1.0, [1.0, 1.0]) } else { (1.5, [1.2, 1.3]) };
+    let (p_west, t_wall) = if rest {
+        (1.0, [1.0, 1.0])
+    } else {
+        (1.5, [1.2, 1.3])
+    };
     let mut v = serde_json::json!({
         "name": "cpp-opencl",
         "gas": { "kn": 0.05 },
@@ -133,7 +137,11 @@ fn body_channel_in_compat_mode_is_bit_identical() {
             (&with_all.T, &without.T),
         ]
         .iter()
-        .any(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.to_bits() != y.to_bits()));
+        .any(|(a, b)| {
+            a.iter()
+                .zip(b.iter())
+                .any(|(x, y)| x.to_bits() != y.to_bits())
+        });
         assert!(differs, "{} does not act on the test case", d.name());
     }
     phase_matches_reference(&all, 60);
@@ -176,7 +184,10 @@ fn mass_balance_in_the_default_mode_is_bit_identical() {
         for s in 1..=30 {
             let a = r.step().unwrap();
             let b = d.step().unwrap();
-            assert_eq!(a.iters, b.iters, "fused (lean {lean}): step {s}: iterations");
+            assert_eq!(
+                a.iters, b.iters,
+                "fused (lean {lean}): step {s}: iterations"
+            );
             let e = diff_state(&r.state, d.state().unwrap(), nxt);
             assert!(e.same(), "fused (lean {lean}): step {s}: {e}");
         }
@@ -202,4 +213,3 @@ fn fused_form_refuses_compat_naming_the_order() {
         "{why}"
     );
 }
-

@@ -10,12 +10,12 @@
 mod setup;
 
 use super::paths::Aliases;
-use setup::{derive_rho_gam, upload_packed, Outer};
 use super::phase::{defines, upload_geometry, CopyLists, OpenClOptions, K, N};
 use super::subdomains::{Decomposition, HALO};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime,
 };
+use setup::{derive_rho_gam, upload_packed, Outer};
 use std::sync::Arc;
 
 use crate::error::{DeviceError, RunError};

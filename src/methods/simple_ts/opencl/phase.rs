@@ -349,7 +349,8 @@ impl OpenCl {
             (PARTS[2], &mut b2[..]),
             (PARTS[3], &mut b3[..]),
         ];
-        self.rt.read_all_then(&mut reads, || self.queue_after_reduce())?;
+        self.rt
+            .read_all_then(&mut reads, || self.queue_after_reduce())?;
         Ok(bufs.map(|buf| {
             let mut best = (0.0, 0);
             for g in buf.chunks(2) {

@@ -81,4 +81,3 @@ pub(super) fn upload_packed(rt: &mut Runtime, pb: &Problem, alias: &Aliases) -> 
     .map_err(up)?;
     rt.int("geo", &packed).map_err(up)
 }
-
