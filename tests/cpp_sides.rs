@@ -373,34 +373,28 @@ fn mass_balance_outer_faces_close_the_ghost_cells() {
     assert!(!same(&r, &run(&plain, 20)));
 }
 
-/// The OpenCL backend and decomposed runs refuse what only the reference runs, naming it in
-/// one line.
+/// Decomposed runs refuse what only runs on one process, naming it in one line; every
+/// single-process backend runs it (the OpenCL phase form: tests/cpp_opencl.rs).
 #[test]
-fn opencl_refuses_reference_only_options() {
-    use simplets::methods::{BackendChoice, BackendKind};
+fn decomposed_runs_refuse_single_process_options() {
     let mut v: serde_json::Value = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
     v["boundaries"]["east"]["outer_face"] = "mass_balance".into();
     let case = Case::from_json(&v.to_string(), "balanced").unwrap();
-    let choice = BackendChoice {
-        kind: BackendKind::OpenCl,
-        ..BackendChoice::default()
-    };
-    let e = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(
-        e.contains("boundaries.east.outer_face = mass_balance") && !e.contains('\n'),
-        "{e}"
+    assert_eq!(
+        case.single_process_only().as_deref(),
+        Some("boundaries.east.outer_face = mass_balance")
     );
     let mut c = serde_json::to_value(channel(SLIP_WALLS, "")).unwrap();
     c["compat"] = serde_json::json!(["lagged_ghost_state"]);
     c["solver"]["order"] = "cpp".into();
     let case = Case::from_json(&c.to_string(), "lagged").unwrap();
     assert_eq!(
-        case.reference_only().as_deref(),
+        case.single_process_only().as_deref(),
         Some("compat lagged_ghost_state")
     );
+    c["compat"] = serde_json::json!(["swapped_u_wall_flags", "stale_ghosts_in_loop3"]);
+    let case = Case::from_json(&c.to_string(), "on ranks").unwrap();
+    assert_eq!(case.single_process_only(), None);
 }
 
 /// Compat switches that act only through copied ghosts or a stored east outer face change

@@ -60,6 +60,7 @@ fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
     .reals("CFG_WALL_SIGMA_U", &[])
     .reals("CFG_WALL_SIGMA_T", &[])
     .int("CFG_COMPAT_SWAPPED_U", 0);
+    let d = default_switches(d);
     build(
         device(),
         &simplets::methods::simple_ts::opencl::source::fragments().assemble(),
@@ -67,6 +68,19 @@ fn fragments_program(nxt: usize, nyt: usize, tvd: bool) -> BuiltProgram {
         None,
     )
     .unwrap()
+}
+
+/// The switches of the fragments that the probes run off: the corrected Γc and adiabatic
+/// walls, no slot values, no stored east outer face (tests/cpp_opencl.rs runs them on).
+fn default_switches(d: Defines) -> Defines {
+    [
+        "CFG_COMPAT_GAMMA3",
+        "CFG_COMPAT_SLOTS",
+        "CFG_COMPAT_ADIABATIC_LAG",
+        "CFG_EAST_OUTER",
+    ]
+    .iter()
+    .fold(d, |d, name| d.int(name, 0))
 }
 
 /// The fragment probe program for the case of `r` with its constants and scheme switches.
@@ -93,6 +107,7 @@ fn case_program(r: &Reference) -> BuiltProgram {
             "CFG_COMPAT_SWAPPED_U",
             i64::from(r.p.geo.compat.has(Defect::SwappedUWallFlags)),
         );
+    let d = default_switches(d);
     build(
         device(),
         &simplets::methods::simple_ts::opencl::source::fragments().assemble(),

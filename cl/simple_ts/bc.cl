@@ -69,19 +69,64 @@ __constant real wall_sigma_t[] = { CFG_WALL_SIGMA_T 0.0 };
      : !SOLID((i) - 1,(j)) ? sqrt(T_wall_gas((i) - 1,(j),(i),(j), 0.5 * HX((i) - 1))) \
      : 0.0)
 
+#ifndef CFG_COMPAT_GAMMA3
+#error "CFG_COMPAT_GAMMA3 not defined (1: compat corner_gamma_three_terms, 0: the corrected Γc)"
+#endif
+#ifndef CFG_COMPAT_SLOTS
+#error "CFG_COMPAT_SLOTS not defined (1: compat corner_slip_ghosts, 0: no slot values)"
+#endif
+
+#if CFG_COMPAT_GAMMA3
+/* Some but not all of the four cells around the corner (x_f[i], y_f[j]) are solid (bc::mixed,
+ * where the C++ code sums its five terms). */
+#define MIXED4(i,j) \
+    ((SOLID((i) - 1,(j) - 1) + SOLID((i),(j) - 1) + SOLID((i) - 1,(j)) + SOLID((i),(j)) > 0) \
+     && (SOLID((i) - 1,(j) - 1) + SOLID((i),(j) - 1) + SOLID((i) - 1,(j)) + SOLID((i),(j)) < 4))
+/* √T_s of the vertical wall face at u-face (i,j) if exactly one of its cells is solid, else 0
+ * (bc::wall_sqrt_row); the horizontal one at v-face (i,j) (bc::wall_sqrt_col). */
+#define WALL_SQRT_ROW(i,j) ((SOLID((i) - 1,(j)) != SOLID((i),(j))) ? gam_row((i),(j)) : 0.0)
+#define WALL_SQRT_COL(i,j) ((SOLID((i),(j) - 1) != SOLID((i),(j))) ? gam_col((i),(j)) : 0.0)
+#endif
+
 /* Γc(i,j): Γ at the corner (x_f[i], y_f[j]) for the u-CV cross faces, column interpolations
  * first (spec §2.4). */
+#if CFG_COMPAT_GAMMA3
+/* Compat corner_gamma_three_terms: where some but not all of the four cells around the corner
+ * are solid, the C++ code's sum of both column values and the vertical wall faces' √T_s,
+ * halved (bc::gam_c). */
+#define gam_c(i,j) \
+    ((MIXED4((i),(j))) \
+     ? (0.5 * ((gam_col((i) - 1,(j)) + gam_col((i),(j))) \
+               + li(WALL_SQRT_ROW((i),(j) - 1), WALL_SQRT_ROW((i),(j)), HY((j) - 1), HY((j))))) \
+     : (mean_of(gam_col((i) - 1,(j)), SOLID((i) - 1,(j) - 1) && SOLID((i) - 1,(j)), \
+                gam_col((i),(j)), SOLID((i),(j) - 1) && SOLID((i),(j)))))
+#else
 #define gam_c(i,j) \
     (mean_of(gam_col((i) - 1,(j)), SOLID((i) - 1,(j) - 1) && SOLID((i) - 1,(j)), \
              gam_col((i),(j)), SOLID((i),(j) - 1) && SOLID((i),(j))))
+#endif
 
 /* Γc'(i,j): Γ at the corner (x_f[i], y_f[j]) for the v-CV cross faces, row interpolations
  * first. */
+#if CFG_COMPAT_GAMMA3
+#define gam_c2(i,j) \
+    ((MIXED4((i),(j))) \
+     ? (0.5 * ((gam_row((i),(j) - 1) + gam_row((i),(j))) \
+               + li(WALL_SQRT_COL((i) - 1,(j)), WALL_SQRT_COL((i),(j)), HX((i) - 1), HX((i))))) \
+     : (mean_of(gam_row((i),(j) - 1), SOLID((i) - 1,(j) - 1) && SOLID((i),(j) - 1), \
+                gam_row((i),(j)), SOLID((i) - 1,(j)) && SOLID((i),(j)))))
+#else
 #define gam_c2(i,j) \
     (mean_of(gam_row((i),(j) - 1), SOLID((i) - 1,(j) - 1) && SOLID((i),(j) - 1), \
              gam_row((i),(j)), SOLID((i) - 1,(j)) && SOLID((i),(j))))
+#endif
 
 /* Mean of the available values, 0 if none. Rust's Option is (value, is-None flag) here:
  * a is used unless a_none, b unless b_none. */
 #define mean_of(a,a_none,b,b_none) \
     ((a_none) ? ((b_none) ? 0.0 : (b)) : (b_none) ? (a) : (0.5 * ((a) + (b))))
+
+/* 1 where cell (i,j) is not solid, 0 where it is: the C++ code's fluid flags, which multiply
+ * the stored velocities of the faces beyond in its near-wall branches (compat
+ * corner_slip_ghosts, where those faces hold slot values). */
+#define gas_flag(i,j) ((SOLID((i),(j))) ? 0.0 : 1.0)

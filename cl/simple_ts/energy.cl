@@ -36,6 +36,9 @@
 #ifndef CFG_TVD
 #error "CFG_TVD not defined (1: TVD corrections, 0: upwind; scheme.interpolation)"
 #endif
+#ifndef CFG_COMPAT_ADIABATIC_LAG
+#error "CFG_COMPAT_ADIABATIC_LAG not defined (1: compat adiabatic_wall_as_lagged_value, 0: insulated)"
+#endif
 
 /* Shear strain rate at the corner (x_f[i], y_f[j]) (spec §2.6), with the wall gas velocity
  * at half a cell where a wall runs through the corner's row or column pair. */
@@ -61,11 +64,79 @@
 
 /* (28)-(29) dissipation Φ_h of cell (i,j): centre normal strains and the mean of the four
  * corner shears squared, summed (i,j), (i+1,j), (i,j+1), (i+1,j+1). */
-#define phi_cc(i,j) \
+#define PHI_PLAIN(i,j) \
     (2.0 * (DU_T((i), (j)) * DU_T((i), (j)) + DV_T((i), (j)) * DV_T((i), (j))) \
      + 0.25 * (CS2_T((i), (j)) + CS2_T((i) + 1, (j)) + CS2_T((i), (j) + 1) \
                + CS2_T((i) + 1, (j) + 1)) \
      - 2.0 / 3.0 * (DU_T((i), (j)) + DV_T((i), (j))) * (DU_T((i), (j)) + DV_T((i), (j))))
+#if CFG_COMPAT_SLOTS
+/* Compat corner_slip_ghosts: Φ_h of a cell next to a solid as the C++ code evaluates it
+ * (energy::phi_cpp, a function for the size of the program: it reads the phase form's
+ * parameters u, v, rho_u, rho_v, cell, wall_of, wall_u, wall_v, wall_bc, hx, hy). u (v) at a
+ * face as the C++ code stores it (energy::u_stored, v_stored): the velocity, or between two
+ * solid cells the slip gas velocity of the gas face below (above; left, right) where both
+ * cells there are gas, else the wall's velocity. */
+#define U_STORED(i,j) \
+    ((!(SOLID((i) - 1, (j)) && SOLID((i), (j)))) ? U((i), (j)) \
+     : ((j) >= 1 && !SOLID((i) - 1, (j) - 1) && !SOLID((i), (j) - 1)) \
+     ? u_wall_gas((i), (j) - 1, (i), (j), 0.5 * HY((j) - 1)) \
+     : (((j) + 1) < CFG_NYT && !SOLID((i) - 1, (j) + 1) && !SOLID((i), (j) + 1)) \
+     ? u_wall_gas((i), (j) + 1, (i), (j), 0.5 * HY((j) + 1)) \
+     : WALL_U((i), (j)))
+#define V_STORED(i,j) \
+    ((!(SOLID((i), (j) - 1) && SOLID((i), (j)))) ? V((i), (j)) \
+     : ((i) >= 1 && !SOLID((i) - 1, (j) - 1) && !SOLID((i) - 1, (j))) \
+     ? v_wall_gas((i) - 1, (j), (i), (j), 0.5 * HX((i) - 1)) \
+     : (((i) + 1) < CFG_NXT && !SOLID((i) + 1, (j) - 1) && !SOLID((i) + 1, (j))) \
+     ? v_wall_gas((i) + 1, (j), (i), (j), 0.5 * HX((i) + 1)) \
+     : WALL_V((i), (j)))
+inline real phi_cpp(__global const real* u, __global const real* v,
+                    __global const real* rho_u, __global const real* rho_v,
+                    __global const int* cell, __global const int* wall_of,
+                    __global const real* wall_u, __global const real* wall_v,
+                    __global const int* wall_bc, __global const real* hx,
+                    __global const real* hy, const int i, const int j)
+{
+#define F_(a,b) (!SOLID((a), (b)))
+#define FL_(a,b) ((F_((a), (b))) ? 1.0 : 0.0)
+#define DY_(ok,h) ((ok) ? (h) : 0.0)
+    const real du = (FL_(i + 1, j) * U_STORED(i + 1, j) - FL_(i - 1, j) * U_STORED(i, j)) / HX(i);
+    const real dv = (FL_(i, j + 1) * V_STORED(i, j + 1) - FL_(i, j - 1) * V_STORED(i, j)) / HY(j);
+    /* Subvolumes 0 (SW), 1 (SE), 2 (NW), 3 (NE). */
+    const real s0 = (U_STORED(i, j) - U_STORED(i, j - 1))
+                        / (DY_(F_(i - 1, j - 1) && F_(i, j - 1), HY(j - 1)) + HY(j))
+                    + (V_STORED(i, j) - V_STORED(i - 1, j))
+                        / (DY_(F_(i - 1, j - 1) && F_(i - 1, j), HX(i - 1)) + HX(i));
+    const real s1 = (U_STORED(i + 1, j) - U_STORED(i + 1, j - 1))
+                        / (DY_(F_(i, j - 1) && F_(i + 1, j - 1), HY(j - 1)) + HY(j))
+                    + (V_STORED(i + 1, j) - V_STORED(i, j))
+                        / (HX(i) + DY_(F_(i + 1, j - 1) && F_(i + 1, j), HX(i + 1)));
+    const real s2 = (U_STORED(i, j + 1) - U_STORED(i, j))
+                        / (HY(j) + DY_(F_(i - 1, j + 1) && F_(i, j + 1), HY(j + 1)))
+                    + (V_STORED(i, j + 1) - V_STORED(i - 1, j + 1))
+                        / (DY_(F_(i - 1, j) && F_(i - 1, j + 1), HX(i - 1)) + HX(i));
+    const real s3 = (U_STORED(i + 1, j + 1) - U_STORED(i + 1, j))
+                        / (HY(j) + DY_(F_(i, j + 1) && F_(i + 1, j + 1), HY(j + 1)))
+                    + (V_STORED(i + 1, j + 1) - V_STORED(i, j + 1))
+                        / (HX(i) + DY_(F_(i + 1, j) && F_(i + 1, j + 1), HX(i + 1)));
+#undef F_
+#undef FL_
+#undef DY_
+    return 2.0 * (du * du + dv * dv) + s0 * s0 + s1 * s1 + s2 * s2 + s3 * s3
+           - 2.0 / 3.0 * (du + dv) * (du + dv);
+}
+/* One of the eight cells around fluid cell (i,j) is solid (energy::near_solid). */
+#define NEAR_SOLID(i,j) \
+    (SOLID((i) - 1, (j) - 1) || SOLID((i), (j) - 1) || SOLID((i) + 1, (j) - 1) \
+     || SOLID((i) - 1, (j)) || SOLID((i) + 1, (j)) || SOLID((i) - 1, (j) + 1) \
+     || SOLID((i), (j) + 1) || SOLID((i) + 1, (j) + 1))
+#define phi_cc(i,j) \
+    ((NEAR_SOLID((i), (j))) \
+     ? phi_cpp(u, v, rho_u, rho_v, cell, wall_of, wall_u, wall_v, wall_bc, hx, hy, (i), (j)) \
+     : PHI_PLAIN((i), (j)))
+#else
+#define phi_cc(i,j) PHI_PLAIN((i), (j))
+#endif
 
 /* Face m of cell (i,j): neighbour column and row, face length, h of (i,j) and of the
  * neighbour along the face normal (energy::face_geom). */
@@ -76,7 +147,13 @@
 #define HNB_T(i,j,m) (((m) < 2) ? HX(NB_I((i), (m))) : HY(NB_J((j), (m))))
 /* Face m is a wall (solid neighbour), an adiabatic one. */
 #define NBSOLID_T(i,j,m) SOLID(NB_I((i), (m)), NB_J((j), (m)))
+#if CFG_COMPAT_ADIABATIC_LAG
+/* Compat adiabatic_wall_as_lagged_value: an adiabatic wall conducts like a fixed one at the gas
+ * cell's own temperature (T_wall_gas gives T(i,j)), as the C++ code has it (energy::insulated). */
+#define ADIAB_T(i,j,m) 0
+#else
 #define ADIAB_T(i,j,m) (WALL_THERMAL(NB_I((i), (m)), NB_J((j), (m))) == THERMAL_ADIABATIC)
+#endif
 /* T_s at the wall face m at half a cell (43). */
 #define TS_T(i,j,m) \
     T_wall_gas((i), (j), NB_I((i), (m)), NB_J((j), (m)), 0.5 * HP_T((i), (j), (m)))
@@ -116,8 +193,16 @@
 #define tS_cc(i,j,ds) (CFG_DT * aT_cc((i), (j), 2, (ds)))
 #define tN_cc(i,j,dn) (CFG_DT * aT_cc((i), (j), 3, (dn)))
 
+/* The coefficient of T_s on the wall face m with conductance d (energy::wall_coeff): d, as a
+ * wall face carries no flux; with compat corner_slip_ghosts (implicit) d plus the upwind inflow
+ * of the flux a convex corner's slot velocity carries (0 on every other wall face). */
+#if CFG_COMPAT_SLOTS && !CFG_EXPLICIT
+#define WALL_COEFF_T(i,j,m,d) ((d) + CONV_T((i), (j), (m)))
+#else
+#define WALL_COEFF_T(i,j,m,d) (d)
+#endif
 /* Term of face m in diag: the conductance of a wall face, a_nb of a fluid one. */
-#define DG_T(i,j,m,d) ((NBSOLID_T((i), (j), (m))) ? (d) : aT_cc((i), (j), (m), (d)))
+#define DG_T(i,j,m,d) ((NBSOLID_T((i), (j), (m))) ? WALL_COEFF_T((i), (j), (m), (d)) : aT_cc((i), (j), (m), (d)))
 /* diag accumulated from 0.0 in the order W, E, S, N, plus the net outflow when implicit. */
 #define DIAG_T(i,j,dw,de,ds,dn) \
     ((CFG_EXPLICIT) \
@@ -133,7 +218,8 @@
 
 /* Wall term of face m in b: D_T T_s across a wall, 0.0 (a no-op on a sum that started at
  * +0.0) across a fluid face. */
-#define BW_T(i,j,m,d) ((NBSOLID_T((i), (j), (m))) ? ((d) * Ts_cc((i), (j), (m))) : 0.0)
+#define BW_T(i,j,m,d) \
+    ((NBSOLID_T((i), (j), (m))) ? (WALL_COEFF_T((i), (j), (m), (d)) * Ts_cc((i), (j), (m))) : 0.0)
 
 /* Source without the convective part: Δt C_T2 Γ V Φ + pⁿ V. */
 #define SRC_T(i,j) \

@@ -33,6 +33,9 @@
 #ifndef CFG_COMPAT_SWAPPED_U
 #error "CFG_COMPAT_SWAPPED_U not defined (1: compat swapped_u_wall_flags, 0: the corrected sum)"
 #endif
+#ifndef CFG_EAST_OUTER
+#error "CFG_EAST_OUTER not defined (1: the east outer face is stored, u_xe and fx_xe; 0: none)"
+#endif
 
 /* The constants of momentum.rs; constant-folded exactly as Rust's. */
 #define FOUR_THIRDS (4.0 / 3.0)
@@ -41,6 +44,25 @@
 /* East column / north row of the CV, held at the last stored one (Rust's `ie`, `jn`). */
 #define I_E(i) ((((i) + 1) < CFG_NXT) ? ((i) + 1) : (i))
 #define J_N(j) ((((j) + 1) < CFG_NYT) ? ((j) + 1) : (j))
+
+/* Mass flux and velocity of the face east of u-face (i,j) (momentum::u_beyond): the next
+ * face, or beyond the east boundary face the stored east outer face (kernel parameters fx_xe,
+ * u_xe, one value per row) where the east side has one, else the boundary face itself. */
+#if CFG_EAST_OUTER
+#define FX_BEYOND(i,j) ((((i) + 1) < CFG_NXT) ? FX((i) + 1, (j)) : fx_xe[(j)])
+#define U_BEYOND(i,j) ((((i) + 1) < CFG_NXT) ? U((i) + 1, (j)) : u_xe[(j)])
+#else
+#define FX_BEYOND(i,j) FX(I_E(i), (j))
+#define U_BEYOND(i,j) U(I_E(i), (j))
+#endif
+
+/* The pair of cells beside a momentum CV across which the conductance runs half a cell, to a
+ * wall (momentum::half_to_wall): both solid, or (compat corner_slip_ghosts) either. */
+#if CFG_COMPAT_SLOTS
+#define HALF_TO_WALL(ai,aj,bi,bj) (SOLID((ai), (aj)) || SOLID((bi), (bj)))
+#else
+#define HALF_TO_WALL(ai,aj,bi,bj) (SOLID((ai), (aj)) && SOLID((bi), (bj)))
+#endif
 
 /* Four faces of class accessor FACE (U_FACE, V_FACE) from (i0,j0) in steps (di,dj) all
  * solved: momentum::solved [CHOICE G8]. FACE is written bare, as F in density.cl. */
@@ -72,7 +94,7 @@
 
 /* Face flux m of the u-CV (i,j): [Fe, Fw, Fn1, Fn2, Fs1, Fs2][m]. */
 #define u_flux(i,j,m) \
-    (((m) == 0) ? (0.5 * (FX((i), (j)) + FX(I_E(i), (j)))) \
+    (((m) == 0) ? (0.5 * (FX((i), (j)) + FX_BEYOND((i), (j)))) \
      : ((m) == 1) ? (0.5 * (FX((i) - 1, (j)) + FX((i), (j)))) \
      : ((m) == 2) ? FY((i) - 1, (j) + 1) \
      : ((m) == 3) ? FY((i), (j) + 1) \
@@ -104,13 +126,13 @@
 
 /* Conductance D_s of the u-CV's south face with Γc = gcs: half a cell to a wall below. */
 #define DS_U(i,j,gcs) \
-    ((SOLID((i) - 1, (j) - 1) && SOLID((i), (j) - 1)) \
+    ((HALF_TO_WALL((i) - 1, (j) - 1, (i), (j) - 1)) \
      ? (CFG_B * (gcs) * (HX((i) - 1) + HX((i))) / HY((j))) \
      : (CFG_B * (gcs) * (HX((i) - 1) + HX((i))) / (HY((j) - 1) + HY((j)))))
 
 /* Conductance D_n of the north face with Γc = gcn. */
 #define DN_U(i,j,gcn) \
-    ((SOLID((i) - 1, (j) + 1) && SOLID((i), (j) + 1)) \
+    ((HALF_TO_WALL((i) - 1, (j) + 1, (i), (j) + 1)) \
      ? (CFG_B * (gcn) * (HX((i) - 1) + HX((i))) / HY((j))) \
      : (CFG_B * (gcn) * (HX((i) - 1) + HX((i))) / (HY((j)) + HY((j) + 1))))
 
@@ -139,12 +161,26 @@
               + 0.5 * (u_flux((i), (j), 2) + u_flux((i), (j), 3) - u_flux((i), (j), 4) \
                        - u_flux((i), (j), 5))))))
 
-/* (21) cross-derivative source S_u with Γc = gcs, gcn. */
+/* (21) cross-derivative source S_u with Γc = gcs, gcn. With compat corner_slip_ghosts the
+ * C++ near-wall branch: each v times the fluid flag of the cell beyond it (VF_U), so a wall
+ * face's slot value is not read. */
+#if CFG_COMPAT_SLOTS
+#define VF_U(i,j,ci,cj) (V((i), (j)) * gas_flag((ci), (cj)))
+#define SU_U(i,j,gcs,gcn) \
+    (CFG_B * ((gcn) * (VF_U((i), (j) + 1, (i), (j) + 1) - VF_U((i) - 1, (j) + 1, (i) - 1, (j) + 1)) \
+              - (gcs) * (VF_U((i), (j), (i), (j) - 1) - VF_U((i) - 1, (j), (i) - 1, (j) - 1)) \
+              - TWO_THIRDS * GAM((i), (j)) \
+                * (VF_U((i), (j) + 1, (i), (j) + 1) - VF_U((i), (j), (i), (j) - 1)) \
+              + TWO_THIRDS * GAM((i) - 1, (j)) \
+                * (VF_U((i) - 1, (j) + 1, (i) - 1, (j) + 1) \
+                   - VF_U((i) - 1, (j), (i) - 1, (j) - 1))))
+#else
 #define SU_U(i,j,gcs,gcn) \
     (CFG_B * ((gcn) * (V((i), (j) + 1) - V((i) - 1, (j) + 1)) \
               - (gcs) * (V((i), (j)) - V((i) - 1, (j))) \
               - TWO_THIRDS * GAM((i), (j)) * (V((i), (j) + 1) - V((i), (j))) \
               + TWO_THIRDS * GAM((i) - 1, (j)) * (V((i) - 1, (j) + 1) - V((i) - 1, (j)))))
+#endif
 
 /* Flux m times the TVD correction of face f of the u-CV. */
 #define FT_U(i,j,m,f) (u_flux((i), (j), (m)) * u_tvd((i), (j), (f), u_flux((i), (j), (m))))
@@ -176,13 +212,13 @@
 #if CFG_COMPAT_SWAPPED_U
 #define uWE_cpp_fc(i,j,aw,ae) \
     ((!WALL_W_U((i), (j)) && !WALL_E_U((i), (j))) \
-     ? ((aw) * U((i) - 1, (j)) + (ae) * U(I_E(i), (j))) \
+     ? ((aw) * U((i) - 1, (j)) + (ae) * U_BEYOND((i), (j))) \
      : (((aw) - DW3_U((i), (j))) * FLAG_U(WALL_E_U((i), (j))) * U((i) - 1, (j)) \
-        + ((ae) - DE3_U((i), (j))) * FLAG_U(WALL_W_U((i), (j))) * U(I_E(i), (j)) \
+        + ((ae) - DE3_U((i), (j))) * FLAG_U(WALL_W_U((i), (j))) * U_BEYOND((i), (j)) \
         + DW3_U((i), (j)) * FLAG_U(WALL_W_U((i), (j))) * U((i) - 1, (j)) \
-        + DE3_U((i), (j)) * FLAG_U(WALL_E_U((i), (j))) * U(I_E(i), (j))))
+        + DE3_U((i), (j)) * FLAG_U(WALL_E_U((i), (j))) * U_BEYOND((i), (j))))
 #else
-#define uWE_cpp_fc(i,j,aw,ae) ((aw) * U((i) - 1, (j)) + (ae) * U(I_E(i), (j)))
+#define uWE_cpp_fc(i,j,aw,ae) ((aw) * U((i) - 1, (j)) + (ae) * U_BEYOND((i), (j)))
 #endif
 
 #define u_hat_fc(i,j,aw,ae,as,an,ap,b) \
@@ -199,7 +235,7 @@
 
 /* Explicit scheme: C_u of the u-CV (i,j) from iterate k (= level n at the step start). */
 #define c_u_fc(i,j) \
-    (u_flux((i), (j), 0) * UT_U(U((i), (j)), U(I_E(i), (j)), (i), (j), 0, 0) \
+    (u_flux((i), (j), 0) * UT_U(U((i), (j)), U_BEYOND((i), (j)), (i), (j), 0, 0) \
      - u_flux((i), (j), 1) * UT_U(U((i) - 1, (j)), U((i), (j)), (i), (j), 1, 1) \
      + 0.5 * (u_flux((i), (j), 2) * UT_U(U((i), (j)), U((i), (j) + 1), (i), (j), 2, 2) \
               + u_flux((i), (j), 3) * UT_U(U((i), (j)), U((i), (j) + 1), (i), (j), 3, 2)) \
@@ -260,13 +296,13 @@
 
 /* Conductance D_e of the v-CV's east face with Γc' = gce. */
 #define DE_V(i,j,gce) \
-    ((SOLID((i) + 1, (j) - 1) && SOLID((i) + 1, (j))) \
+    ((HALF_TO_WALL((i) + 1, (j) - 1, (i) + 1, (j))) \
      ? (CFG_B * (gce) * (HY((j) - 1) + HY((j))) / HX((i))) \
      : (CFG_B * (gce) * (HY((j) - 1) + HY((j))) / (HX((i)) + HX((i) + 1))))
 
 /* Conductance D_w of the west face with Γc' = gcw. */
 #define DW_V(i,j,gcw) \
-    ((SOLID((i) - 1, (j) - 1) && SOLID((i) - 1, (j))) \
+    ((HALF_TO_WALL((i) - 1, (j) - 1, (i) - 1, (j))) \
      ? (CFG_B * (gcw) * (HY((j) - 1) + HY((j))) / HX((i))) \
      : (CFG_B * (gcw) * (HY((j) - 1) + HY((j))) / (HX((i) - 1) + HX((i)))))
 
@@ -295,12 +331,25 @@
               + 0.5 * (v_flux((i), (j), 2) + v_flux((i), (j), 3) - v_flux((i), (j), 4) \
                        - v_flux((i), (j), 5))))))
 
-/* (21) cross-derivative source S_v (no gravity) with Γc' = gcw, gce. */
+/* (21) cross-derivative source S_v (no gravity) with Γc' = gcw, gce; with compat
+ * corner_slip_ghosts each u times the fluid flag of the cell beyond it (UF_V). */
+#if CFG_COMPAT_SLOTS
+#define UF_V(i,j,ci,cj) (U((i), (j)) * gas_flag((ci), (cj)))
+#define SV_V(i,j,gcw,gce) \
+    (CFG_B * ((gce) * (UF_V((i) + 1, (j), (i) + 1, (j)) - UF_V((i) + 1, (j) - 1, (i) + 1, (j) - 1)) \
+              - (gcw) * (UF_V((i), (j), (i) - 1, (j)) - UF_V((i), (j) - 1, (i) - 1, (j) - 1)) \
+              - TWO_THIRDS * GAM((i), (j)) \
+                * (UF_V((i) + 1, (j), (i) + 1, (j)) - UF_V((i), (j), (i) - 1, (j))) \
+              + TWO_THIRDS * GAM((i), (j) - 1) \
+                * (UF_V((i) + 1, (j) - 1, (i) + 1, (j) - 1) \
+                   - UF_V((i), (j) - 1, (i) - 1, (j) - 1))))
+#else
 #define SV_V(i,j,gcw,gce) \
     (CFG_B * ((gce) * (U((i) + 1, (j)) - U((i) + 1, (j) - 1)) \
               - (gcw) * (U((i), (j)) - U((i), (j) - 1)) \
               - TWO_THIRDS * GAM((i), (j)) * (U((i) + 1, (j)) - U((i), (j))) \
               + TWO_THIRDS * GAM((i), (j) - 1) * (U((i) + 1, (j) - 1) - U((i), (j) - 1))))
+#endif
 
 /* Flux m times the TVD correction of face f of the v-CV. */
 #define FT_V(i,j,m,f) (v_flux((i), (j), (m)) * v_tvd((i), (j), (f), v_flux((i), (j), (m))))
@@ -317,9 +366,19 @@
      : (M_V(RHO_N, (i), (j)) * V_N((i), (j)) + SV_V((i), (j), (gcw), (gce))))
 
 /* (16) v̂ = (Σ a_nb v_nb + b)/a_P, neighbours summed S, N, W, E as in Rust. */
+#if CFG_COMPAT_SLOTS
+/* Compat corner_slip_ghosts: the C++ near-wall branch reads v below and above times the fluid
+ * flag of the cell beyond, so a wall face's slot value is not read. */
+#define INNER_V(j) (((j) >= 2) && (((j) + 1) < CFG_NYT))
+#define v_hat_cf(i,j,an,as,ae,aw,ap,b) \
+    (((as) * ((INNER_V(j)) ? (V((i), (j) - 1) * gas_flag((i), (j) - 2)) : V((i), (j) - 1)) \
+      + (an) * ((INNER_V(j)) ? (V((i), J_N(j)) * gas_flag((i), (j) + 1)) : V((i), J_N(j))) \
+      + (aw) * vW_v_cf((i), (j)) + (ae) * vE_v_cf((i), (j)) + (b)) / (ap))
+#else
 #define v_hat_cf(i,j,an,as,ae,aw,ap,b) \
     (((as) * V((i), (j) - 1) + (an) * V((i), J_N(j)) + (aw) * vW_v_cf((i), (j)) \
       + (ae) * vE_v_cf((i), (j)) + (b)) / (ap))
+#endif
 
 /* (16) d_v = A hx / a_P. */
 #define d_v_cf(i,ap)  (CFG_A * HX((i)) / (ap))

@@ -26,18 +26,35 @@
     ((PSEUDO_P(U_FACE((i), (j)))) ? (RHO_U((i), (j)) * HY((j)) * D_U((i), (j))) : 0.0)
 
 /* (23) pseudo mass flux through the u-face (i,j): ρu hy û where it is solved, else ρu hy u. */
+#if CFG_COMPAT_SLOTS
+/* Compat corner_slip_ghosts: no pseudo flux through a wall face, whose stored velocity may be
+ * a C++ slot value (pressure::slot_face: the C++ pressure equation multiplies a face's flux by
+ * both fluid flags). */
+#define q_fc(i,j) \
+    ((PSEUDO_P(U_FACE((i), (j)))) ? (RHO_U((i), (j)) * HY((j)) * U_HAT((i), (j))) \
+     : (SOLID((i), (j)) || SOLID((i) - 1, (j))) ? 0.0 \
+     : (RHO_U((i), (j)) * HY((j)) * U((i), (j))))
+#else
 #define q_fc(i,j) \
     ((PSEUDO_P(U_FACE((i), (j)))) ? (RHO_U((i), (j)) * HY((j)) * U_HAT((i), (j))) \
      : (RHO_U((i), (j)) * HY((j)) * U((i), (j))))
+#endif
 
 /* (23) a^p of the v-face (i,j): ρv hx d_v where it is solved, else 0. */
 #define ap_cf(i,j) \
     ((PSEUDO_P(V_FACE((i), (j)))) ? (RHO_V((i), (j)) * HX((i)) * D_V((i), (j))) : 0.0)
 
 /* (23) pseudo mass flux through the v-face (i,j): ρv hx v̂ where it is solved, else ρv hx v. */
+#if CFG_COMPAT_SLOTS
+#define q_cf(i,j) \
+    ((PSEUDO_P(V_FACE((i), (j)))) ? (RHO_V((i), (j)) * HX((i)) * V_HAT((i), (j))) \
+     : (SOLID((i), (j)) || SOLID((i), (j) - 1)) ? 0.0 \
+     : (RHO_V((i), (j)) * HX((i)) * V((i), (j))))
+#else
 #define q_cf(i,j) \
     ((PSEUDO_P(V_FACE((i), (j)))) ? (RHO_V((i), (j)) * HX((i)) * V_HAT((i), (j))) \
      : (RHO_V((i), (j)) * HX((i)) * V((i), (j))))
+#endif
 
 /* Δt a^p_W, a^p_E, a^p_S, a^p_N of cell (i,j). */
 #define pW_cc(i,j) (CFG_DT * ap_fc((i), (j)))

@@ -30,11 +30,18 @@
 #else
 #define K_ALIAS
 #endif
+/* The stored east outer face (cl/simple_ts/momentum.cl, FX_BEYOND and U_BEYOND) where the case
+ * has one. */
+#if CFG_EAST_OUTER
+#define EAST_OUTER_ARGS , __global const real* u_xe, __global const real* fx_xe
+#else
+#define EAST_OUTER_ARGS
+#endif
 
 /* Explicit scheme: C_u, C_v at solved faces and C_T at fluid cells, from level n
  * (momentum::convective_u/v, energy::convective_T). */
 __kernel void convective(K_REALS_K, K_GEOMETRY FLUX_ARGS, __global real* cu,
-                         __global real* cv, __global real* ct)
+                         __global real* cv, __global real* ct EAST_OUTER_ARGS)
 {
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)

@@ -10,7 +10,8 @@
  * ctl holds: the stop code (0 running, 1 converged, 2 diverged), the iterations checked,
  * the diverged field (0 u, 1 v, 2 p, 3 T), the four maxima and their stored indices of the
  * last checked iteration; then, written once by the host, eps_v, eps_p, eps_T, the
- * divergence limit and the number of reduction groups. Indices are exact in a double. */
+ * divergence limit and the number of reduction groups; last, the C++ steady flag of compat
+ * steady_test_first_sweep. Indices are exact in a double. */
 #define CTL_STOP 0
 #define CTL_ITERS 1
 #define CTL_FIELD 2
@@ -21,7 +22,10 @@
 #define CTL_EPS_T 13
 #define CTL_LIMIT 14
 #define CTL_GROUPS 15
-#define CTL_LEN 16
+/* Compat steady_test_first_sweep: 1 if the last checked iteration passes the C++ code's steady
+ * test, else 0 (written by every check). */
+#define CTL_STEADY 16
+#define CTL_LEN 17
 /* The first CTL_RESET entries are per step; the rest are set once. */
 #define CTL_RESET 11
 

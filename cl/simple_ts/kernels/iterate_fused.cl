@@ -81,7 +81,7 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                     __global const real* v_n, __global const real* p_n,
                     __global const real* t_n K_RHO_N K_CONVECTIVE,
                     __global real* u_w, __global real* v_w, __global real* p_w,
-                    __global real* t_w K_RHO_GAM_W, __global real* part)
+                    __global real* t_w K_RHO_GAM_W, __global real* part EAST_OUTER_ARGS)
 {
     __local real lu_hat[DEV_W];
     __local real ld_u[DEV_W];
@@ -202,5 +202,51 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
             part[g * 8 + 2 * m + 1] = (real)red_i[0];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* The outer faces of the west and east ghost columns of iterate k (outer_face:
+ * mass_balance; bc::Ghosts::apply_outer), run after every loop2 launch on the set it wrote,
+ * so that set is the reference's iterate: the west outer face u(0,j) (a stored face no loop2
+ * launch writes) and the east one beyond the ghost column with its flux (u_xe, fx_xe, read by
+ * the next launch's boundary u-CV). The face densities are recomputed where read, as in
+ * loop2; item m sets west row west_rows[m] and east row east_rows[m]. An item writes only its
+ * own row's west outer face, which no other item reads. */
+#ifndef CFG_EAST_BALANCE
+#error "CFG_EAST_BALANCE not defined (1: the east outer face from the mass balance, 0: a copy)"
+#endif
+/* The face densities where read again (flux_inline.cl), not from loop2's local rings. */
+#undef RHO_U
+#undef RHO_V
+#define RHO_U(i,j) (rho_fc((i), (j)))
+#define RHO_V(i,j) (rho_cf((i), (j)))
+__kernel void outer_faces(K_REALS_K, K_GEOMETRY, __global const real* p_n,
+                          __global const real* t_n K_RHO_N, __global const int* west_rows,
+                          __global const int* east_rows, __global real* u_xe,
+                          __global real* fx_xe)
+{
+    const int m = (int)get_global_id(0);
+    if (m < CFG_N_WEST_BALANCE) {
+        const int j = west_rows[m];
+        const real ru = RHO_U(0, j);
+        u[IDX(0, j)] = ((RHO(0, j) - RHO_N(0, j)) * HX(0) * HY(j) / CFG_DT
+                        + (RHO_V(0, j + 1) * V(0, j + 1) - RHO_V(0, j) * V(0, j)) * HX(0)
+                        + RHO_U(1, j) * U(1, j) * HY(j))
+                       / (ru * HY(j));
+    }
+    if (m < CFG_N_EAST_OUTER) {
+        const int i = CFG_NXT - 1;
+        const int j = east_rows[m];
+        const real ru = RHO(i, j);
+#if CFG_EAST_BALANCE
+        const real ue = (-(RHO(i, j) - RHO_N(i, j)) * HX(i) * HY(j) / CFG_DT
+                         - (RHO_V(i, j + 1) * V(i, j + 1) - RHO_V(i, j) * V(i, j)) * HX(i)
+                         + RHO_U(i, j) * U(i, j) * HY(j))
+                        / (ru * HY(j));
+#else
+        const real ue = U(i, j);
+#endif
+        u_xe[j] = ue;
+        fx_xe[j] = HY(j) * ru * ue;
     }
 }

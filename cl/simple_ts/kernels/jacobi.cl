@@ -37,7 +37,7 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                      __global const real* fx, __global const real* fy,
                      __global const real* cu, __global const real* cv,
                      __global real* u_hat, __global real* d_u, __global real* v_hat,
-                     __global real* d_v LOOP2_GATE_ARG)
+                     __global real* d_v EAST_OUTER_ARGS LOOP2_GATE_ARG)
 {
     LOOP2_GATE
     const size_t k = get_global_id(0);
@@ -120,7 +120,18 @@ __kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat,
     } while (0)
 
 /* The first sweep of loop 3 (the only one in the GPU order): the previous sweep is iterate
- * k itself. */
+ * k itself. With compat steady_test_first_sweep its |Δp|, |ΔT| are kept for the C++ steady
+ * test (res_p1, res_t1; reduce_first, check). */
+#ifndef CFG_COMPAT_STEADY_FIRST
+#error "CFG_COMPAT_STEADY_FIRST not defined (1: compat steady_test_first_sweep, 0: the plain test)"
+#endif
+#if CFG_COMPAT_STEADY_FIRST
+#define FIRST_SWEEP_ARGS , __global real* res_p1, __global real* res_t1
+#define FIRST_PARTS_ARGS , __global const real* part_p1, __global const real* part_t1
+#else
+#define FIRST_SWEEP_ARGS
+#define FIRST_PARTS_ARGS
+#endif
 __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const real* v_n,
                  __global const real* p_n, __global const real* t_n,
                  __global const real* rho_n, __global const real* rho_u,
@@ -128,13 +139,17 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
                  __global const real* ct, __global const real* u_hat,
                  __global const real* d_u, __global const real* v_hat,
                  __global const real* d_v, __global real* p_new, __global real* t_new,
-                 __global real* res_p, __global real* res_t LOOP2_GATE_ARG)
+                 __global real* res_p, __global real* res_t FIRST_SWEEP_ARGS LOOP2_GATE_ARG)
 {
     LOOP2_GATE
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
     TP_EVAL(T, P);
+#if CFG_COMPAT_STEADY_FIRST
+    res_p1[k] = res_p[k];
+    res_t1[k] = res_t[k];
+#endif
 }
 
 /* The previous sweep's T and p (host copies of t_new, p_new with their ghosts). */
@@ -323,7 +338,7 @@ inline void merge_at(real* best, real* at, const real d, const real k)
  * and tree merge here picks the same pair as the host's merge in group order from (0, 0). */
 __kernel void check(__global const real* part_u, __global const real* part_v,
                     __global const real* part_p, __global const real* part_t,
-                    __global real* ctl)
+                    __global real* ctl FIRST_PARTS_ARGS)
 {
     __local real lv[DEV_RED_WG];
     __local int li[DEV_RED_WG];
@@ -347,6 +362,26 @@ __kernel void check(__global const real* part_u, __global const real* part_v,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#if CFG_COMPAT_STEADY_FIRST
+    /* The C++ steady test (iterate::cpp_steady): the step's first iteration, and max|Δu|,
+     * max|Δv| and the first sweep's max|Δp|, max|ΔT| at most 1e-12 (the host adds the bound
+     * on the sweeps). The maxima are merged as above. */
+    __global const real* first[2] = {part_p1, part_t1};
+    real best1[2];
+    for (int f = 0; f < 2; f++) {
+        real b = 0.0, at = 0.0;
+        for (int g = l; g < groups; g += DEV_RED_WG)
+            merge_at(&b, &at, first[f][2 * g], first[f][2 * g + 1]);
+        lv[l] = b;
+        li[l] = (int)at;
+        group_max_at(lv, li, l, DEV_RED_WG);
+        best1[f] = lv[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        ctl[CTL_STEADY] = (ctl[CTL_ITERS] == 0.0 && best[0] <= 1e-12 && best[1] <= 1e-12
+                           && best1[0] <= 1e-12 && best1[1] <= 1e-12) ? 1.0 : 0.0;
+#endif
     if (l != 0)
         return;
     ctl[CTL_ITERS] += 1.0;

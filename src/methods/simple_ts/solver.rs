@@ -254,14 +254,6 @@ pub fn build_backend(
 ) -> Result<Box<dyn Backend>, crate::error::DeviceError> {
     use super::opencl::{fused, phase};
     use crate::methods::{BackendKind, KernelForm};
-    if choice.kind == BackendKind::OpenCl {
-        if let Some(what) = case.reference_only() {
-            return Err(crate::error::DeviceError::Unsupported(format!(
-                "the OpenCL backend does not support {what} yet: use --backend reference or \
-                 parallel"
-            )));
-        }
-    }
     // Before anything is allocated: a run that does not fit would abort in the allocator.
     check_fits(case, choice)?;
     Ok(match choice.kind {

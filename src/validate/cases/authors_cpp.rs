@@ -82,7 +82,9 @@ pub(in crate::validate) fn authors_cpp(
     let n = if quick { 1 } else { CHANNELS.len() };
     for ch in &CHANNELS[..n] {
         let case = load_variant(dir, ch.stem, false)?;
-        // The compat switches run on the reference backends only: this case always runs there.
+        // The measurements read the reference's face fluxes (the east outer face's among
+        // them): this case always runs on the reference (the OpenCL phase form gives the same
+        // bits, tests/cpp_opencl.rs).
         bk.record("reference".into());
         let m = measure(&case, ch)?;
         let name = rep.case.clone();

@@ -101,10 +101,9 @@ impl Defect {
         Defect::EastOuterFaceCopy,
     ];
 
-    /// The switches every backend reproduces (the others run on the reference and parallel
-    /// backends only, [`super::Case::reference_only`]).
-    pub const ON_EVERY_BACKEND: [Defect; 2] =
-        [Defect::SwappedUWallFlags, Defect::StaleGhostsInLoop3];
+    /// The switches decomposed runs reproduce too (the others run on one process only,
+    /// [`super::Case::single_process_only`]; every single-process backend runs all of them).
+    pub const ON_RANKS: [Defect; 2] = [Defect::SwappedUWallFlags, Defect::StaleGhostsInLoop3];
 
     /// Every switch, in documentation order.
     pub const ALL: [Defect; 9] = [

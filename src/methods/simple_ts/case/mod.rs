@@ -88,22 +88,29 @@ impl Case {
             .unwrap_or_default()
     }
 
-    /// What of this case only the reference and parallel backends run (the OpenCL kernels and
-    /// decomposed runs refuse it), in words; `None` if every backend runs it.
-    pub fn reference_only(&self) -> Option<String> {
-        let b = &self.boundaries;
-        for (name, side) in [("west", &b.west), ("east", &b.east)] {
-            if let Side::Pressure { outer_face, .. } | Side::Outflow { outer_face, .. } = side {
-                if !outer_face.is_zero_gradient() {
-                    return Some(format!("boundaries.{name}.outer_face = mass_balance"));
-                }
-            }
+    /// What of this case only runs on one process (decomposed runs refuse it), in words;
+    /// `None` if a decomposed run runs it too.
+    pub fn single_process_only(&self) -> Option<String> {
+        if let Some(name) = self.mass_balance_side() {
+            return Some(format!("boundaries.{name}.outer_face = mass_balance"));
         }
         let compat = self.compat();
         Defect::ALL
             .into_iter()
-            .find(|&d| compat.has(d) && !Defect::ON_EVERY_BACKEND.contains(&d))
+            .find(|&d| compat.has(d) && !Defect::ON_RANKS.contains(&d))
             .map(|d| format!("compat {}", d.name()))
+    }
+
+    /// The first side (west, east) whose outer face comes from the ghost cell's mass balance.
+    pub fn mass_balance_side(&self) -> Option<&'static str> {
+        let b = &self.boundaries;
+        [("west", &b.west), ("east", &b.east)]
+            .into_iter()
+            .find(|(_, side)| {
+                matches!(side, Side::Pressure { outer_face, .. } | Side::Outflow { outer_face, .. }
+                    if !outer_face.is_zero_gradient())
+            })
+            .map(|(name, _)| name)
     }
 
     /// Parse a case from JSON text; `source` names the file in error messages.

@@ -3,8 +3,11 @@
 //! temporaries in local memory; the explicit scheme adds the convective kernel once per step.
 //! Two Jacobi buffer sets alternate as read and write sets. Copy ghosts and copy faces are
 //! never filled on the device: the kernels read their sources instead ([`super::paths`]), so
-//! a loop-2 iteration is exactly one launch, and only the per-work-group residual maxima cross
+//! a loop-2 iteration is exactly one launch (two with mass-balance outer faces, whose small
+//! kernel follows it: `fused/setup.rs`), and only the per-work-group residual maxima cross
 //! to the host. The host applies the copies when it downloads the fields.
+
+mod setup;
 
 use super::paths::Aliases;
 use super::phase::{defines, upload_geometry, CopyLists, OpenClOptions, K, N};
@@ -12,14 +15,14 @@ use super::subdomains::{Decomposition, HALO};
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime,
 };
+use setup::{derive_rho_gam, upload_packed, Outer};
 use std::sync::Arc;
 
 use crate::error::{DeviceError, RunError};
 use crate::methods::simple_ts::backend::Backend;
-use crate::methods::simple_ts::case::{BoundaryFace, Case, Convection, Defect, Side};
+use crate::methods::simple_ts::case::{BoundaryFace, Case, Convection, Side};
 use crate::methods::simple_ts::fields::State;
 use crate::methods::simple_ts::problem::Problem;
-use crate::methods::simple_ts::reference::ops::{gam_eos, rho_eos};
 
 /// Buffer names of the second Jacobi set, in [`K`] order.
 const K2: [&str; 6] = ["u2", "v2", "p2", "t2", "rho2", "gam2"];
@@ -157,8 +160,14 @@ pub fn supports(case: &Case) -> bool {
 
 /// What of `case` the fused kernel cannot run, in words; `None` if it can.
 pub fn unsupported(case: &Case) -> Option<String> {
-    if let Some(what) = case.reference_only() {
-        return Some(what);
+    // The C++ order is what compat reproduces (case rules), and the fused kernel runs the
+    // GPU order only.
+    if !case.compat().is_empty() {
+        return Some(
+            "compat (the authors' C++ code needs solver.order = \"cpp\"; the fused kernel \
+             runs the GPU order only)"
+                .into(),
+        );
     }
     let b = &case.boundaries;
     if [&b.west, &b.east, &b.south, &b.north]
@@ -191,10 +200,6 @@ pub fn unsupported(case: &Case) -> Option<String> {
     }) {
         return Some("an outflow side with a solved boundary face".into());
     }
-    // The fused kernel reads copied ghosts through aliases, always current.
-    if case.compat().has(Defect::StaleGhostsInLoop3) {
-        return Some("compat stale_ghosts_in_loop3".into());
-    }
     let sweeps = case.solver.sweeps();
     (sweeps > 1).then(|| {
         format!(
@@ -202,42 +207,6 @@ pub fn unsupported(case: &Case) -> Option<String> {
              order, one sweep"
         )
     })
-}
-
-/// ρ = p/T and Γ = √T everywhere: what the lean storage computes where it reads them, and
-/// what every backend stores (the equation of state and the ghost rules write exactly these).
-fn derive_rho_gam(f: &mut crate::methods::simple_ts::fields::Fields) {
-    for ((rho, gam), (&p, &t)) in f
-        .rho
-        .iter_mut()
-        .zip(f.Gam.iter_mut())
-        .zip(f.p.iter().zip(&f.T))
-    {
-        *rho = rho_eos(p, t);
-        *gam = gam_eos(t);
-    }
-}
-
-/// Upload the lean form's geometry: metrics, wall records and one packed word per cell.
-fn upload_packed(rt: &mut Runtime, pb: &Problem, alias: &Aliases) -> Result<(), String> {
-    let (g, geo) = (&pb.grid, &pb.geo);
-    let fast = super::paths::fast_mask(g, geo);
-    let packed = super::paths::pack_geometry(g, geo, &fast, alias)?;
-    let walls = |f: fn(&crate::methods::simple_ts::geometry::Wall) -> f64| {
-        geo.walls.iter().map(f).collect::<Vec<_>>()
-    };
-    let up = |e: DeviceError| e.to_string();
-    rt.real("hx", &g.hx).map_err(up)?;
-    rt.real("hy", &g.hy).map_err(up)?;
-    rt.real("wall_u", &walls(|w| w.u)).map_err(up)?;
-    rt.real("wall_v", &walls(|w| w.v)).map_err(up)?;
-    rt.real("wall_t", &walls(|w| w.t)).map_err(up)?;
-    rt.int(
-        "wall_bc",
-        &geo.walls.iter().map(|w| w.code()).collect::<Vec<_>>(),
-    )
-    .map_err(up)?;
-    rt.int("geo", &packed).map_err(up)
 }
 
 /// The fused OpenCL solver.
@@ -253,6 +222,8 @@ pub struct Fused {
     in_b: bool,
     /// Field buffers per set: 6 (u, v, p, T, ρ, Γ), or 4 with lean storage.
     stored: usize,
+    /// The outer faces of the ghost columns (`outer_face: mass_balance`).
+    outer: Outer,
 }
 
 impl Fused {
@@ -325,6 +296,7 @@ impl Fused {
             rt.int("u_alias", &alias.u)?;
             rt.int("v_alias", &alias.v)?;
         }
+        let outer = Outer::new(&mut rt, &r)?;
         // Kernel instances for both directions of the ping-pong.
         let (k, k2, w) = (&K[..stored], &K2[..stored], &W[..stored]);
         let ab: Vec<(&str, &str)> = w.iter().zip(k2).map(|(w, b)| (*w, *b)).collect();
@@ -335,6 +307,8 @@ impl Fused {
         let to_b: Vec<(&str, &str)> = k.iter().zip(k2).map(|(k, b)| (*k, *b)).collect();
         rt.bind_as("convective_a", "convective", &[])?;
         rt.bind_as("convective_b", "convective", &to_b)?;
+        rt.bind_as("outer_faces_a", "outer_faces", &[])?;
+        rt.bind_as("outer_faces_b", "outer_faces", &to_b)?;
         log::info!(
             "OpenCL fused loop-2 kernel on {}: {} work-groups of {} ({} columns × {} rows), \
              {} KiB local memory each, {} MiB of buffers ({} storage, {} B per cell)",
@@ -348,7 +322,7 @@ impl Fused {
             if lean { "lean" } else { "full" },
             rt.bytes() / cells
         );
-        Ok(Fused {
+        let f = Fused {
             explicit,
             p: r,
             host: State::empty(),
@@ -358,7 +332,22 @@ impl Fused {
             n,
             in_b: false,
             stored,
-        })
+            outer,
+        };
+        f.outer_faces()?;
+        Ok(f)
+    }
+
+    /// The outer faces of the current set (`kernels/iterate_fused.cl`, `outer_faces`), where
+    /// the case has them: after every loop-2 launch, the set up, a rollback and a restore,
+    /// as the reference sets them after its face fluxes.
+    fn outer_faces(&self) -> Result<(), DeviceError> {
+        let name = if self.in_b {
+            "outer_faces_b"
+        } else {
+            "outer_faces_a"
+        };
+        self.outer.launch(&self.rt, name)
     }
 
     /// The device this solver runs on.
@@ -389,6 +378,7 @@ impl Fused {
             local,
         )?;
         self.in_b = !self.in_b;
+        self.outer_faces()?;
         let mut part = vec![0.0; 8 * self.dec.groups()];
         self.rt.read("part", &mut part)?;
         let mut res = [(0.0f64, 0usize); 4];
@@ -422,7 +412,7 @@ impl Fused {
             self.rt.copy(n, k)?;
         }
         self.host.time -= self.p.case.time.dt;
-        Ok(())
+        self.outer_faces()
     }
 
     fn download(&mut self) -> Result<(), DeviceError> {
@@ -514,6 +504,7 @@ impl Backend for Fused {
         self.in_b = false;
         self.host = state;
         self.dirty = false;
+        self.outer_faces()?;
         Ok(())
     }
 }

@@ -54,6 +54,12 @@ pub trait DeviceLoop {
     fn batch_hint(&mut self) -> &mut u32 {
         unreachable!("only forms with device_control batch iterations")
     }
+    /// The C++ code's steady test of the step's last iteration (compat
+    /// `steady_test_first_sweep`, checked on the device), `None` where the case does not ask
+    /// for it.
+    fn cpp_steady(&self, _c: &Control) -> Option<bool> {
+        None
+    }
 }
 
 /// The device's loop-2 control record after a batch (`gate.cl`: `ctl`).
@@ -67,6 +73,9 @@ pub struct Control {
     pub field: usize,
     /// Maxima of |Δu|, |Δv|, |Δp|, |ΔT| of the last checked iteration, with stored indices.
     pub max: [MaxAt; 4],
+    /// The last checked iteration passes the C++ code's steady test (written only with compat
+    /// `steady_test_first_sweep`).
+    pub steady: bool,
 }
 
 impl Control {
@@ -78,6 +87,7 @@ impl Control {
             iters: c[1] as u32,
             field: c[2] as usize,
             max: [at(0), at(1), at(2), at(3)],
+            steady: c.get(16).is_some_and(|&s| s != 0.0),
         }
     }
 }
@@ -164,7 +174,7 @@ fn step_batched<S: DeviceLoop>(s: &mut S, spec: &SolverSpec) -> Result<StepRepor
         iters: c.iters,
         res: Residuals(c.max.map(|m| m.0)),
         converged: c.stop == 1,
-        steady: None,
+        steady: s.cpp_steady(&c),
     })
 }
 

@@ -30,8 +30,11 @@ use crate::methods::simple_ts::geometry::Wall;
 use crate::methods::simple_ts::problem::Problem;
 
 mod copies;
+mod ends;
 mod seams;
 mod strips;
+
+use ends::Ends;
 
 use strips::{FLUXES, PSEUDO, SWEEP, VELOCITY};
 
@@ -108,7 +111,9 @@ pub struct OpenCl {
     /// T/p sweeps per loop-2 iteration (loop 3): one in the GPU order.
     sweeps: u32,
     /// Boundary-copy kernels and their list lengths.
-    counts: [(&'static str, usize); 12],
+    counts: [(&'static str, usize); 14],
+    /// What the end of a loop-2 iteration runs beyond the default copies (`phase/ends.rs`).
+    ends: Ends,
     /// Work-groups of each residual reduction.
     red_groups: usize,
     /// Loop-2 iterations of the previous step: the first batch of the next one.
@@ -146,7 +151,7 @@ const KERNELS: [&str; 24] = [
 ];
 
 /// Entries of the loop-2 control buffer `ctl` (`cl/simple_ts/kernels/gate.cl`).
-const CTL_LEN: usize = 16;
+const CTL_LEN: usize = 17;
 
 /// The assembled kernel source of the Jacobi backend.
 pub fn source() -> String {
@@ -158,7 +163,7 @@ pub fn defines(pb: &Problem) -> Defines {
     let c = &pb.c;
     let l = CopyLists::new(&pb.ghosts);
     let walls = |f: fn(&Wall) -> f64| pb.geo.walls.iter().map(f).collect::<Vec<_>>();
-    Defines::new()
+    let d = Defines::new()
         .int("CFG_NXT", pb.grid.nxt as i64)
         .int("CFG_NYT", pb.grid.nyt as i64)
         .int(
@@ -188,7 +193,8 @@ pub fn defines(pb: &Problem) -> Defines {
         .int("CFG_NV_COPY1", l.v.1.len() as i64)
         .int("CFG_NGHOST_COPY0", l.cells.0.len() as i64)
         .int("CFG_NGHOST_COPY1", l.cells.1.len() as i64)
-        .int("DEV_RED_WG", RED_WG as i64)
+        .int("DEV_RED_WG", RED_WG as i64);
+    ends::defines(d, pb)
 }
 
 impl OpenCl {
@@ -212,12 +218,6 @@ impl OpenCl {
         opts: &OpenClOptions,
     ) -> Result<OpenCl, DeviceError> {
         let case = &p.case;
-        if let Some(what) = case.reference_only() {
-            return Err(DeviceError::Unsupported(format!(
-                "the OpenCL backend does not support {what} yet: use --backend reference or \
-                 parallel"
-            )));
-        }
         let explicit = case.scheme.convection == Convection::Explicit;
         let sweeps = case.solver.sweeps();
         let built = build_cached(
@@ -252,7 +252,7 @@ impl OpenCl {
         // and group count once.
         let sv = &case.solver;
         let mut ctl = [0.0; CTL_LEN];
-        ctl[11..].copy_from_slice(&[
+        ctl[11..16].copy_from_slice(&[
             sv.eps_v,
             sv.eps_p,
             sv.eps_t,
@@ -262,7 +262,9 @@ impl OpenCl {
         rt.real("ctl", &ctl)?;
         let l = CopyLists::new(&p.ghosts);
         upload_geometry(&mut rt, &p, &l)?;
-        for kname in KERNELS {
+        let ends = Ends::new(&p);
+        ends.upload(&mut rt, &p, n, red_groups)?;
+        for kname in KERNELS.iter().chain(&ends::KERNELS) {
             rt.bind_as(kname, kname, &RES_ALIAS)?;
         }
         let counts = [
@@ -274,6 +276,8 @@ impl OpenCl {
             ("ghost_pt1", l.cells.1.len()),
             ("ghosts0", l.cells.0.len()),
             ("ghosts1", l.cells.1.len()),
+            ("lagged_ghosts0", l.cells.0.len()),
+            ("lagged_ghosts1", l.cells.1.len()),
             ("faces_u0", l.u.0.len()),
             ("faces_u1", l.u.1.len()),
             ("faces_v0", l.v.0.len()),
@@ -287,6 +291,7 @@ impl OpenCl {
         );
         let s = OpenCl {
             counts,
+            ends,
             red_groups,
             explicit,
             host: State::empty(),
@@ -298,7 +303,7 @@ impl OpenCl {
             halo: None,
             p,
         };
-        s.run("fluxes")?;
+        s.fluxes()?;
         Ok(s)
     }
 
@@ -344,7 +349,8 @@ impl OpenCl {
             (PARTS[2], &mut b2[..]),
             (PARTS[3], &mut b3[..]),
         ];
-        self.rt.read_all_then(&mut reads, || self.run("fluxes"))?;
+        self.rt
+            .read_all_then(&mut reads, || self.queue_after_reduce())?;
         Ok(bufs.map(|buf| {
             let mut best = (0.0, 0);
             for g in buf.chunks(2) {
@@ -381,8 +387,7 @@ impl OpenCl {
         }
         self.run("correct")?;
         self.run("eos")?;
-        self.copies("ghosts")?;
-        self.copies("faces_")
+        self.queue_before_reduce()
     }
 
     /// One loop-2 iteration on the device; the residuals with their stored indices (one host
@@ -406,7 +411,8 @@ impl OpenCl {
         self.queue_sweeps()?;
         self.rt
             .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
-        self.run("fluxes")?;
+        self.reduce_first()?;
+        self.queue_after_reduce()?;
         self.rt.launch("check", RED_WG, Some(RED_WG))
     }
 
@@ -437,7 +443,7 @@ impl OpenCl {
             self.rt.copy(n, k)?;
         }
         self.host.time -= self.p.case.time.dt;
-        self.run("fluxes")?;
+        self.fluxes()?;
         self.exchange(&FLUXES)
     }
 

@@ -54,6 +54,8 @@ pub const BOUNDARY: (&str, &str) = piece!("kernels/boundary.cl");
 pub const ITERATE: (&str, &str) = piece!("kernels/iterate_fused.cl");
 /// `kernels/jacobi.cl`: the Jacobi phase kernels.
 pub const JACOBI: (&str, &str) = piece!("kernels/jacobi.cl");
+/// `kernels/ends.cl`: the phase form's outer faces and the compat order of the end rules.
+pub const ENDS: (&str, &str) = piece!("kernels/ends.cl");
 
 /// The equation pieces every program of the method starts with: prelude, accessors,
 /// operators and the fragments, in `cl/simple_ts/README.md` order.
@@ -83,4 +85,5 @@ pub fn phase() -> Source {
         .with(BOUNDARY)
         .with(MAX_AT)
         .with(JACOBI)
+        .with(ENDS)
 }

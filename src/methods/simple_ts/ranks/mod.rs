@@ -387,7 +387,7 @@ pub fn build(
     choice: &crate::methods::BackendChoice,
 ) -> Result<Ranks, crate::error::DeviceError> {
     use crate::methods::BackendKind;
-    if let Some(what) = pb.case.reference_only() {
+    if let Some(what) = pb.case.single_process_only() {
         return Err(crate::error::DeviceError::Unsupported(format!(
             "a decomposed run does not support {what} yet: run it on one process"
         )));

@@ -110,7 +110,7 @@ pub fn sub_problem(pb: &Problem, win: &Window) -> Problem {
             .collect(),
         u_copies: pairs(&pb.ghosts.u_copies),
         v_copies: pairs(&pb.ghosts.v_copies),
-        // Outer faces are refused on decomposed runs (`Case::reference_only`).
+        // Outer faces are refused on decomposed runs (`Case::single_process_only`).
         ..Ghosts::default()
     };
     Problem::from_parts(&pb.case, grid, sub, ghosts)
