@@ -5,6 +5,8 @@
 //! multiplied by Δt. A face that is not solved (wall, inflow, outflow copy) has a^p = 0 and
 //! carries its current mass flux ρ_f h u_f in b^p.
 
+use super::interior;
+use super::plain::{row_runs, split};
 use super::rows::map_rows;
 use super::{Ctx, Work};
 use crate::methods::simple_ts::fields::Fields;
@@ -153,17 +155,25 @@ pub fn pressure_coeffs(x: &Ctx, w: &mut Work) {
         outs,
         1..g.ny + 1,
         |j, [pw, pe, ps, pn, pd, pb]| {
-            for i in 1..=g.nx {
-                if geo.cell[g.idx(i, j)] != FLUID {
-                    continue;
+            // Interior runs (every scheme: the pressure coefficients read no convection) in
+            // one loop, the other cells one by one.
+            let runs = row_runs(&x.pl.p, j, true);
+            split(1, g.nx + 1, runs, |r, inner| {
+                if inner {
+                    return interior::p_run(x, j, r, [pw, pe, ps, pn, pd, pb]);
                 }
-                pw[i] = pW_cc(x, i, j);
-                pe[i] = pE_cc(x, i, j);
-                ps[i] = pS_cc(x, i, j);
-                pn[i] = pN_cc(x, i, j);
-                pd[i] = pD_cc(x, i, j);
-                pb[i] = pB_cc(x, i, j);
-            }
+                for i in r {
+                    if geo.cell[g.idx(i, j)] != FLUID {
+                        continue;
+                    }
+                    pw[i] = pW_cc(x, i, j);
+                    pe[i] = pE_cc(x, i, j);
+                    ps[i] = pS_cc(x, i, j);
+                    pn[i] = pN_cc(x, i, j);
+                    pd[i] = pD_cc(x, i, j);
+                    pb[i] = pB_cc(x, i, j);
+                }
+            });
         },
     );
 }
