@@ -5,10 +5,11 @@
 //!                   ^ u(i,j)
 //! ```
 
+use super::interior;
 use super::ops::{tvd_s, upwind};
 use super::rows::map_rows;
 use super::{Ctx, Fluxes};
-use crate::methods::simple_ts::geometry::FLUID;
+use crate::methods::simple_ts::geometry::{FLUID, SOLID};
 
 /// TVD_s correction of a cell-centred field `phi` at the west face of cell (i,j) for face
 /// velocity/flux `w`; zero unless cells i−2..i+1 are all computed fluid cells [CHOICE G8].
@@ -129,10 +130,44 @@ pub fn face_densities(x: &Ctx, out: &mut Fluxes) {
         &mut out.Fx[..],
         &mut out.Fy[..],
     ];
-    map_rows(x.par, g.nxt, outs, 0..g.nyt, |j, [ru, rv, fx, fy]| {
-        for i in 0..g.nxt {
-            let (a, b) = (rho_fc(x, i, j), rho_cf(x, i, j));
-            (ru[i], rv[i], fx[i], fy[i]) = (a, b, Fx_fc(x, a, i, j), Fy_cf(x, b, i, j));
+    let nx = g.nxt;
+    map_rows(x.par, nx, outs, 0..g.nyt, |j, [ru, rv, fx, fy]| {
+        if x.tvd || j == 0 {
+            for i in 0..nx {
+                let (a, b) = (rho_fc(x, i, j), rho_cf(x, i, j));
+                (ru[i], rv[i], fx[i], fy[i]) = (a, b, Fx_fc(x, a, i, j), Fy_cf(x, b, i, j));
+            }
+            return;
+        }
+        // Upwind faces between two cells that are not solid over row slices (the plain
+        // branches of rho_fc, rho_cf and the expressions of Fx_fc, Fy_cf); the rest, and the
+        // west column, through the fragments.
+        let row = |a, jj| interior::row(a, jj, nx);
+        let (cs, cp) = (
+            &x.geo.cell[(j - 1) * nx..j * nx],
+            &x.geo.cell[j * nx..(j + 1) * nx],
+        );
+        let (rs, rp) = (row(&x.k.rho, j - 1), row(&x.k.rho, j));
+        let (up, vp) = (row(&x.k.u, j), row(&x.k.v, j));
+        let (hx, hy) = (&g.hx[..nx], g.hy[j]);
+        assert!(ru.len() == nx && rv.len() == nx && fx.len() == nx && fy.len() == nx);
+        let a = rho_fc(x, 0, j);
+        (ru[0], fx[0]) = (a, Fx_fc(x, a, 0, j));
+        for i in 1..nx {
+            let a = if cp[i - 1] != SOLID && cp[i] != SOLID {
+                upwind(rp[i - 1], rp[i], up[i])
+            } else {
+                rho_fc(x, i, j)
+            };
+            (ru[i], fx[i]) = (a, hy * a * up[i]);
+        }
+        for i in 0..nx {
+            let b = if cs[i] != SOLID && cp[i] != SOLID {
+                upwind(rs[i], rp[i], vp[i])
+            } else {
+                rho_cf(x, i, j)
+            };
+            (rv[i], fy[i]) = (b, hx[i] * b * vp[i]);
         }
     });
 }
