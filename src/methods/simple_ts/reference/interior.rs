@@ -42,24 +42,16 @@ pub fn u_run(x: &Ctx, j: usize, r: Range<usize>, uh: &mut [f64], du: &mut [f64])
     let hx = &g.hx[..nx];
     let (hys, hyp, hyn) = (g.hy[j - 1], g.hy[j], g.hy[j + 1]);
     let (b, a, dt) = (c.b, c.a, x.dt);
-    // Column values of Γ at the corners' heights and the conductance through the centre of
-    // cell i: the east ones of face i are the west ones of face i+1, the same expressions
-    // of the same inputs, so they are carried over instead of evaluated twice.
-    let col = |i: usize| (li(gs[i], gp[i], hys, hyp), li(gp[i], gn[i], hyp, hyn));
-    let (mut west, mut dw) = (
-        col(r.start - 1),
-        b * gp[r.start - 1] * hyp / hx[r.start - 1],
-    );
     for i in r {
         let (hxw, hxp) = (hx[i - 1], hx[i]);
         // Γc at the south and north corners (bc::gam_c: the mean of two column values).
-        let east = col(i);
-        let gcs = 0.5 * (west.0 + east.0);
-        let gcn = 0.5 * (west.1 + east.1);
+        let gcs = 0.5 * (li(gs[i - 1], gp[i - 1], hys, hyp) + li(gs[i], gp[i], hys, hyp));
+        let gcn = 0.5 * (li(gp[i - 1], gn[i - 1], hyp, hyn) + li(gp[i], gn[i], hyp, hyn));
         // Face fluxes [Fe, Fw, Fn1, Fn2, Fs1, Fs2] (u_flux).
         let fe = 0.5 * (fx[i] + fx[i + 1]);
         let fw = 0.5 * (fx[i - 1] + fx[i]);
         let (fn1, fn2, fs1, fs2) = (fyp[i - 1], fyp[i], fys[i - 1], fys[i]);
+        let dw = b * gp[i - 1] * hyp / hxw;
         let aw = FOUR_THIRDS * dw + fw.max(0.0);
         let de = b * gp[i] * hyp / hxp;
         let ae = FOUR_THIRDS * de + (-fe).max(0.0);
@@ -79,7 +71,6 @@ pub fn u_run(x: &Ctx, j: usize, r: Range<usize>, uh: &mut [f64], du: &mut [f64])
         let nb = aw * up[i - 1] + ae * up[i + 1] + as_ * us[i] + an * un[i];
         uh[i] = (nb + bb) / ap;
         du[i] = a * hyp / ap;
-        (west, dw) = (east, de);
     }
 }
 
@@ -102,16 +93,11 @@ pub fn v_run(x: &Ctx, j: usize, r: Range<usize>, vh: &mut [f64], dv: &mut [f64])
     let hx = &g.hx[..nx];
     let (hys, hyp) = (g.hy[j - 1], g.hy[j]);
     let (b, a, dt) = (c.b, c.a, x.dt);
-    // Γc' at the corner between columns i−1 and i (bc::gam_c2: the mean of two row values);
-    // the east corner of face i is the west corner of face i+1, carried over.
-    let corner = |i: usize| {
-        let (h0, h1) = (hx[i - 1], hx[i]);
-        0.5 * (li(gs[i - 1], gs[i], h0, h1) + li(gp[i - 1], gp[i], h0, h1))
-    };
-    let mut gcw = corner(r.start);
     for i in r {
         let (hxw, hxp, hxe) = (hx[i - 1], hx[i], hx[i + 1]);
-        let gce = corner(i + 1);
+        // Γc' at the west and east corners (bc::gam_c2: the mean of two row values).
+        let gcw = 0.5 * (li(gs[i - 1], gs[i], hxw, hxp) + li(gp[i - 1], gp[i], hxw, hxp));
+        let gce = 0.5 * (li(gs[i], gs[i + 1], hxp, hxe) + li(gp[i], gp[i + 1], hxp, hxe));
         // Face fluxes [Fn, Fs, Fe1, Fe2, Fw1, Fw2] (v_flux).
         let fn_ = 0.5 * (fyp[i] + fyn[i]);
         let fs = 0.5 * (fys[i] + fyp[i]);
@@ -136,7 +122,6 @@ pub fn v_run(x: &Ctx, j: usize, r: Range<usize>, vh: &mut [f64], dv: &mut [f64])
         let nb = as_ * vs[i] + an * vn[i] + aw * vp[i - 1] + ae * vp[i + 1];
         vh[i] = (nb + bb) / ap;
         dv[i] = a * hxp / ap;
-        gcw = gce;
     }
 }
 
@@ -170,16 +155,6 @@ pub fn t_run(x: &Ctx, j: usize, r: Range<usize>, o: [&mut [f64]; 7]) {
     let (ct1, ct2, ct3, dt) = (c.ct1, c.ct2, c.ct3, x.dt);
     // The corner shear's y and x distances (energy::corner_shear, no wall).
     let (dys, dyn_) = (0.5 * (hys + hyp), 0.5 * (hyp + hyn));
-    // The shears at the south and north corners of column line i (x_f[i]); the east corners
-    // of cell i are the west corners of cell i+1, carried over.
-    let shears = |i: usize| {
-        let dx = 0.5 * (hx[i - 1] + hx[i]);
-        (
-            (up[i] - us[i]) / dys + (vp[i] - vp[i - 1]) / dx,
-            (un[i] - up[i]) / dyn_ + (vn[i] - vn[i - 1]) / dx,
-        )
-    };
-    let mut west = shears(r.start);
     for i in r {
         let (hxw, hxp, hxe) = (hx[i - 1], hx[i], hx[i + 1]);
         let dw = d_t(ct1, hyp, gp[i - 1], gp[i], hxw, hxp);
@@ -206,12 +181,16 @@ pub fn t_run(x: &Ctx, j: usize, r: Range<usize>, o: [&mut [f64]; 7]) {
         let vol = hxp * hyp;
         let du = (up[i + 1] - up[i]) / hxp;
         let dv = (vn[i] - vp[i]) / hyp;
-        let east = shears(i + 1);
-        let s: f64 = [west.0, east.0, west.1, east.1]
-            .iter()
-            .map(|&s| s * s)
-            .sum();
-        west = east;
+        let (dxw, dxe) = (0.5 * (hxw + hxp), 0.5 * (hxp + hxe));
+        let s: f64 = [
+            (up[i] - us[i]) / dys + (vp[i] - vp[i - 1]) / dxw,
+            (up[i + 1] - us[i + 1]) / dys + (vp[i + 1] - vp[i]) / dxe,
+            (un[i] - up[i]) / dyn_ + (vn[i] - vn[i - 1]) / dxw,
+            (un[i + 1] - up[i + 1]) / dyn_ + (vn[i + 1] - vn[i]) / dxe,
+        ]
+        .iter()
+        .map(|&s| s * s)
+        .sum();
         let phi = 2.0 * (du * du + dv * dv) + 0.25 * s - 2.0 / 3.0 * (du + dv) * (du + dv);
         // No wall face: the wall sum is +0.0 (tB_cc's b after four `+= 0.0`).
         let src = dt * ct2 * gp[i] * vol * phi + pn[i] * vol;
