@@ -28,6 +28,7 @@ use crate::methods::simple_ts::geometry::{Geometry, Ghost};
 use crate::methods::simple_ts::physics::Constants;
 use crate::methods::simple_ts::reference::bc::{u_wall_gas, v_wall_gas, T_wall_gas};
 use crate::methods::simple_ts::reference::density::face_densities;
+use crate::methods::simple_ts::reference::plain::Plain;
 use crate::methods::simple_ts::reference::{Ctx, Explicit, Fluxes, Pseudo};
 
 /// Pressure and viscous force components on one body.
@@ -149,7 +150,7 @@ impl Forces {
                 *s = q * l;
             }
         }
-        let (ps, ex) = (Pseudo::default(), Explicit::default());
+        let (ps, ex, pl) = (Pseudo::default(), Explicit::default(), Plain::default());
         let ctx = |f| Ctx {
             g,
             geo,
@@ -163,6 +164,7 @@ impl Forces {
             tvd: self.tvd,
             explicit: false,
             par: false,
+            pl: &pl,
         };
         let (mut flux, none) = (std::mem::take(&mut self.flux), Fluxes::default());
         face_densities(&ctx(&none), &mut flux);

@@ -5,10 +5,11 @@
 //!                   ^ u(i,j)
 //! ```
 
+use super::interior;
 use super::ops::{tvd_s, upwind};
 use super::rows::map_rows;
 use super::{Ctx, Fluxes};
-use crate::methods::simple_ts::geometry::FLUID;
+use crate::methods::simple_ts::geometry::{FLUID, SOLID};
 
 /// TVD_s correction of a cell-centred field `phi` at the west face of cell (i,j) for face
 /// velocity/flux `w`; zero unless cells i−2..i+1 are all computed fluid cells [CHOICE G8].
@@ -119,6 +120,53 @@ pub fn Fy_cf(x: &Ctx, rv: f64, i: usize, j: usize) -> f64 {
     x.g.hx[i] * rv * x.k.v[x.g.idx(i, j)]
 }
 
+/// ρu, ρv of row `j` into the row slices `ru`, `rv`: upwind faces between two cells that are
+/// not solid over row slices (the plain branches of [`rho_fc`], [`rho_cf`]), the rest, the
+/// west column, the south row and TVD runs through the fragments.
+fn densities_row(x: &Ctx, j: usize, ru: &mut [f64], rv: &mut [f64]) {
+    let nx = x.g.nxt;
+    if x.tvd || j == 0 {
+        for i in 0..nx {
+            (ru[i], rv[i]) = (rho_fc(x, i, j), rho_cf(x, i, j));
+        }
+        return;
+    }
+    let row = |a, jj| interior::row(a, jj, nx);
+    let cell = &x.geo.cell;
+    let (cs, cp) = (&cell[(j - 1) * nx..j * nx], &cell[j * nx..(j + 1) * nx]);
+    let (rs, rp) = (row(&x.k.rho, j - 1), row(&x.k.rho, j));
+    let (up, vp) = (row(&x.k.u, j), row(&x.k.v, j));
+    assert!(ru.len() == nx && rv.len() == nx);
+    ru[0] = rho_fc(x, 0, j);
+    for i in 1..nx {
+        ru[i] = if cp[i - 1] != SOLID && cp[i] != SOLID {
+            upwind(rp[i - 1], rp[i], up[i])
+        } else {
+            rho_fc(x, i, j)
+        };
+    }
+    for i in 0..nx {
+        rv[i] = if cs[i] != SOLID && cp[i] != SOLID {
+            upwind(rs[i], rp[i], vp[i])
+        } else {
+            rho_cf(x, i, j)
+        };
+    }
+}
+
+/// Fx (7), Fy (8) of row `j` from the row's face densities `ru`, `rv` (the expressions of
+/// [`Fx_fc`], [`Fy_cf`] over row slices).
+fn fluxes_row(x: &Ctx, j: usize, ru: &[f64], rv: &[f64], fx: &mut [f64], fy: &mut [f64]) {
+    let nx = x.g.nxt;
+    let (up, vp) = (interior::row(&x.k.u, j, nx), interior::row(&x.k.v, j, nx));
+    let (hx, hy) = (&x.g.hx[..nx], x.g.hy[j]);
+    assert!(ru.len() == nx && rv.len() == nx && fx.len() == nx && fy.len() == nx);
+    for i in 0..nx {
+        fx[i] = hy * ru[i] * up[i];
+        fy[i] = hx[i] * rv[i] * vp[i];
+    }
+}
+
 /// Rebuild all face densities and the mass fluxes Fx (7), Fy (8) of iterate `x.k` into `out`
 /// (rows on rayon's threads when `x.par`; `x.f` is not read).
 pub fn face_densities(x: &Ctx, out: &mut Fluxes) {
@@ -130,10 +178,8 @@ pub fn face_densities(x: &Ctx, out: &mut Fluxes) {
         &mut out.Fy[..],
     ];
     map_rows(x.par, g.nxt, outs, 0..g.nyt, |j, [ru, rv, fx, fy]| {
-        for i in 0..g.nxt {
-            let (a, b) = (rho_fc(x, i, j), rho_cf(x, i, j));
-            (ru[i], rv[i], fx[i], fy[i]) = (a, b, Fx_fc(x, a, i, j), Fy_cf(x, b, i, j));
-        }
+        densities_row(x, j, ru, rv);
+        fluxes_row(x, j, ru, rv, fx, fy);
     });
 }
 
@@ -143,9 +189,7 @@ pub fn densities_only(x: &Ctx, out: &mut Fluxes) {
     let g = x.g;
     let outs = [&mut out.rho_u[..], &mut out.rho_v[..]];
     map_rows(x.par, g.nxt, outs, 0..g.nyt, |j, [ru, rv]| {
-        for i in 0..g.nxt {
-            (ru[i], rv[i]) = (rho_fc(x, i, j), rho_cf(x, i, j));
-        }
+        densities_row(x, j, ru, rv);
     });
 }
 
@@ -161,16 +205,15 @@ pub fn mass_fluxes(x: &Ctx, out: &mut Fluxes) {
         ..
     } = out;
     let (rho_u, rho_v) = (&rho_u[..], &rho_v[..]);
+    let nx = g.nxt;
     map_rows(
         x.par,
-        g.nxt,
+        nx,
         [&mut Fx[..], &mut Fy[..]],
         0..g.nyt,
         |j, [fx, fy]| {
-            for i in 0..g.nxt {
-                let ij = g.idx(i, j);
-                (fx[i], fy[i]) = (Fx_fc(x, rho_u[ij], i, j), Fy_cf(x, rho_v[ij], i, j));
-            }
+            let (ru, rv) = (interior::row(rho_u, j, nx), interior::row(rho_v, j, nx));
+            fluxes_row(x, j, ru, rv, fx, fy);
         },
     );
 }

@@ -7,9 +7,10 @@
 //! kernel's order (spec §2.8, G14).
 
 use super::ops::{gam_eos, rho_eos};
-use super::pressure::{correct, p_cc, MaxAt};
+use super::plain::{row_runs, split};
+use super::pressure::{correct, MaxAt};
 use super::rows::map_rows;
-use super::{bc, ctx, energy, halo, momentum, pressure, Ctx, Reference, Work};
+use super::{bc, ctx, energy, halo, interior, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
 use crate::methods::simple_ts::case::Defect;
 use crate::methods::simple_ts::geometry::{FLUID, F_SOLVED};
@@ -45,21 +46,35 @@ fn pseudo_velocities(r: &mut Reference) {
     {
         let x = ctx!(r);
         let (g, geo) = (x.g, x.geo);
+        // Interior runs (implicit upwind only) in one loop each, the other faces one by one.
+        let on = !x.explicit && !x.tvd;
         let outs = [&mut ps.u_hat[..], &mut ps.d_u[..]];
         map_rows(x.par, g.nxt, outs, 1..g.ny + 1, |j, [uh, du]| {
-            for i in 1..g.nxt {
-                if geo.u_face[g.idx(i, j)] == F_SOLVED {
-                    (uh[i], du[i]) = momentum::u_hat_d_u(&x, i, j);
+            let runs = row_runs(&x.pl.u, j, on);
+            split(1, g.nxt, runs, |r, inner| {
+                if inner {
+                    return interior::u_run(&x, j, r, uh, du);
                 }
-            }
+                for i in r {
+                    if geo.u_face[g.idx(i, j)] == F_SOLVED {
+                        (uh[i], du[i]) = momentum::u_hat_d_u(&x, i, j);
+                    }
+                }
+            });
         });
         let outs = [&mut ps.v_hat[..], &mut ps.d_v[..]];
         map_rows(x.par, g.nxt, outs, 1..g.nyt, |j, [vh, dv]| {
-            for i in 1..=g.nx {
-                if geo.v_face[g.idx(i, j)] == F_SOLVED {
-                    (vh[i], dv[i]) = momentum::v_hat_d_v(&x, i, j);
+            let runs = row_runs(&x.pl.v, j, on);
+            split(1, g.nx + 1, runs, |r, inner| {
+                if inner {
+                    return interior::v_run(&x, j, r, vh, dv);
                 }
-            }
+                for i in r {
+                    if geo.v_face[g.idx(i, j)] == F_SOLVED {
+                        (vh[i], dv[i]) = momentum::v_hat_d_v(&x, i, j);
+                    }
+                }
+            });
         });
     }
     for &(ij, src) in &r.p.ghosts.u_copies {
@@ -90,24 +105,41 @@ fn sweep(x: &Ctx, w: &mut Work, last: bool) -> (MaxAt, MaxAt) {
             1..g.ny + 1,
             |j, [tn, pn]| {
                 let (mut dt, mut dp) = (MaxAt::default(), MaxAt::default());
+                // The expressions of energy::T_cc and pressure::p_cc over row slices.
+                let at = |a, jj| interior::row(a, jj, nx);
+                let cell = &geo.cell[j * nx..(j + 1) * nx];
+                let (to_s, to_p, to_n) =
+                    (at(&w.T_old, j - 1), at(&w.T_old, j), at(&w.T_old, j + 1));
+                let (po_s, po_p, po_n) =
+                    (at(&w.p_old, j - 1), at(&w.p_old, j), at(&w.p_old, j + 1));
+                let [tw, te, ts, tnb, tp, tb, tdiv] =
+                    [&w.tW, &w.tE, &w.tS, &w.tN, &w.tP, &w.tB, &w.tDiv].map(|a| at(a, j));
+                let [pw, pe, ps, pnb, pd, pb] =
+                    [&w.pW, &w.pE, &w.pS, &w.pN, &w.pD, &w.pB].map(|a| at(a, j));
+                let (hx, hy) = (&g.hx[..nx], g.hy[j]);
+                assert!(g.nx < nx && tn.len() == nx && pn.len() == nx);
                 for i in 1..=g.nx {
-                    let p = g.idx(i, j);
-                    if geo.cell[p] != FLUID {
+                    if cell[i] != FLUID {
                         continue;
                     }
-                    let (to, po) = (&w.T_old, &w.p_old);
-                    let t = energy::T_cc(
-                        x, to, po, i, j, w.tW[p], w.tE[p], w.tS[p], w.tN[p], w.tP[p], w.tB[p],
-                        w.tDiv[p],
-                    );
-                    let q = p_cc(
-                        x, po, i, j, w.pW[p], w.pE[p], w.pS[p], w.pN[p], w.pD[p], w.pB[p], t,
-                    );
+                    let t = (tw[i] * to_p[i - 1]
+                        + te[i] * to_p[i + 1]
+                        + ts[i] * to_s[i]
+                        + tnb[i] * to_n[i]
+                        + tb[i]
+                        + tdiv[i] * po_p[i])
+                        / tp[i];
+                    let q = (pw[i] * po_p[i - 1]
+                        + pe[i] * po_p[i + 1]
+                        + ps[i] * po_s[i]
+                        + pnb[i] * po_n[i]
+                        + pb[i])
+                        / (hx[i] * hy / t + pd[i]);
                     tn[i] = t;
                     pn[i] = q;
                     if last {
-                        dt.see(t - to[p], p);
-                        dp.see(q - po[p], p);
+                        dt.see(t - to_p[i], j * nx + i);
+                        dp.see(q - po_p[i], j * nx + i);
                     }
                 }
                 (dt, dp)

@@ -10,9 +10,11 @@ pub mod bc;
 pub mod density;
 pub mod energy;
 pub mod halo;
+pub mod interior;
 pub mod iterate;
 pub mod momentum;
 pub mod ops;
+pub mod plain;
 pub mod pressure;
 pub mod rows;
 
@@ -177,6 +179,8 @@ pub struct Ctx<'a> {
     pub explicit: bool,
     /// Run the cell/face loops on rayon's threads (the `parallel` backend; same bits).
     pub par: bool,
+    /// Interior runs of the geometry (empty: every face and cell through the fragments).
+    pub pl: &'a plain::Plain,
 }
 
 /// Borrow a [`Ctx`] from a [`Reference`] field by field, so that `work` stays free to mutate.
@@ -195,6 +199,7 @@ macro_rules! ctx {
             tvd: $r.tvd,
             explicit: $r.explicit,
             par: $r.parallel,
+            pl: &$r.plain,
         }
     };
 }
@@ -231,6 +236,8 @@ pub struct Reference {
     /// The update norms of the last loop-2 iteration (for reports: the C++ steady test reads
     /// the first sweep's p and T changes).
     pub last_iter: iterate::IterInfo,
+    /// Interior runs of the geometry, for the loops of [`interior`].
+    pub plain: plain::Plain,
 }
 
 impl Reference {
@@ -256,6 +263,7 @@ impl Reference {
         let n = p.grid.len();
         let case = &p.case;
         let k = p.initial();
+        let interior_runs = plain::Plain::new(&p.grid, &p.geo);
         let outer = if p.ghosts.east_rows.is_empty() {
             0
         } else {
@@ -289,6 +297,7 @@ impl Reference {
             parallel,
             halo: None,
             last_iter: iterate::IterInfo::default(),
+            plain: interior_runs,
         };
         r.update_fluxes();
         r.apply_outer();

@@ -5,6 +5,8 @@
 //! multiplied by Δt. A face that is not solved (wall, inflow, outflow copy) has a^p = 0 and
 //! carries its current mass flux ρ_f h u_f in b^p.
 
+use super::interior;
+use super::plain::{row_runs, split};
 use super::rows::map_rows;
 use super::{Ctx, Work};
 use crate::methods::simple_ts::fields::Fields;
@@ -153,17 +155,25 @@ pub fn pressure_coeffs(x: &Ctx, w: &mut Work) {
         outs,
         1..g.ny + 1,
         |j, [pw, pe, ps, pn, pd, pb]| {
-            for i in 1..=g.nx {
-                if geo.cell[g.idx(i, j)] != FLUID {
-                    continue;
+            // Interior runs (every scheme: the pressure coefficients read no convection) in
+            // one loop, the other cells one by one.
+            let runs = row_runs(&x.pl.p, j, true);
+            split(1, g.nx + 1, runs, |r, inner| {
+                if inner {
+                    return interior::p_run(x, j, r, [pw, pe, ps, pn, pd, pb]);
                 }
-                pw[i] = pW_cc(x, i, j);
-                pe[i] = pE_cc(x, i, j);
-                ps[i] = pS_cc(x, i, j);
-                pn[i] = pN_cc(x, i, j);
-                pd[i] = pD_cc(x, i, j);
-                pb[i] = pB_cc(x, i, j);
-            }
+                for i in r {
+                    if geo.cell[g.idx(i, j)] != FLUID {
+                        continue;
+                    }
+                    pw[i] = pW_cc(x, i, j);
+                    pe[i] = pE_cc(x, i, j);
+                    ps[i] = pS_cc(x, i, j);
+                    pn[i] = pN_cc(x, i, j);
+                    pd[i] = pD_cc(x, i, j);
+                    pb[i] = pB_cc(x, i, j);
+                }
+            });
         },
     );
 }
@@ -256,24 +266,43 @@ pub fn p_new_cc(x: &Ctx, po: &[f64], i: usize, j: usize, t_new: f64) -> f64 {
 pub fn correct(x: &Ctx, p: &[f64], k: &mut Fields) -> (MaxAt, MaxAt) {
     let (g, geo) = (x.g, x.geo);
     let nx = g.nxt;
+    // The expressions of u_corr_fc and v_corr_cf over row slices.
+    let row = |a, jj| super::interior::row(a, jj, nx);
     let du = map_rows(x.par, nx, [&mut k.u[..]], 1..g.nyt - 1, |j, [u]| {
         let mut m = MaxAt::default();
-        for (i, u) in u.iter_mut().enumerate() {
-            if geo.u_face[j * nx + i] == F_SOLVED {
-                let new = u_corr_fc(x, p, i, j);
-                m.see(new - *u, j * nx + i);
-                *u = new;
+        let (kind, uh, du, pp) = (
+            &geo.u_face[j * nx..(j + 1) * nx],
+            row(&x.ps.u_hat, j),
+            row(&x.ps.d_u, j),
+            row(p, j),
+        );
+        if kind[0] == F_SOLVED {
+            let new = u_corr_fc(x, p, 0, j);
+            m.see(new - u[0], j * nx);
+            u[0] = new;
+        }
+        for i in 1..nx {
+            if kind[i] == F_SOLVED {
+                let new = uh[i] - du[i] * (pp[i] - pp[i - 1]);
+                m.see(new - u[i], j * nx + i);
+                u[i] = new;
             }
         }
         m
     });
     let dv = map_rows(x.par, nx, [&mut k.v[..]], 1..g.nyt, |j, [v]| {
         let mut m = MaxAt::default();
-        for (i, v) in v.iter_mut().enumerate() {
-            if geo.v_face[j * nx + i] == F_SOLVED {
-                let new = v_corr_cf(x, p, i, j);
-                m.see(new - *v, j * nx + i);
-                *v = new;
+        let (kind, vh, dv) = (
+            &geo.v_face[j * nx..(j + 1) * nx],
+            row(&x.ps.v_hat, j),
+            row(&x.ps.d_v, j),
+        );
+        let (ps, pp) = (row(p, j - 1), row(p, j));
+        for i in 0..nx {
+            if kind[i] == F_SOLVED {
+                let new = vh[i] - dv[i] * (pp[i] - ps[i]);
+                m.see(new - v[i], j * nx + i);
+                v[i] = new;
             }
         }
         m
