@@ -225,14 +225,19 @@ pub fn real_literal(v: f64) -> String {
     }
 }
 
-/// Write `text` to `path` atomically (`<path>.tmp`, then rename), overwriting `path`.
+/// Write `text` to `path` atomically (a temporary file beside it, then rename), overwriting
+/// `path`. The temporary file's name is unique to the process and the call, so that writers
+/// of the same file at once (the ranks of a decomposed run build the same program and write
+/// its build log into the one output directory) each rename a whole file of their own.
 pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), DeviceError> {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let io = |e: std::io::Error| DeviceError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
     };
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
+    tmp.push(format!(".{}-{call}.tmp", std::process::id()));
     std::fs::write(&tmp, text).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)
 }
@@ -392,8 +397,31 @@ mod tests {
         dump_kernel(&path, "abc").unwrap();
         dump_kernel(&path, "def").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "def");
-        assert!(!dir.path().join("k.cl.tmp").exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "only k.cl is left: {names:?}");
         let e = dump_kernel(&dir.path().join("no/such/k.cl"), "x").unwrap_err();
         assert!(e.to_string().starts_with("cannot write "), "{e}");
+    }
+
+    /// Writers of one file at once (the ranks of a decomposed run writing the build log into
+    /// one output directory) all succeed, and the file is one writer's whole text.
+    #[test]
+    fn concurrent_atomic_writes_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kernel-build.log");
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let path = &path;
+                s.spawn(move || {
+                    let text = format!("writer {t}\n").repeat(1000);
+                    for _ in 0..50 {
+                        write_atomic(path, &text).unwrap();
+                    }
+                });
+            }
+        });
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.len() == 9000 && text.lines().all(|l| l == text.lines().next().unwrap()));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }
