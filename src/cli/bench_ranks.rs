@@ -12,7 +12,7 @@ use simplets::decomp::{Comm, Decomposition, ThreadComm};
 use simplets::methods::explicit::{ranks as xranks, Bc};
 use simplets::methods::AnyCase;
 
-use super::bench::BenchArgs;
+use super::bench_args::BenchArgs;
 use super::{choice, thread_pool, Backend, Failure};
 
 /// The explicit case `any` on `n` thread ranks (`opencl`: every rank on the one device chosen

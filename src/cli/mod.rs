@@ -9,6 +9,7 @@
 //! input.
 
 mod bench;
+mod bench_args;
 mod bench_ranks;
 mod bp;
 mod cese;
@@ -61,7 +62,7 @@ pub enum Command {
     /// Time loop-2 iterations of a case on a backend (no output): one warm-up step, then
     /// STEPS timed steps; prints cell-iterations per second.
     #[command(after_help = EXIT_STATUS)]
-    Bench(bench::BenchArgs),
+    Bench(bench_args::BenchArgs),
     /// Compile the OpenCL kernels of a case ahead (both forms) into the kernel cache, e.g. on a
     /// login node or before a batch job; allocates no field buffers.
     #[command(after_help = EXIT_STATUS)]
