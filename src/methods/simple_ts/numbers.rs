@@ -296,11 +296,7 @@ impl CaseNumbers {
             (
                 "phase",
                 if sweeps > 1 { " (2+ T/p sweeps)" } else { "" },
-                crate::methods::simple_ts::opencl::phase::device_bytes(
-                    self.stored,
-                    explicit,
-                    sweeps,
-                ),
+                crate::methods::simple_ts::opencl::phase::case_device_bytes(case, self.stored),
             ),
             (
                 "fused",

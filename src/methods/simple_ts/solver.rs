@@ -304,7 +304,7 @@ fn footprint(
     let explicit = case.scheme.convection == Convection::Explicit;
     let (total, largest) = match (choice.kernel, fused::unsupported(case)) {
         (KernelForm::Fused, None) => fused::device_bytes(stored, explicit, choice.lean),
-        _ => phase::device_bytes(stored, explicit, case.solver.sweeps()),
+        _ => phase::case_device_bytes(case, stored),
     };
     let host = if dev.device_type == "CPU" {
         host.saturating_add(total)

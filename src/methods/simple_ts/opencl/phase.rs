@@ -81,6 +81,15 @@ pub fn device_bytes(cells: u64, explicit: bool, sweeps: u32) -> (u64, u64) {
     )
 }
 
+/// [`device_bytes`] of `case` on `cells` stored cells, with the first sweep's residual arrays
+/// of p and T that compat `steady_test_first_sweep` keeps (2 f64 per cell, `phase/ends.rs`).
+pub fn case_device_bytes(case: &Case, cells: u64) -> (u64, u64) {
+    let explicit = case.scheme.convection == Convection::Explicit;
+    let (total, largest) = device_bytes(cells, explicit, case.solver.sweeps());
+    let first = case.compat().has(Defect::SteadyTestFirstSweep);
+    (total + if first { 16 * cells } else { 0 }, largest)
+}
+
 /// Names of the k-iterate and level-n buffers, in [`Fields`] order.
 pub(crate) const K: [&str; 6] = ["u", "v", "p", "t", "rho", "gam"];
 pub(crate) const N: [&str; 6] = ["u_n", "v_n", "p_n", "t_n", "rho_n", "gam_n"];

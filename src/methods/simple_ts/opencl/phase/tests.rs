@@ -38,3 +38,23 @@ fn ghost_levels_follow_either_source() {
     assert_eq!(l0, vec![(10, 10, 1), (12, 3, 12)]);
     assert_eq!(l1, vec![(11, 10, 10)]);
 }
+
+/// The memory estimate counts the first sweep's residual arrays of p and T only when compat
+/// `steady_test_first_sweep` keeps them.
+#[test]
+fn device_bytes_count_the_first_sweep_arrays() {
+    use super::{case_device_bytes, device_bytes};
+    use crate::methods::simple_ts::case::{Case, CompatSpec};
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/cpp/channel_straight.json");
+    let with = Case::from_file(&path).unwrap();
+    let mut without = with.clone();
+    without.compat = Some(CompatSpec::List(vec!["lagged_ghost_state".into()]));
+    let cells = 1000;
+    let plain = device_bytes(cells, false, with.solver.sweeps());
+    assert_eq!(case_device_bytes(&without, cells), plain);
+    assert_eq!(
+        case_device_bytes(&with, cells),
+        (plain.0 + 16 * cells, plain.1)
+    );
+}
