@@ -1,6 +1,6 @@
 //! `simplets bench`: timed iterations on one backend, with the per-kernel roofline on OpenCL.
 
-use simplets::methods::simple_ts::case::{Case, SweepOrder};
+use simplets::methods::simple_ts::case::SweepOrder;
 use simplets::methods::simple_ts::solver::SimpleTs;
 
 use super::bench_args::BenchArgs;
@@ -73,7 +73,7 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     }
     let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
     if let Some(n) = args.thread_ranks {
-        return thread_ranks(&args, case, opencl, n as usize);
+        return super::bench_ranks::simple_ts(&args, case, opencl, n as usize);
     }
     let fused = args.kernel == KernelForm::Fused
         && simplets::methods::simple_ts::opencl::fused::supports(&case);
@@ -139,105 +139,6 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Run(anyhow!(e)))?;
     }
     print!("{}", simplets::bench::render(&report));
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report).expect("report serialises");
-        simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)
-            .map_err(|e| Failure::Run(e.into()))?;
-        println!("{}", path.display());
-    }
-    Ok(())
-}
-
-/// `simplets bench --thread-ranks N`: the case on N ranks that are threads of this process
-/// (`simplets::bench::ranks`). A rank that fails ends the process with its rank and reason in
-/// one line (the others may be waiting for it).
-fn thread_ranks(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result<(), Failure> {
-    use anyhow::anyhow;
-    use simplets::bench::ranks::{run_rank, ExchangeModel, RanksReport};
-    use simplets::decomp::{Comm, Decomposition, ThreadComm};
-    use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
-    use simplets::methods::simple_ts::problem::Problem;
-    use std::sync::Arc;
-    if args.kernel == KernelForm::Fused || args.lean || args.width.is_some() {
-        return Err(Failure::Input(anyhow!(
-            "--thread-ranks runs the phase kernels (the fused kernel does not run on ranks): \
-             drop --kernel fused, --lean and --width"
-        )));
-    }
-    let bad = |x: f64| !(x.is_finite() && x > 0.0);
-    if bad(args.link_gbs) || bad(args.latency_us) {
-        return Err(Failure::Input(anyhow!(
-            "--link-gbs and --latency-us must be positive numbers"
-        )));
-    }
-    let pb = Arc::new(Problem::new(&case));
-    let periodic = |a: usize, b: usize| {
-        [a, b]
-            .iter()
-            .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
-    };
-    let dec = Decomposition::choose(
-        case.grid.nx,
-        case.grid.ny,
-        n,
-        args.ranks_x,
-        args.ranks_y,
-        (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
-    )
-    .map_err(|e| Failure::Input(anyhow!(e)))?;
-    let backend = if opencl {
-        Backend::Opencl
-    } else {
-        args.backend
-    };
-    let mut choice = choice(backend, args.device.clone(), true);
-    if opencl {
-        // Every rank on the one device chosen here (not one GPU per rank).
-        let dev = simplets::device::select_device(args.device.as_deref())
-            .map_err(|e| Failure::Input(e.into()))?;
-        let list = simplets::device::list_devices().map_err(|e| Failure::Input(e.into()))?;
-        let at = list.iter().position(|d| *d == dev).unwrap_or(0);
-        choice.device = Some(at.to_string());
-    }
-    if args.backend == Backend::Parallel {
-        thread_pool(args.threads)?;
-    }
-    let model = ExchangeModel {
-        link_gbs: args.link_gbs,
-        latency_us: args.latency_us,
-    };
-    let (warmup, steps) = (args.warmup, args.steps);
-    let threads: Vec<_> = ThreadComm::group(dec.ranks())
-        .into_iter()
-        .map(|c| {
-            let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
-            std::thread::spawn(move || {
-                let comm: Arc<dyn Comm> = Arc::new(c);
-                let (rank, size) = (comm.rank(), comm.size());
-                let fail = |e: &dyn std::fmt::Display| -> ! {
-                    eprintln!("simplets: rank {rank} of {size} failed: {e}");
-                    std::process::exit(1)
-                };
-                let whole = Arc::clone(&pb);
-                let mut r = simplets::methods::simple_ts::ranks::build(pb, dec, comm, &choice)
-                    .unwrap_or_else(|e| fail(&e));
-                let name = simplets::methods::simple_ts::backend::Backend::name(r.local());
-                let b = run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
-                (name, b)
-            })
-        })
-        .collect();
-    let mut each = Vec::new();
-    let mut name = String::new();
-    for t in threads {
-        let (n, b) = t
-            .join()
-            .map_err(|_| Failure::Run(anyhow!("a rank thread panicked")))?;
-        name = n;
-        each.push(b);
-    }
-    let report = RanksReport::new(&pb, &dec, name, model, each);
-    print!("{}", report.render());
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report).expect("report serialises");
         simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)

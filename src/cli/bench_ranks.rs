@@ -1,5 +1,5 @@
-//! `simplets bench --thread-ranks N` for the explicit methods (convection and the SHLL
-//! methods): the case on N ranks that are threads of this process, every rank on one device
+//! `simplets bench --thread-ranks N` for SIMPLE-TS and the explicit methods (convection and
+//! the SHLL methods): the case on N ranks that are threads of this process, every rank on one device
 //! (OpenCL) or sharing the cores, timed per rank with the halo traffic and time per step
 //! (`simplets::bench::ranks`). A rank that fails ends the process with its rank and reason in
 //! one line (the others may be waiting for it).
@@ -7,23 +7,71 @@
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use simplets::bench::ranks::{time_rank, ExchangeModel, RanksReport, Timing};
+use simplets::bench::ranks::{run_rank, time_rank, ExchangeModel, RanksReport, Timing};
 use simplets::decomp::{Comm, Decomposition, ThreadComm};
 use simplets::methods::explicit::{ranks as xranks, Bc};
-use simplets::methods::AnyCase;
+use simplets::methods::simple_ts::case::Case;
+use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
+use simplets::methods::simple_ts::problem::Problem;
+use simplets::methods::{AnyCase, BackendChoice};
 
 use super::bench_args::BenchArgs;
-use super::{choice, thread_pool, Backend, Failure};
+use super::{choice, thread_pool, Backend, Failure, KernelForm};
+
+/// SIMPLE-TS `case` on `n` thread ranks that are threads of this process
+/// (`simplets::bench::ranks`). A rank that fails ends the process with its rank and reason in
+/// one line (the others may be waiting for it).
+pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result<(), Failure> {
+    if args.kernel == KernelForm::Fused || args.lean || args.width.is_some() {
+        return Err(Failure::Input(anyhow!(
+            "--thread-ranks runs the phase kernels (the fused kernel does not run on ranks): \
+             drop --kernel fused, --lean and --width"
+        )));
+    }
+    let model = exchange_model(args)?;
+    let pb = Arc::new(Problem::new(&case));
+    let periodic = |a: usize, b: usize| {
+        [a, b]
+            .iter()
+            .any(|&s| matches!(pb.geo.sides[s], Ghost::Periodic))
+    };
+    let dec = Decomposition::choose(
+        case.grid.nx,
+        case.grid.ny,
+        n,
+        args.ranks_x,
+        args.ranks_y,
+        (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
+    )
+    .map_err(|e| Failure::Input(anyhow!(e)))?;
+    let choice = rank_choice(args, opencl)?;
+    let (warmup, steps) = (args.warmup, args.steps);
+    let threads: Vec<_> = ThreadComm::group(dec.ranks())
+        .into_iter()
+        .map(|c| {
+            let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
+            std::thread::spawn(move || {
+                let comm: Arc<dyn Comm> = Arc::new(c);
+                let (rank, size) = (comm.rank(), comm.size());
+                let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
+                let whole = Arc::clone(&pb);
+                let mut r = simplets::methods::simple_ts::ranks::build(pb, dec, comm, &choice)
+                    .unwrap_or_else(|e| fail(&e));
+                let name = simplets::methods::simple_ts::backend::Backend::name(r.local());
+                let b = run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
+                (name, b)
+            })
+        })
+        .collect();
+    let (name, each) = join_ranks(threads)?;
+    let report = RanksReport::new(&pb, &dec, name, model, each);
+    report_out(args, &report)
+}
 
 /// The explicit case `any` on `n` thread ranks (`opencl`: every rank on the one device chosen
 /// here), `--steps` timed steps after `--warmup` (the end time lifted, as in `bench`).
 pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Result<(), Failure> {
-    let bad = |x: f64| !(x.is_finite() && x > 0.0);
-    if bad(args.link_gbs) || bad(args.latency_us) {
-        return Err(Failure::Input(anyhow!(
-            "--link-gbs and --latency-us must be positive numbers"
-        )));
-    }
+    let model = exchange_model(args)?;
     let mut p = super::explicit::resized(any, args.nx, args.ny)?
         .explicit_problem()
         .expect("an explicit case");
@@ -39,27 +87,7 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
         xranks::layers(&p),
     )
     .map_err(|e| Failure::Input(anyhow!(e)))?;
-    let backend = if opencl {
-        Backend::Opencl
-    } else {
-        args.backend
-    };
-    let mut choice = choice(backend, args.device.clone(), true);
-    if opencl {
-        // Every rank on the one device chosen here (not one GPU per rank).
-        let dev = simplets::device::select_device(args.device.as_deref())
-            .map_err(|e| Failure::Input(e.into()))?;
-        let list = simplets::device::list_devices().map_err(|e| Failure::Input(e.into()))?;
-        let at = list.iter().position(|d| *d == dev).unwrap_or(0);
-        choice.device = Some(at.to_string());
-    }
-    if args.backend == Backend::Parallel {
-        thread_pool(args.threads)?;
-    }
-    let model = ExchangeModel {
-        link_gbs: args.link_gbs,
-        latency_us: args.latency_us,
-    };
+    let choice = rank_choice(args, opencl)?;
     let (warmup, steps) = (args.warmup, args.steps);
     let pb = Arc::new(p);
     let threads: Vec<_> = ThreadComm::group(dec.ranks())
@@ -69,10 +97,7 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
             std::thread::spawn(move || {
                 let comm: Arc<dyn Comm> = Arc::new(c);
                 let (rank, size) = (comm.rank(), comm.size());
-                let fail = |e: &dyn std::fmt::Display| -> ! {
-                    eprintln!("simplets: rank {rank} of {size} failed: {e}");
-                    std::process::exit(1)
-                };
+                let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
                 let fluid_cells = owned_fluid(&pb, &dec, rank);
                 let mut r = xranks::build(pb, dec.clone(), Arc::clone(&comm), &choice)
                     .unwrap_or_else(|e| fail(&e));
@@ -96,6 +121,66 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
             })
         })
         .collect();
+    let (name, each) = join_ranks(threads)?;
+    let what = (pb.common.name.clone(), m.nx, m.ny, "step");
+    let report = RanksReport::of(what, &dec, name, model, each);
+    report_out(args, &report)
+}
+
+/// The computed cells of rank `rank`'s block that are not solid.
+fn owned_fluid(p: &simplets::methods::explicit::Problem, dec: &Decomposition, rank: usize) -> u64 {
+    let (cols, rows) = xranks::owned(&p.mesh, &dec.window(rank));
+    rows.flat_map(|j| cols.clone().map(move |i| p.mesh.idx(i, j)))
+        .filter(|&k| !p.is_solid(k))
+        .count() as u64
+}
+
+/// The exchange model of `--link-gbs` and `--latency-us` (both positive).
+fn exchange_model(args: &BenchArgs) -> Result<ExchangeModel, Failure> {
+    let bad = |x: f64| !(x.is_finite() && x > 0.0);
+    if bad(args.link_gbs) || bad(args.latency_us) {
+        return Err(Failure::Input(anyhow!(
+            "--link-gbs and --latency-us must be positive numbers"
+        )));
+    }
+    Ok(ExchangeModel {
+        link_gbs: args.link_gbs,
+        latency_us: args.latency_us,
+    })
+}
+
+/// The backend every rank runs (`opencl`: all on the one device chosen here, not one GPU
+/// per rank), with the thread pool of `--threads` for `parallel`.
+fn rank_choice(args: &BenchArgs, opencl: bool) -> Result<BackendChoice, Failure> {
+    let backend = if opencl {
+        Backend::Opencl
+    } else {
+        args.backend
+    };
+    let mut choice = choice(backend, args.device.clone(), true);
+    if opencl {
+        let dev = simplets::device::select_device(args.device.as_deref())
+            .map_err(|e| Failure::Input(e.into()))?;
+        let list = simplets::device::list_devices().map_err(|e| Failure::Input(e.into()))?;
+        let at = list.iter().position(|d| *d == dev).unwrap_or(0);
+        choice.device = Some(at.to_string());
+    }
+    if args.backend == Backend::Parallel {
+        thread_pool(args.threads)?;
+    }
+    Ok(choice)
+}
+
+/// End the process for a rank that failed, naming it (the other ranks may be waiting for it).
+fn rank_failed(rank: usize, size: usize, e: &dyn std::fmt::Display) -> ! {
+    eprintln!("simplets: rank {rank} of {size} failed: {e}");
+    std::process::exit(1)
+}
+
+/// The backend name and the per-rank results of the rank threads, in rank order.
+fn join_ranks<B>(
+    threads: Vec<std::thread::JoinHandle<(String, B)>>,
+) -> Result<(String, Vec<B>), Failure> {
     let mut each = Vec::new();
     let mut name = String::new();
     for t in threads {
@@ -105,22 +190,17 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
         name = n;
         each.push(b);
     }
-    let what = (pb.common.name.clone(), m.nx, m.ny, "step");
-    let report = RanksReport::of(what, &dec, name, model, each);
+    Ok((name, each))
+}
+
+/// Print the report, and write it as JSON to `--json` (atomically, `--force` to overwrite).
+fn report_out(args: &BenchArgs, report: &RanksReport) -> Result<(), Failure> {
     print!("{}", report.render());
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report).expect("report serialises");
+        let text = serde_json::to_string_pretty(report).expect("report serialises");
         simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)
             .map_err(|e| Failure::Run(e.into()))?;
         println!("{}", path.display());
     }
     Ok(())
-}
-
-/// The computed cells of rank `rank`'s block that are not solid.
-fn owned_fluid(p: &simplets::methods::explicit::Problem, dec: &Decomposition, rank: usize) -> u64 {
-    let (cols, rows) = xranks::owned(&p.mesh, &dec.window(rank));
-    rows.flat_map(|j| cols.clone().map(move |i| p.mesh.idx(i, j)))
-        .filter(|&k| !p.is_solid(k))
-        .count() as u64
 }
