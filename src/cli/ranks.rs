@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use simplets::decomp::{Comm, Decomposition};
+use simplets::error::DeviceError;
 use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
 use simplets::methods::simple_ts::problem::Problem;
 use simplets::methods::simple_ts::ranks;
@@ -90,18 +91,10 @@ pub fn run(
         return Ok(());
     };
     // A rank whose set-up fails alone (its device) ends the job: the others wait for it.
-    let mut r = match ranks::build(pb, dec, Arc::clone(&comm), choice) {
-        Ok(r) => r,
-        Err(e) if comm.size() == 1 => return Err(super::device_failure(e)),
-        Err(e) => {
-            eprintln!(
-                "simplets: rank {} of {} failed: {e}",
-                comm.rank(),
-                comm.size()
-            );
-            comm.abort(1)
-        }
-    };
+    let mut r = set_up(
+        comm.as_ref(),
+        ranks::build(pb, dec, Arc::clone(&comm), choice),
+    )?;
     if let Some(flag) = &opts.interrupt {
         r.share_interrupt(Arc::clone(flag));
     }
@@ -161,18 +154,10 @@ fn run_explicit(
     };
     let common = case.common();
     // A rank whose set-up fails alone (its device) ends the job: the others wait for it.
-    let mut r = match xranks::build(pb, dec, Arc::clone(&comm), choice) {
-        Ok(r) => r,
-        Err(e) if comm.size() == 1 => return Err(super::device_failure(e)),
-        Err(e) => {
-            eprintln!(
-                "simplets: rank {} of {} failed: {e}",
-                comm.rank(),
-                comm.size()
-            );
-            comm.abort(1)
-        }
-    };
+    let mut r = set_up(
+        comm.as_ref(),
+        xranks::build(pb, dec, Arc::clone(&comm), choice),
+    )?;
     if let Some(flag) = &opts.interrupt {
         r.share_interrupt(Arc::clone(flag));
     }
@@ -229,5 +214,23 @@ fn agree<T>(comm: &dyn Comm, mine: Result<T, Failure>) -> Result<Option<T>, Fail
             Ok(None)
         }
         _ => Ok(None),
+    }
+}
+
+/// This rank's solver, or the end of the job: on one rank the set-up error as the
+/// single-process run reports it; on several, the failing rank names itself and aborts the
+/// job (the others wait for it).
+fn set_up<R>(comm: &dyn Comm, built: Result<R, DeviceError>) -> Result<R, Failure> {
+    match built {
+        Ok(r) => Ok(r),
+        Err(e) if comm.size() == 1 => Err(super::device_failure(e)),
+        Err(e) => {
+            eprintln!(
+                "simplets: rank {} of {} failed: {e}",
+                comm.rank(),
+                comm.size()
+            );
+            comm.abort(1)
+        }
     }
 }
