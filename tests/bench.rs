@@ -119,7 +119,7 @@ fn device_memory_matches_the_reported_bytes_per_cell() {
     }
 }
 
-/// The profiled pass sees every launch: one `pseudo`, `tp`, `pt_to_new` and device-side
+/// The profiled pass sees every launch: one `pseudo`, `tp`, `correct` and device-side
 /// `check` per iteration, the buffer copies of each step, and one read of the loop-2 control
 /// per batch of iterations: after the first step a step's loop 2 is one batch.
 /// (Explicit, for the `convective` kernel; TVD, to share the program of [`BUILT`].)
@@ -139,12 +139,13 @@ fn profiling_accumulates_every_command() {
     let iters = 2 * u64::from(c.solver.max_iters);
     assert_eq!(p["pseudo"].launches, iters);
     assert_eq!(p["tp"].launches, iters);
-    assert_eq!(p["pt_to_new"].launches, iters);
+    assert_eq!(p["correct"].launches, iters);
     assert_eq!(p["check"].launches, iters);
     assert_eq!(p["convective"].launches, 2);
     assert_eq!(p["pseudo"].items, iters * s.grid().len() as u64);
     assert!(p["reduce_all"].grouped && !p["pseudo"].grouped);
-    // 6 copies n := k per step; p and T go to p_new, T_new in a kernel.
+    // 6 copies n := k per step; `tp` writes the whole of p_new, T_new, so no copy starts
+    // loop 3.
     assert_eq!(p[simplets::device::runtime::COPY].launches, 2 * 6);
     assert_eq!(p[simplets::device::runtime::READ].launches, 2);
     assert!(p.values().all(|t| t.seconds >= 0.0) && p["tp"].seconds > 0.0);
@@ -178,20 +179,22 @@ fn embedded_counts_are_current_and_complete() {
                 "{form}: no counts for {scheme}"
             );
         }
-        // Sanity of the counts themselves (the eos kernel by hand: a fluid cell reads p_new and
-        // T_new and writes p, T, ρ = p/T and Γ = √T; every work-item reads its cell class; the
-        // stop word of the device-side loop-2 control, gate.cl, is 8 distinct bytes per launch).
-        let eos = counts.kernel("phase", &scheme, "eos").unwrap();
+        // Sanity of the counts themselves (the EoS step of `correct` by hand: a fluid cell reads
+        // p_new and T_new and writes p, T, ρ = p/T and Γ = √T, the only division and square
+        // root of the kernel; every work-item reads its cell class and writes both residuals).
+        let cor = counts.kernel("phase", &scheme, "correct").unwrap();
         let sc = &counts.forms["phase"].schemes[&scheme];
         let fluid = sc.fluid_cells as f64 / sc.stored_cells as f64;
-        assert_eq!(eos.unit, "item");
-        assert!((eos.div - fluid).abs() < 1e-12 && (eos.sqrt - fluid).abs() < 1e-12);
-        assert!((eos.flops - 2.0 * fluid).abs() < 1e-12);
-        assert!((eos.bytes_written - 32.0 * fluid).abs() < 1e-9);
-        assert!(
-            (eos.bytes_read - (4.0 + 16.0 * fluid + 8.0 / sc.stored_cells as f64)).abs() < 1e-9
-        );
-        assert!(eos.bytes_accessed >= eos.bytes() - 1e-9);
+        assert_eq!(cor.unit, "item");
+        assert!((cor.div - fluid).abs() < 1e-12 && (cor.sqrt - fluid).abs() < 1e-12);
+        for f in ["p", "t", "rho", "gam"] {
+            assert!((cor.writes[f] - 8.0 * fluid).abs() < 1e-9, "{f}: {cor:?}");
+        }
+        assert!((cor.reads["cell"] - 4.0).abs() < 1e-9, "{cor:?}");
+        for f in ["fx", "fy"] {
+            assert!((cor.writes[f] - 8.0).abs() < 1e-9, "{f}: {cor:?}");
+        }
+        assert!(cor.bytes_accessed >= cor.bytes() - 1e-9);
         if !BUILT.contains(&(conv, interp)) {
             continue;
         }
@@ -261,13 +264,17 @@ fn traced_step_replays_bit_for_bit_in_the_counting_build() {
     );
     let c: counts::Counts = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let sc = &c.forms["phase"].schemes["implicit-tvd"];
-    // A fluid cell of `eos`: p/T and √T; a whole-grid kernel with per-item work.
-    let eos = &sc.kernels["eos"];
+    // `correct` with the EoS step: a fluid cell's p/T and √T are its only division and square
+    // root; it writes the residuals of u and v (in Fx, Fy), u, v and the new p, T, ρ, Γ.
+    let cor = &sc.kernels["correct"];
     let fluid = sc.fluid_cells as f64 / sc.stored_cells as f64;
-    assert!((eos.flops - 2.0 * fluid).abs() < 1e-12, "{eos:?}");
+    assert!(
+        (cor.div - fluid).abs() < 1e-12 && (cor.sqrt - fluid).abs() < 1e-12,
+        "{cor:?}"
+    );
     assert_eq!(
-        eos.writes.keys().collect::<Vec<_>>(),
-        ["gam", "p", "rho", "t"]
+        cor.writes.keys().collect::<Vec<_>>(),
+        ["fx", "fy", "gam", "p", "rho", "t", "u", "v"]
     );
     // The momentum kernel reads iterate k, level n, the fluxes and the classes, and writes û,
     // d_u, v̂, d_v only.

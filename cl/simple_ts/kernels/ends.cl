@@ -4,41 +4,30 @@
  * each kernel is the twin of one step of src/methods/simple_ts/reference/iterate.rs or bc.rs,
  * named after it, and is gated like every loop-2 kernel (gate.cl).
  *
- * Host order (phase.rs): correct → eos → ghosts* (or lagged_ghosts*) → [densities →
- * corner_slots] → faces_* → reduce_all [→ reduce_first] → fluxes (or mass_fluxes, or fluxes →
+ * Host order (phase.rs): correct → ghosts (or lagged_ghosts) → [densities →
+ * corner_slots] → faces (end_copies for ghosts and faces when neither lagged_ghosts nor
+ * densities runs) → reduce_all [→ reduce_first] → fluxes (or mass_fluxes, or fluxes →
  * corner_slots → mass_fluxes) → apply_outer → check. */
 
 /* Compat lagged_ghost_state (bc::Ghosts::apply_cells_lagged): ρ = p/T and Γ = √T of a copy
  * ghost from its p and T before this iteration's copy, then the copied p and T. A list entry
- * is (dst, p src, T src) as in boundary.cl; level 1 reads level-0 results only as sources, and
- * its own p and T are not written by level 0, so the two levels give the reference's order. */
-inline void lagged_triples(__global const int* l, int n, __global real* p, __global real* t,
-                           __global real* rho, __global real* gam)
+ * is (dst, p src, T src) as in boundary.cl, resolved into one level: no entry reads a value
+ * another entry writes (a copy onto the source itself is skipped), so every entry reads its
+ * own p and T before any copy, as the reference's order does. */
+__kernel void lagged_ghosts(__global const int* ghost_copy, __global real* p, __global real* t,
+                            __global real* rho, __global real* gam LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const int m = (int)get_global_id(0);
-    if (m >= n)
+    if (m >= CFG_NGHOST_COPY)
         return;
-    const int dst = l[3 * m], ps = l[3 * m + 1], ts = l[3 * m + 2];
+    const int dst = ghost_copy[3 * m], ps = ghost_copy[3 * m + 1], ts = ghost_copy[3 * m + 2];
     rho[dst] = rho_eos(p[dst], t[dst]);
     gam[dst] = gam_eos(t[dst]);
-    p[dst] = p[ps];
-    t[dst] = t[ts];
-}
-
-__kernel void lagged_ghosts0(__global const int* ghost_copy0, __global real* p,
-                             __global real* t, __global real* rho,
-                             __global real* gam LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    lagged_triples(ghost_copy0, CFG_NGHOST_COPY0, p, t, rho, gam);
-}
-
-__kernel void lagged_ghosts1(__global const int* ghost_copy1, __global real* p,
-                             __global real* t, __global real* rho,
-                             __global real* gam LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    lagged_triples(ghost_copy1, CFG_NGHOST_COPY1, p, t, rho, gam);
+    if (ps != dst)
+        p[dst] = p[ps];
+    if (ts != dst)
+        t[dst] = t[ts];
 }
 
 /* (9)–(12) ρu, ρv at every stored face without the fluxes (density::densities_only; compat

@@ -7,10 +7,12 @@
  * One work-item per stored cell (k = i + j·CFG_NXT); each kernel guards its own range.
  * Parameters are named like the host's buffers: src/device/runtime.rs binds them by name.
  *
- * Host order per loop-2 iteration: pseudo → copy_hat_* → pt_to_new → tp → ghost_pt*
- * [→ (pt_to_old → tp_sweep → ghost_pt*) for every further sweep of the C++ order] → correct →
- * eos → ghosts* → faces_* → reduce_all → fluxes → check. Explicit: convective once per step.
- * Every loop-2 kernel is gated by the device-side loop control (gate.cl). */
+ * Host order per loop-2 iteration: pseudo → copy_hat → tp → ghost_pt [→ (tp_sweep →
+ * ghost_pt) for every further sweep of the C++ order] → correct (with the EoS) → end_copies
+ * → reduce_all → fluxes → check. Loop 3's sweeps alternate between two buffer sets (p_new,
+ * t_new and p_old, t_old; the host binds each kernel once per direction) so that the last
+ * sweep ends in p_new, t_new. Explicit: convective once per step. Every loop-2 kernel is
+ * gated by the device-side loop control (gate.cl). */
 
 /* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
 __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real* rho_v,
@@ -51,64 +53,42 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
             V_HAT_D_V(i, j, v_hat[k], d_v[k]);)
 }
 
-/* Boundary copies run one work-item per list entry. Each list is split by the host into two
- * levels (src/methods/simple_ts/opencl/phase.rs, `levels`): level 0 reads only cells or faces no entry writes;
- * level 1 reads level-0 results (corner ghosts, chained copy faces). A list holds (dst, src)
- * pairs; CFG_N<LIST><LEVEL> of them. */
-
-/* Periodic/copy faces take their partner's û, d (iterate::pseudo_velocities). */
-inline void hat_pairs(__global const int* l, int n, __global real* hat, __global real* d)
-{
-    const int m = (int)get_global_id(0);
-    if (m >= n)
-        return;
-    hat[l[2 * m]] = hat[l[2 * m + 1]];
-    d[l[2 * m]] = d[l[2 * m + 1]];
-}
-
-__kernel void copy_hat_u0(__global const int* u_copy0, __global real* u_hat,
-                          __global real* d_u LOOP2_GATE_ARG)
+/* Periodic/copy faces take their partner's û, d (iterate::pseudo_velocities): one work-item
+ * per entry of the u then the v list, each resolved into one level (kernels/boundary.cl). */
+__kernel void copy_hat(__global const int* u_copy, __global const int* v_copy,
+                       __global real* u_hat, __global real* d_u, __global real* v_hat,
+                       __global real* d_v LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    hat_pairs(u_copy0, CFG_NU_COPY0, u_hat, d_u);
-}
-
-__kernel void copy_hat_u1(__global const int* u_copy1, __global real* u_hat,
-                          __global real* d_u LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    hat_pairs(u_copy1, CFG_NU_COPY1, u_hat, d_u);
-}
-
-__kernel void copy_hat_v0(__global const int* v_copy0, __global real* v_hat,
-                          __global real* d_v LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    hat_pairs(v_copy0, CFG_NV_COPY0, v_hat, d_v);
-}
-
-__kernel void copy_hat_v1(__global const int* v_copy1, __global real* v_hat,
-                          __global real* d_v LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    hat_pairs(v_copy1, CFG_NV_COPY1, v_hat, d_v);
+    int m = (int)get_global_id(0);
+    if (m < CFG_NU_COPY) {
+        u_hat[u_copy[2 * m]] = u_hat[u_copy[2 * m + 1]];
+        d_u[u_copy[2 * m]] = d_u[u_copy[2 * m + 1]];
+    } else if (m < CFG_NU_COPY + CFG_NV_COPY) {
+        m -= CFG_NU_COPY;
+        v_hat[v_copy[2 * m]] = v_hat[v_copy[2 * m + 1]];
+        d_v[v_copy[2 * m]] = d_v[v_copy[2 * m + 1]];
+    }
 }
 
 /* (24) then (22) at fluid cell k: T from the previous sweep's neighbours and p (accessors TO,
  * PO), then p from the previous sweep's neighbours and that new T; the coefficients from
  * iterate k (energy::energy_coeffs, pressure::pressure_coeffs); |ΔT|, |Δp| against the
- * previous sweep for the residuals (loop 3 of iterate.rs). */
-#define TP_EVAL(TO, PO) \
+ * previous sweep for the residuals (loop 3 of iterate.rs). Every other stored cell keeps the
+ * previous sweep's p and T (t_prev, p_prev at k), so a sweep writes the whole of p_new, t_new
+ * and loop 3 needs no copy between sweeps. */
+#define TP_EVAL(TO, PO, t_prev, p_prev) \
     do { \
         res_p[k] = 0.0; \
         res_t[k] = 0.0; \
-        if (cell[k] != CELL_FLUID) \
-            break; \
         CELL_OF(k); \
         /* Loop 3 solves the computed cells only (iterate.rs): a fluid cell on the stored \
          * edge occurs only on a rank's halo edge, whose values the exchange replaces. */ \
-        if (i < 1 || j < 1 || i > CFG_NXT - 2 || j > CFG_NYT - 2) \
+        if (cell[k] != CELL_FLUID || i < 1 || j < 1 || i > CFG_NXT - 2 || j > CFG_NYT - 2) { \
+            t_new[k] = t_prev[k]; \
+            p_new[k] = p_prev[k]; \
             break; \
+        } \
         PATHS(fast[k], \
             real t1; \
             T_NEW_CC(TO, PO, i, j, t1); \
@@ -145,14 +125,15 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
-    TP_EVAL(T, P);
+    TP_EVAL(T, P, t, p);
 #if CFG_COMPAT_STEADY_FIRST
     res_p1[k] = res_p[k];
     res_t1[k] = res_t[k];
 #endif
 }
 
-/* The previous sweep's T and p (host copies of t_new, p_new with their ghosts). */
+/* The previous sweep's T and p with their ghosts (p_old, t_old here; the host binds a second
+ * instance that reads p_new, t_new and writes p_old, t_old). */
 #define T_PREV(i,j) (t_old[CI((i),(j))])
 #define P_PREV(i,j) (p_old[CI((i),(j))])
 
@@ -172,44 +153,37 @@ __kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     const size_t k = get_global_id(0);
     if (k >= (size_t)CFG_NXT * CFG_NYT)
         return;
-    TP_EVAL(T_PREV, P_PREV);
+    TP_EVAL(T_PREV, P_PREV, t_old, p_old);
 }
 
 /* Copy ghosts of the new p and T between the T/p evaluation and the correction
  * (bc::Ghosts::apply_pt); a list entry is (dst, p src, T src), see kernels/boundary.cl. */
-inline void pt_triples(__global const int* l, int n, __global real* p_new,
-                       __global real* t_new)
+__kernel void ghost_pt(__global const int* ghost_copy, __global real* p_new,
+                       __global real* t_new LOOP2_GATE_ARG)
 {
+    LOOP2_GATE
     const int m = (int)get_global_id(0);
-    if (m >= n)
+    if (m >= CFG_NGHOST_COPY)
         return;
-    const int dst = l[3 * m];
-    p_new[dst] = p_new[l[3 * m + 1]];
-    t_new[dst] = t_new[l[3 * m + 2]];
-}
-
-__kernel void ghost_pt0(__global const int* ghost_copy0, __global real* p_new,
-                        __global real* t_new LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    pt_triples(ghost_copy0, CFG_NGHOST_COPY0, p_new, t_new);
-}
-
-__kernel void ghost_pt1(__global const int* ghost_copy1, __global real* p_new,
-                        __global real* t_new LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    pt_triples(ghost_copy1, CFG_NGHOST_COPY1, p_new, t_new);
+    const int dst = ghost_copy[3 * m], ps = ghost_copy[3 * m + 1], ts = ghost_copy[3 * m + 2];
+    if (ps != dst)
+        p_new[dst] = p_new[ps];
+    if (ts != dst)
+        t_new[dst] = t_new[ts];
 }
 
 /* (37)–(38) velocity correction at solved faces with the new pressure, and |Δu|, |Δv|
- * (pressure::correct). */
+ * (pressure::correct); then the EoS step at the same cell: the new p, T into iterate k with
+ * ρ = p/T and Γ = √T on fluid cells (iterate.rs). The correction reads only p_new and the EoS
+ * writes only p, t, ρ, Γ at its own cell, so one launch does both. */
 #define P_NEW(i,j) (p_new[IDX((i), (j))])
 __kernel void correct(__global real* u, __global real* v, __global const int* u_face,
                       __global const int* v_face, __global const real* u_hat,
                       __global const real* d_u, __global const real* v_hat,
                       __global const real* d_v, __global const real* p_new,
-                      __global real* res_u, __global real* res_v LOOP2_GATE_ARG)
+                      __global real* res_u, __global real* res_v, __global const int* cell,
+                      __global const real* t_new, __global real* p, __global real* t,
+                      __global real* rho, __global real* gam LOOP2_GATE_ARG)
 {
     LOOP2_GATE
     const size_t k = get_global_id(0);
@@ -228,23 +202,14 @@ __kernel void correct(__global real* u, __global real* v, __global const int* u_
         res_v[k] = fabs(vn - v[k]);
         v[k] = vn;
     }
-}
-
-/* New p, T into iterate k with ρ = p/T and Γ = √T on fluid cells (iterate.rs, EoS step). */
-__kernel void eos(__global const int* cell, __global const real* p_new,
-                  __global const real* t_new, __global real* p, __global real* t,
-                  __global real* rho, __global real* gam LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT || cell[k] != CELL_FLUID)
-        return;
-    const real q = p_new[k];
-    const real tt = t_new[k];
-    p[k] = q;
-    t[k] = tt;
-    rho[k] = rho_eos(q, tt);
-    gam[k] = gam_eos(tt);
+    if (cell[k] == CELL_FLUID) {
+        const real q = p_new[k];
+        const real tt = t_new[k];
+        p[k] = q;
+        t[k] = tt;
+        rho[k] = rho_eos(q, tt);
+        gam[k] = gam_eos(tt);
+    }
 }
 
 /* Largest residual and its index per work-group (cl/common/max_at.cl). part gets (value,
@@ -283,30 +248,6 @@ __kernel void reduce_all(__global const real* res_u, __global const real* res_v,
     group_max(res_p, part_p, lv, li);
     barrier(CLK_LOCAL_MEM_FENCE);
     group_max(res_t, part_t, lv, li);
-}
-
-/* Loop 3 starts from iterate k: p_new, t_new := p, t (all stored cells, ghosts included). */
-__kernel void pt_to_new(__global const real* p, __global const real* t, __global real* p_new,
-                        __global real* t_new LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
-    p_new[k] = p[k];
-    t_new[k] = t[k];
-}
-
-/* A later sweep starts from the previous one: p_old, t_old := p_new, t_new. */
-__kernel void pt_to_old(__global const real* p_new, __global const real* t_new,
-                        __global real* p_old, __global real* t_old LOOP2_GATE_ARG)
-{
-    LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
-    p_old[k] = p_new[k];
-    t_old[k] = t_new[k];
 }
 
 /* The per-step entries of ctl back to zero (gate.cl); one work-item. */

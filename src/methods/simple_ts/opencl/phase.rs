@@ -36,9 +36,9 @@ mod strips;
 
 use ends::Ends;
 
-use strips::{FLUXES, PSEUDO, SWEEP, VELOCITY};
+use strips::{FLUXES, PSEUDO, SWEEP, SWEEP_OLD, VELOCITY};
 
-pub use copies::{levels, levels3, Pairs, Triples};
+pub use copies::{resolve, resolve3, Pairs, Triples};
 pub(crate) use copies::{upload_geometry, CopyLists};
 
 /// Work-group size of the residual reductions (`DEV_RED_WG` in the kernels).
@@ -119,8 +119,8 @@ pub struct OpenCl {
     n: usize,
     /// T/p sweeps per loop-2 iteration (loop 3): one in the GPU order.
     sweeps: u32,
-    /// Boundary-copy kernels and their list lengths.
-    counts: [(&'static str, usize); 14],
+    /// Boundary-copy kernel instances and their work-items (list entries).
+    counts: [(&'static str, usize); 7],
     /// What the end of a loop-2 iteration runs beyond the default copies (`phase/ends.rs`).
     ends: Ends,
     /// Work-groups of each residual reduction.
@@ -131,32 +131,32 @@ pub struct OpenCl {
     halo: Option<Arc<Halo>>,
 }
 
-/// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`.
-const KERNELS: [&str; 24] = [
+/// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`, each bound once with
+/// its arguments' own buffers (the loop-3 kernels also in the other direction: [`SWEEP_BACK`]).
+const KERNELS: [&str; 14] = [
     "fluxes",
     "convective",
     "pseudo",
-    "copy_hat_u0",
-    "copy_hat_u1",
-    "copy_hat_v0",
-    "copy_hat_v1",
-    "pt_to_new",
+    "copy_hat",
     "tp",
-    "pt_to_old",
     "tp_sweep",
-    "ghost_pt0",
-    "ghost_pt1",
+    "ghost_pt",
     "correct",
-    "eos",
-    "ghosts0",
-    "ghosts1",
-    "faces_u0",
-    "faces_u1",
-    "faces_v0",
-    "faces_v1",
+    "ghosts",
+    "faces",
+    "end_copies",
     "reduce_all",
     "check",
     "ctl_reset",
+];
+
+/// Loop 3's second buffer set: a sweep that writes p_old, t_old (and reads p_new, t_new)
+/// runs the kernel instances bound with these renames (`tp_o`, `tp_sweep_o`, `ghost_pt_o`).
+const SWEEP_BACK: [(&str, &str); 4] = [
+    ("p_new", "p_old"),
+    ("t_new", "t_old"),
+    ("p_old", "p_new"),
+    ("t_old", "t_new"),
 ];
 
 /// Entries of the loop-2 control buffer `ctl` (`cl/simple_ts/kernels/gate.cl`).
@@ -196,12 +196,9 @@ pub fn defines(pb: &Problem) -> Defines {
             "CFG_COMPAT_SWAPPED_U",
             i64::from(pb.geo.compat.has(Defect::SwappedUWallFlags)),
         )
-        .int("CFG_NU_COPY0", l.u.0.len() as i64)
-        .int("CFG_NU_COPY1", l.u.1.len() as i64)
-        .int("CFG_NV_COPY0", l.v.0.len() as i64)
-        .int("CFG_NV_COPY1", l.v.1.len() as i64)
-        .int("CFG_NGHOST_COPY0", l.cells.0.len() as i64)
-        .int("CFG_NGHOST_COPY1", l.cells.1.len() as i64)
+        .int("CFG_NU_COPY", l.u.len() as i64)
+        .int("CFG_NV_COPY", l.v.len() as i64)
+        .int("CFG_NGHOST_COPY", l.cells.len() as i64)
         .int("DEV_RED_WG", RED_WG as i64);
     ends::defines(d, pb)
 }
@@ -276,21 +273,20 @@ impl OpenCl {
         for kname in KERNELS.iter().chain(&ends::KERNELS) {
             rt.bind_as(kname, kname, &RES_ALIAS)?;
         }
+        if sweeps > 1 {
+            for kname in ["tp", "tp_sweep", "ghost_pt"] {
+                rt.bind_as(&format!("{kname}_o"), kname, &SWEEP_BACK)?;
+            }
+        }
+        let (cells, faces) = (l.cells.len(), l.u.len() + l.v.len());
         let counts = [
-            ("copy_hat_u0", l.u.0.len()),
-            ("copy_hat_u1", l.u.1.len()),
-            ("copy_hat_v0", l.v.0.len()),
-            ("copy_hat_v1", l.v.1.len()),
-            ("ghost_pt0", l.cells.0.len()),
-            ("ghost_pt1", l.cells.1.len()),
-            ("ghosts0", l.cells.0.len()),
-            ("ghosts1", l.cells.1.len()),
-            ("lagged_ghosts0", l.cells.0.len()),
-            ("lagged_ghosts1", l.cells.1.len()),
-            ("faces_u0", l.u.0.len()),
-            ("faces_u1", l.u.1.len()),
-            ("faces_v0", l.v.0.len()),
-            ("faces_v1", l.v.1.len()),
+            ("copy_hat", faces),
+            ("ghost_pt", cells),
+            ("ghost_pt_o", cells),
+            ("ghosts", cells),
+            ("lagged_ghosts", cells),
+            ("faces", faces),
+            ("end_copies", cells + faces),
         ];
         log::info!(
             "OpenCL backend on {} ({}): {} MiB of buffers",
@@ -330,13 +326,16 @@ impl OpenCl {
         self.rt.launch(kernel, 1, None)
     }
 
-    /// Launch the boundary-copy kernels whose names start with `prefix`, in order, one
-    /// work-item per list entry (empty lists are skipped).
-    fn copies(&self, prefix: &str) -> Result<(), DeviceError> {
-        for &(name, n) in self.counts.iter().filter(|(k, _)| k.starts_with(prefix)) {
-            if n > 0 {
-                self.rt.launch(name, n, None)?;
-            }
+    /// Launch the boundary-copy kernel instance `name`, one work-item per list entry (none
+    /// for empty lists).
+    fn copies(&self, name: &str) -> Result<(), DeviceError> {
+        let n = self
+            .counts
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map_or(0, |c| c.1);
+        if n > 0 {
+            self.rt.launch(name, n, None)?;
         }
         Ok(())
     }
@@ -374,28 +373,30 @@ impl OpenCl {
     fn queue_sweeps(&mut self) -> Result<(), DeviceError> {
         self.dirty = true;
         self.run("pseudo")?;
-        self.copies("copy_hat_")?;
+        self.copies("copy_hat")?;
         self.exchange(&PSEUDO)?;
-        self.run("pt_to_new")?;
         // Compat stale_ghosts_in_loop3 keeps the copied ghosts of loop 3 at their values of
         // the previous loop-2 iteration, as the reference does.
         let refresh = !self.p.geo.compat.has(Defect::StaleGhostsInLoop3);
-        self.run("tp")?;
-        if refresh {
-            self.copies("ghost_pt")?;
-        }
-        self.exchange(&SWEEP)?;
-        // Later sweeps of loop 3 (C++ order) start from the previous sweep with its ghosts.
-        for _ in 1..self.sweeps {
-            self.run("pt_to_old")?;
-            self.run("tp_sweep")?;
+        // Loop 3 alternates between p_new, t_new and p_old, t_old, ending in p_new, t_new,
+        // which the correction reads: sweep s writes p_new when sweeps − s is even. A sweep
+        // writes every stored cell (the unsolved ones keep the previous sweep's value), so
+        // none starts with a copy.
+        for s in 1..=self.sweeps {
+            let to_new = (self.sweeps - s) % 2 == 0;
+            let (kernel, ghosts, strips) = match (s == 1, to_new) {
+                (true, true) => ("tp", "ghost_pt", &SWEEP),
+                (true, false) => ("tp_o", "ghost_pt_o", &SWEEP_OLD),
+                (false, true) => ("tp_sweep", "ghost_pt", &SWEEP),
+                (false, false) => ("tp_sweep_o", "ghost_pt_o", &SWEEP_OLD),
+            };
+            self.run(kernel)?;
             if refresh {
-                self.copies("ghost_pt")?;
+                self.copies(ghosts)?;
             }
-            self.exchange(&SWEEP)?;
+            self.exchange(strips)?;
         }
         self.run("correct")?;
-        self.run("eos")?;
         self.queue_before_reduce()
     }
 

@@ -1,6 +1,6 @@
-//! The boundary copy lists, each split into two levels that run in parallel ([`levels`]),
-//! and the upload of what both loop-2 forms read: metrics, cell and face classes, wall
-//! records and the copy lists ([`upload_geometry`]).
+//! The boundary copy lists, each resolved into one level whose entries run at once
+//! ([`resolve`]), and the upload of what both loop-2 forms read: metrics, cell and face
+//! classes, wall records and the copy lists ([`upload_geometry`]).
 
 use crate::device::Runtime;
 use crate::error::DeviceError;
@@ -15,18 +15,25 @@ pub(crate) fn pairs(v: &[(usize, usize)]) -> Vec<i32> {
 /// A copy list: (destination, source) stored indices.
 pub type Pairs = Vec<(usize, usize)>;
 
-/// Split an ordered copy list into two levels that can each run in parallel: level 0 reads
-/// nothing the list writes; level 1 reads only level-0 results. Applying level 0 then level 1
-/// equals applying the list in order (ghost corners and chained copy faces are level 1).
-pub fn levels(list: &[(usize, usize)]) -> (Pairs, Pairs) {
-    let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _)| d).collect();
-    let (l0, l1): (Vec<_>, Vec<_>) = list.iter().partition(|&&(_, src)| !dsts.contains(&src));
-    let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _)| d).collect();
-    assert!(
-        l1.iter().all(|&(_, src)| !d1.contains(&src)),
-        "copy chains deeper than two levels (geometry invariant)"
-    );
-    (l0, l1)
+/// An ordered copy list as one level whose entries can all run at once: an entry that reads
+/// another entry's destination reads that entry's source instead. Chains are at most two
+/// copies long (ghost corners and chained copy faces read a first copy's result; a geometry
+/// invariant), and a first copy's source is no destination, so applying the resolved list in
+/// any order equals applying the list with every chained entry after the entries it reads.
+pub fn resolve(list: &[(usize, usize)]) -> Pairs {
+    let src_of: std::collections::HashMap<usize, usize> = list.iter().copied().collect();
+    list.iter()
+        .map(|&(d, s)| match src_of.get(&s).filter(|_| s != d) {
+            Some(&s0) => {
+                assert!(
+                    !src_of.contains_key(&s0),
+                    "copy chains longer than two copies (geometry invariant)"
+                );
+                (d, s0)
+            }
+            None => (d, s),
+        })
+        .collect()
 }
 
 /// A ghost-cell copy list: (destination, p source, T source) stored indices; a value the
@@ -41,28 +48,36 @@ pub(crate) fn triples(v: &[(usize, usize, usize)]) -> Vec<i32> {
         .collect()
 }
 
-/// [`levels`] of a ghost-cell list: an entry is level 1 if either of its sources is written
-/// by another entry.
-pub fn levels3(list: &[(usize, usize, usize)]) -> (Triples, Triples) {
-    let dsts: std::collections::HashSet<usize> = list.iter().map(|&(d, _, _)| d).collect();
-    let reads = |d: usize, s: usize| s != d && dsts.contains(&s);
-    let (l0, l1): (Vec<_>, Vec<_>) = list
-        .iter()
-        .partition(|&&(d, p, t)| !reads(d, p) && !reads(d, t));
-    let d1: std::collections::HashSet<usize> = l1.iter().map(|&(d, _, _)| d).collect();
-    assert!(
-        l1.iter()
-            .all(|&(_, p, t)| !d1.contains(&p) && !d1.contains(&t)),
-        "copy chains deeper than two levels (geometry invariant)"
-    );
-    (l0, l1)
+/// [`resolve`] for a ghost-cell list, each of p and T on its own: a source that is another
+/// entry's destination becomes that entry's source of the same value. A ghost that keeps a
+/// value names itself, so a resolved source may be such a ghost; the kernels skip copies onto
+/// the source itself, so nothing writes it while it is read.
+pub fn resolve3(list: &[(usize, usize, usize)]) -> Triples {
+    let of: std::collections::HashMap<usize, (usize, usize)> =
+        list.iter().map(|&(d, p, t)| (d, (p, t))).collect();
+    let chained = |d: usize, s: usize| s != d && of.contains_key(&s);
+    let first = |s: usize, pick: fn((usize, usize)) -> usize| {
+        let s0 = pick(of[&s]);
+        assert!(
+            !chained(s, s0),
+            "copy chains longer than two copies (geometry invariant)"
+        );
+        s0
+    };
+    list.iter()
+        .map(|&(d, p, t)| {
+            let p = if chained(d, p) { first(p, |x| x.0) } else { p };
+            let t = if chained(d, t) { first(t, |x| x.1) } else { t };
+            (d, p, t)
+        })
+        .collect()
 }
 
-/// The three copy lists of a case, each in two levels.
+/// The three copy lists of a case, each resolved to one level.
 pub(crate) struct CopyLists {
-    pub(crate) u: (Pairs, Pairs),
-    pub(crate) v: (Pairs, Pairs),
-    pub(crate) cells: (Triples, Triples),
+    pub(crate) u: Pairs,
+    pub(crate) v: Pairs,
+    pub(crate) cells: Triples,
 }
 
 impl CopyLists {
@@ -77,9 +92,9 @@ impl CopyLists {
             })
             .collect();
         CopyLists {
-            u: levels(&ghosts.u_copies),
-            v: levels(&ghosts.v_copies),
-            cells: levels3(&cells),
+            u: resolve(&ghosts.u_copies),
+            v: resolve(&ghosts.v_copies),
+            cells: resolve3(&cells),
         }
     }
 }
@@ -115,12 +130,9 @@ pub(crate) fn upload_geometry(
         "wall_bc",
         &geo.walls.iter().map(|w| w.code()).collect::<Vec<_>>(),
     )?;
-    rt.int("u_copy0", &pairs(&l.u.0))?;
-    rt.int("u_copy1", &pairs(&l.u.1))?;
-    rt.int("v_copy0", &pairs(&l.v.0))?;
-    rt.int("v_copy1", &pairs(&l.v.1))?;
-    rt.int("ghost_copy0", &triples(&l.cells.0))?;
-    rt.int("ghost_copy1", &triples(&l.cells.1))?;
+    rt.int("u_copy", &pairs(&l.u))?;
+    rt.int("v_copy", &pairs(&l.v))?;
+    rt.int("ghost_copy", &triples(&l.cells))?;
     rt.int(
         "fast",
         &crate::methods::simple_ts::opencl::paths::fast_mask(g, geo),

@@ -13,9 +13,8 @@ use crate::methods::simple_ts::geometry::EastOuter;
 use crate::methods::simple_ts::problem::Problem;
 
 /// The kernels of `kernels/ends.cl`.
-pub(super) const KERNELS: [&str; 7] = [
-    "lagged_ghosts0",
-    "lagged_ghosts1",
+pub(super) const KERNELS: [&str; 6] = [
+    "lagged_ghosts",
     "densities",
     "mass_fluxes",
     "corner_slots",
@@ -108,9 +107,13 @@ pub(super) fn defines(d: Defines, p: &Problem) -> Defines {
 
 impl OpenCl {
     /// The end of a loop-2 iteration up to the residual reduction: the ghost cells (compat:
-    /// ρ, Γ lagged), [compat: the face densities and the corner slots], the face copies.
+    /// ρ, Γ lagged), [compat: the face densities and the corner slots], the face copies;
+    /// without those switches the ghosts and the faces in one launch.
     pub(super) fn queue_before_reduce(&self) -> Result<(), DeviceError> {
         let e = self.ends;
+        if !e.lagged && !e.early {
+            return self.copies("end_copies");
+        }
         self.copies(if e.lagged { "lagged_ghosts" } else { "ghosts" })?;
         if e.early {
             self.run("densities")?;
@@ -118,7 +121,7 @@ impl OpenCl {
                 self.run("corner_slots")?;
             }
         }
-        self.copies("faces_")
+        self.copies("faces")
     }
 
     /// The end of a loop-2 iteration after the residual reduction (which reads Fx and Fy

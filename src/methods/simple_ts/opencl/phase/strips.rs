@@ -15,6 +15,8 @@ use crate::error::DeviceError;
 /// and `Reference::update_fluxes`).
 pub(super) const PSEUDO: [&str; 4] = ["u_hat", "d_u", "v_hat", "d_v"];
 pub(super) const SWEEP: [&str; 2] = ["p_new", "t_new"];
+/// A loop-3 sweep that wrote the second buffer set (C++ order: every other sweep).
+pub(super) const SWEEP_OLD: [&str; 2] = ["p_old", "t_old"];
 pub(super) const VELOCITY: [&str; 2] = ["u", "v"];
 pub(super) const FLUXES: [&str; 4] = ["rho_u", "rho_v", "fx", "fy"];
 /// The residual arrays the reduction reads (u and v in Fx and Fy, [`RES_ALIAS`]).

@@ -1,42 +1,61 @@
-use super::{levels, levels3};
+use super::{resolve, resolve3};
 
-/// Level 0 reads nothing the list writes; level 1 reads level-0 results; applying the
-/// levels in turn equals applying the list in order.
+/// Applying the resolved list, in any order, equals applying the list in order (each
+/// chained entry after the entry it reads).
 #[test]
-fn copy_levels_preserve_sequential_semantics() {
+fn resolved_copies_preserve_sequential_semantics() {
     // 10 ← 1, 11 ← 2, 12 ← 10 (chained), 13 ← 3, 14 ← 11 (chained)
     let list = [(10, 1), (11, 2), (12, 10), (13, 3), (14, 11)];
-    let (l0, l1) = levels(&list);
-    assert_eq!(l0, vec![(10, 1), (11, 2), (13, 3)]);
-    assert_eq!(l1, vec![(12, 10), (14, 11)]);
+    let one = resolve(&list);
+    assert_eq!(one, vec![(10, 1), (11, 2), (12, 1), (13, 3), (14, 2)]);
     let apply = |v: &mut Vec<i32>, pairs: &[(usize, usize)]| {
         for &(d, s) in pairs {
             v[d] = v[s];
         }
     };
     let mut a: Vec<i32> = (0..16).collect();
-    let mut b = a.clone();
     apply(&mut a, &list);
-    apply(&mut b, &l0);
-    apply(&mut b, &l1);
+    // No resolved entry reads a destination, so the order of application cannot matter.
+    let dsts: Vec<usize> = one.iter().map(|e| e.0).collect();
+    assert!(one.iter().all(|e| !dsts.contains(&e.1)));
+    let mut b: Vec<i32> = (0..16).collect();
+    let mut rev = one.clone();
+    rev.reverse();
+    apply(&mut b, &rev);
     assert_eq!(a, b);
 }
 
 #[test]
-#[should_panic(expected = "deeper than two levels")]
-fn three_level_chains_are_refused() {
-    levels(&[(10, 1), (11, 10), (12, 11)]);
+#[should_panic(expected = "longer than two copies")]
+fn three_copy_chains_are_refused() {
+    resolve(&[(10, 1), (11, 10), (12, 11)]);
 }
 
-/// A ghost-cell entry is level 1 when either source is another entry's destination; a value
-/// the ghost keeps (its own index as the source) is no dependency.
+/// Each of p and T resolves on its own; a value a ghost keeps (its own index as the source)
+/// stays the ghost's, and an entry reading it keeps that ghost as its source.
 #[test]
-fn ghost_levels_follow_either_source() {
-    // 10 keeps p, copies T from 1; 11 copies both from 10 (corner); 12 keeps T, copies p from 3.
-    let list = [(10, 10, 1), (11, 10, 10), (12, 3, 12)];
-    let (l0, l1) = levels3(&list);
-    assert_eq!(l0, vec![(10, 10, 1), (12, 3, 12)]);
-    assert_eq!(l1, vec![(11, 10, 10)]);
+fn ghost_sources_resolve_per_value() {
+    // 10 keeps p, copies T from 1; 11 copies both from 10 (corner); 12 keeps T, copies p from 3;
+    // 13 copies p from 12 and T from 12.
+    let list = [(10, 10, 1), (11, 10, 10), (12, 3, 12), (13, 12, 12)];
+    let one = resolve3(&list);
+    assert_eq!(
+        one,
+        vec![(10, 10, 1), (11, 10, 1), (12, 3, 12), (13, 3, 12)]
+    );
+    let apply = |p: &mut Vec<i32>, t: &mut Vec<i32>, l: &[(usize, usize, usize)]| {
+        for &(d, ps, ts) in l {
+            p[d] = p[ps];
+            t[d] = t[ts];
+        }
+    };
+    let (mut p, mut t): (Vec<i32>, Vec<i32>) = ((0..16).collect(), (100..116).collect());
+    apply(&mut p, &mut t, &list);
+    let (mut p1, mut t1): (Vec<i32>, Vec<i32>) = ((0..16).collect(), (100..116).collect());
+    let mut rev = one.clone();
+    rev.reverse();
+    apply(&mut p1, &mut t1, &rev);
+    assert_eq!((p, t), (p1, t1));
 }
 
 /// The memory estimate counts the first sweep's residual arrays of p and T only when compat
