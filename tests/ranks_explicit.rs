@@ -78,10 +78,23 @@ fn single(c: &AnyCase, n: u64, start: Option<Saved>) -> Result<End, String> {
 /// error; every rank must fail alike.
 fn on_ranks(
     c: &AnyCase,
+    layout: (usize, usize),
+    n: u64,
+    kind: BackendKind,
+    start: Option<Saved>,
+) -> Result<End, String> {
+    on_ranks_with(c, layout, n, kind, start, true)
+}
+
+/// [`on_ranks`], OpenCL ranks overlapping their exchanges with the interior (`overlap`) or
+/// exchanging after each whole stage.
+fn on_ranks_with(
+    c: &AnyCase,
     (px, py): (usize, usize),
     n: u64,
     kind: BackendKind,
     start: Option<Saved>,
+    overlap: bool,
 ) -> Result<End, String> {
     let pb = Arc::new(c.explicit_problem().unwrap());
     let layers = ranks::layers(&pb);
@@ -94,6 +107,7 @@ fn on_ranks(
             std::thread::spawn(move || {
                 let comm: Arc<dyn Comm> = Arc::new(t);
                 let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice(kind)).unwrap();
+                r.local_mut().set_overlap(overlap);
                 if !comm.is_root() {
                     r.follow();
                     return None;
@@ -419,6 +433,62 @@ fn opencl_convection_diffusion_periodic_x() {
         12,
         &[(1, 2)],
     );
+}
+
+/// OpenCL ranks on windows of several work-groups a side, where a stage computes its frame
+/// first and its interior while the halos travel (`opencl/bands.rs`): overlapped, blocking
+/// and single-process runs agree bit for bit; 2D first-order Euler (the tiled stage) on
+/// 2 × 2 and 1 × 3, 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, 1D
+/// convection (work-items strided over the row) on 2 × 1.
+#[test]
+fn opencl_overlapped_and_blocking_exchanges() {
+    let _g = common::cl_lock();
+    let muscl = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 150, 100)
+        .replace(r#""time""#, r#""scheme":{"reconstruction":"muscl"},"time""#);
+    let runs = [
+        (
+            sized(EULER_FIRST, r#""nx":21,"ny":13"#, 200, 100),
+            vec![(2, 2), (1, 3)],
+            8,
+        ),
+        (muscl, vec![(2, 2)], 5),
+        (
+            r#"{"name":"c9","method":"convection","velocity":[1.0,0.0],
+            "grid":{"nx":8000,"ny":1,"x":[0,1],"y":[0,0.01]},
+            "boundaries":{"west":{"kind":"inflow","state":{"value":0.5}},"east":{"kind":"outflow"}},
+            "initial":{"value":0,"gaussian":{"centre":[0.5,0],"sigma":0.01,"amplitude":1}},
+            "time":{"cfl":0.7,"steps":8}}"#
+                .to_string(),
+            vec![(2, 1)],
+            8,
+        ),
+    ];
+    for (json, layouts, n) in runs {
+        let c = case(&json);
+        let one = single(&c, n, None).unwrap();
+        let pb = c.explicit_problem().unwrap();
+        for (px, py) in layouts {
+            let dec = simplets::decomp::Decomposition::with_layers(
+                pb.mesh.nx,
+                pb.mesh.ny,
+                px,
+                py,
+                ranks::layers(&pb),
+            )
+            .unwrap();
+            let sub = ranks::sub_problem(&pb, &dec.window(0));
+            let split = simplets::methods::explicit::opencl::split(&sub);
+            assert!(
+                !split.interior.is_empty(),
+                "{}: an interior",
+                pb.common.name
+            );
+            for overlap in [true, false] {
+                let r = on_ranks_with(&c, (px, py), n, BackendKind::OpenCl, None, overlap).unwrap();
+                same(&one, &r, &format!("{px} x {py}, overlap {overlap}"));
+            }
+        }
+    }
 }
 
 /// OpenCL ranks: a checkpoint of the reference on 2 × 1 ranks after 5 steps, restored on
