@@ -11,7 +11,9 @@
 //! run (which `tests/explicit_parity.rs` holds equal to the single-process OpenCL run): Euler
 //! first order with a wall and MUSCL, shallow water, 1D and 2D convection, convection–diffusion
 //! with a periodic axis left uncut, on 2 × 1, 1 × 2, 2 × 2 and 3 × 1 layouts; a checkpoint
-//! restored on OpenCL ranks, a diverging step, and `bench --thread-ranks` of an explicit case. The
+//! restored on OpenCL ranks, a diverging step, and `bench --thread-ranks` of an explicit case;
+//! on windows of several work-groups a side, the overlapped exchange (the interior computed
+//! while the halos travel) and the blocking one against one process. The
 //! programs (one per window size) come from the shared kernel cache (`tests/common`).
 
 mod common;
@@ -557,5 +559,41 @@ fn opencl_bench_on_thread_ranks() {
             rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
             "{rank}"
         );
+    }
+}
+
+/// `bench --thread-ranks 2 --halo-exchange both`: one report per exchange, blocking then
+/// overlapped, the same steps and strip bytes; the JSON holds both by name.
+#[test]
+fn opencl_bench_compares_the_exchanges() {
+    let _g = common::cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("r1.json");
+    let json = dir.path().join("bench.json");
+    std::fs::write(&case, sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12)).unwrap();
+    let out = common::simplets()
+        .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
+        .args(["--thread-ranks", "2", "--warmup", "1", "--steps", "3"])
+        .args(["--halo-exchange", "both", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let blocking = text
+        .find("thread ranks (blocking exchange)")
+        .expect("blocking");
+    let overlapped = text
+        .find("thread ranks (overlapped exchange)")
+        .expect("overlapped");
+    assert!(blocking < overlapped, "{text}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for key in ["blocking", "overlapped"] {
+        assert_eq!(r[key]["exchange"], key, "{r}");
+        assert_eq!(r[key]["iterations"], 3, "{r}");
+        assert_eq!(r[key]["each"][0]["halo_bytes_per_iteration"], 448.0, "{r}");
     }
 }

@@ -5,7 +5,8 @@
 //! Bit-identical to [`super::reference`] (the same per-cell functions and fragments, FP
 //! contraction off, a maximum as the only reduction). On a rank of a decomposed run
 //! (`opencl/strips.rs`) the same kernels run on the rank's window, with the halo exchanged
-//! after every stage and the maxima merged over the ranks.
+//! every stage (while the stage's interior runs: `opencl/bands.rs`) and the maxima merged over
+//! the ranks.
 
 mod bands;
 mod strips;
