@@ -267,7 +267,7 @@ pub struct OpenCl {
     /// reductions over all ranks (`strips.rs`).
     halo: Option<Arc<Halo>>,
     /// On a rank with neighbours: the stage's frame and interior (`bands.rs`).
-    split: Option<Split>,
+    split: Option<Arc<Split>>,
     /// Overlap the exchanges with the interior (`strips.rs`).
     overlap: bool,
 }

@@ -110,7 +110,7 @@ impl OpenCl {
     /// exchange. The initial state gets its halo and the clock the largest rate of all ranks
     /// (collective: every rank calls it).
     pub fn set_halo(&mut self, halo: Arc<Halo>) -> Result<(), DeviceError> {
-        self.split = (!halo.stages().iter().all(Vec::is_empty)).then(|| split(&self.p));
+        self.split = (!halo.stages().iter().all(Vec::is_empty)).then(|| Arc::new(split(&self.p)));
         self.halo = Some(halo);
         let (smax, time) = (self.clock[2], self.clock[1]);
         self.start(smax, time)
@@ -138,7 +138,7 @@ impl OpenCl {
     /// [`OpenCl::set_overlap`] and the window has neighbours, else after the whole stage.
     pub(super) fn stage(&mut self, inst: &str, to: &str, last: bool) -> Result<(), DeviceError> {
         let (h, split) = match (&self.halo, &self.split) {
-            (Some(h), Some(s)) if self.overlap => (Arc::clone(h), s.clone()),
+            (Some(h), Some(s)) if self.overlap => (Arc::clone(h), Arc::clone(s)),
             _ => {
                 self.rt.launch2(inst, self.global, self.local)?;
                 self.ghosts(to)?;
