@@ -11,7 +11,9 @@
 //! run (which `tests/explicit_parity.rs` holds equal to the single-process OpenCL run): Euler
 //! first order with a wall and MUSCL, shallow water, 1D and 2D convection, convection–diffusion
 //! with a periodic axis left uncut, on 2 × 1, 1 × 2, 2 × 2 and 3 × 1 layouts; a checkpoint
-//! restored on OpenCL ranks, a diverging step, and `bench --thread-ranks` of an explicit case. The
+//! restored on OpenCL ranks, a diverging step, and `bench --thread-ranks` of an explicit case;
+//! on windows of several work-groups a side, the overlapped exchange (the interior computed
+//! while the halos travel) and the blocking one against one process. The
 //! programs (one per window size) come from the shared kernel cache (`tests/common`).
 
 mod common;
@@ -78,10 +80,23 @@ fn single(c: &AnyCase, n: u64, start: Option<Saved>) -> Result<End, String> {
 /// error; every rank must fail alike.
 fn on_ranks(
     c: &AnyCase,
+    layout: (usize, usize),
+    n: u64,
+    kind: BackendKind,
+    start: Option<Saved>,
+) -> Result<End, String> {
+    on_ranks_with(c, layout, n, kind, start, true)
+}
+
+/// [`on_ranks`], OpenCL ranks overlapping their exchanges with the interior (`overlap`) or
+/// exchanging after each whole stage.
+fn on_ranks_with(
+    c: &AnyCase,
     (px, py): (usize, usize),
     n: u64,
     kind: BackendKind,
     start: Option<Saved>,
+    overlap: bool,
 ) -> Result<End, String> {
     let pb = Arc::new(c.explicit_problem().unwrap());
     let layers = ranks::layers(&pb);
@@ -94,6 +109,7 @@ fn on_ranks(
             std::thread::spawn(move || {
                 let comm: Arc<dyn Comm> = Arc::new(t);
                 let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice(kind)).unwrap();
+                r.local_mut().set_overlap(overlap);
                 if !comm.is_root() {
                     r.follow();
                     return None;
@@ -421,6 +437,62 @@ fn opencl_convection_diffusion_periodic_x() {
     );
 }
 
+/// OpenCL ranks on windows of several work-groups a side, where a stage computes its frame
+/// first and its interior while the halos travel (`opencl/bands.rs`): overlapped, blocking
+/// and single-process runs agree bit for bit; 2D first-order Euler (the tiled stage) on
+/// 2 × 2 and 1 × 3, 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, 1D
+/// convection (work-items strided over the row) on 2 × 1.
+#[test]
+fn opencl_overlapped_and_blocking_exchanges() {
+    let _g = common::cl_lock();
+    let muscl = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 150, 100)
+        .replace(r#""time""#, r#""scheme":{"reconstruction":"muscl"},"time""#);
+    let runs = [
+        (
+            sized(EULER_FIRST, r#""nx":21,"ny":13"#, 200, 100),
+            vec![(2, 2), (1, 3)],
+            8,
+        ),
+        (muscl, vec![(2, 2)], 5),
+        (
+            r#"{"name":"c9","method":"convection","velocity":[1.0,0.0],
+            "grid":{"nx":8000,"ny":1,"x":[0,1],"y":[0,0.01]},
+            "boundaries":{"west":{"kind":"inflow","state":{"value":0.5}},"east":{"kind":"outflow"}},
+            "initial":{"value":0,"gaussian":{"centre":[0.5,0],"sigma":0.01,"amplitude":1}},
+            "time":{"cfl":0.7,"steps":8}}"#
+                .to_string(),
+            vec![(2, 1)],
+            8,
+        ),
+    ];
+    for (json, layouts, n) in runs {
+        let c = case(&json);
+        let one = single(&c, n, None).unwrap();
+        let pb = c.explicit_problem().unwrap();
+        for (px, py) in layouts {
+            let dec = simplets::decomp::Decomposition::with_layers(
+                pb.mesh.nx,
+                pb.mesh.ny,
+                px,
+                py,
+                ranks::layers(&pb),
+            )
+            .unwrap();
+            let sub = ranks::sub_problem(&pb, &dec.window(0));
+            let split = simplets::methods::explicit::opencl::split(&sub);
+            assert!(
+                !split.interior.is_empty(),
+                "{}: an interior",
+                pb.common.name
+            );
+            for overlap in [true, false] {
+                let r = on_ranks_with(&c, (px, py), n, BackendKind::OpenCl, None, overlap).unwrap();
+                same(&one, &r, &format!("{px} x {py}, overlap {overlap}"));
+            }
+        }
+    }
+}
+
 /// OpenCL ranks: a checkpoint of the reference on 2 × 1 ranks after 5 steps, restored on
 /// 1 × 2 OpenCL ranks, continues with the bits of the uninterrupted single-process run; a
 /// diverging step fails on 2 × 2 OpenCL ranks with the single-process error.
@@ -487,5 +559,41 @@ fn opencl_bench_on_thread_ranks() {
             rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
             "{rank}"
         );
+    }
+}
+
+/// `bench --thread-ranks 2 --halo-exchange both`: one report per exchange, blocking then
+/// overlapped, the same steps and strip bytes; the JSON holds both by name.
+#[test]
+fn opencl_bench_compares_the_exchanges() {
+    let _g = common::cl_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("r1.json");
+    let json = dir.path().join("bench.json");
+    std::fs::write(&case, sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12)).unwrap();
+    let out = common::simplets()
+        .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
+        .args(["--thread-ranks", "2", "--warmup", "1", "--steps", "3"])
+        .args(["--halo-exchange", "both", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let blocking = text
+        .find("thread ranks (blocking exchange)")
+        .expect("blocking");
+    let overlapped = text
+        .find("thread ranks (overlapped exchange)")
+        .expect("overlapped");
+    assert!(blocking < overlapped, "{text}");
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for key in ["blocking", "overlapped"] {
+        assert_eq!(r[key]["exchange"], key, "{r}");
+        assert_eq!(r[key]["iterations"], 3, "{r}");
+        assert_eq!(r[key]["each"][0]["halo_bytes_per_iteration"], 448.0, "{r}");
     }
 }

@@ -37,6 +37,19 @@
 #define J0         (CFG_DIM == 2 ? CFG_NG : 0)
 #define TWO_D      (CFG_DIM == 2)
 
+/* The stage kernels' grid of work-groups: STAGE_GX groups along x (the whole launch's), and
+ * a group's place in it from its global ids, not get_group_id, so that a launch may cover a
+ * rectangle of the grid (a global work offset of whole groups: on a rank the boundary cells
+ * are computed first, src/methods/explicit/opencl/bands.rs) and update the cells, fill the
+ * tile and write the partial maxima of the whole launch's groups. */
+#if CFG_DIM == 2
+#define STAGE_GX   ((CFG_NX + DEV_LX - 1) / DEV_LX)
+#else
+#define STAGE_GX   ((CFG_NX + DEV_LX * DEV_RPI - 1) / (DEV_LX * DEV_RPI))
+#endif
+#define GROUP_X    ((int)(get_global_id(0) - get_local_id(0)) / DEV_LX)
+#define GROUP_Y    ((int)(get_global_id(1) - get_local_id(1)) / DEV_LY)
+
 inline void load(__global const real* q, const int k, real* s)
 {
     s[0] = Q(q, 0, k);
@@ -277,8 +290,8 @@ inline void prim(__global const real* q, const int k, real* P)
 inline void tile_fill(__global const real* q, __local real* tp)
 {
     const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
-    const int i0 = get_group_id(0) * DEV_LX + CFG_NG - 1;
-    const int j0 = get_group_id(1) * DEV_LY * DEV_RPI + CFG_NG - 1;
+    const int i0 = GROUP_X * DEV_LX + CFG_NG - 1;
+    const int j0 = GROUP_Y * DEV_LY * DEV_RPI + CFG_NG - 1;
     for (int t = l; t < TILE_N; t += DEV_LX * DEV_LY) {
         const int i = i0 + t % TILE_W, j = j0 + t / TILE_W;
         if (i < CFG_NXT && j < CFG_NYT) {
@@ -513,7 +526,8 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
 }
 
 /* Each work-item updates DEV_RPI cells (amortising the group reduction): in 2D the rows
- * DEV_RPI·gj … DEV_RPI·gj + DEV_RPI − 1 of its column, in 1D the cells gi + r·(global size). */
+ * DEV_RPI·gj … DEV_RPI·gj + DEV_RPI − 1 of its column, in 1D the cells gi + r·(the whole
+ * launch's global size). */
 inline void stage_body(__global const real* q_in, __global const real* q0, const bool rk2,
                        __global real* q_out, __global const real* clock,
                        __global real* part_rate, __global real* part_dq,
@@ -534,7 +548,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
         const int gi = get_global_id(0), gj = get_global_id(1) * DEV_RPI + c;
         const bool inside = gi < CFG_NX && gj < CFG_NY;
 #else
-        const int gi = get_global_id(0) + c * get_global_size(0), gj = 0;
+        const int gi = get_global_id(0) + c * STAGE_GX * DEV_LX, gj = 0;
         const bool inside = gi < CFG_NX;
 #endif
         if (inside) {
@@ -553,7 +567,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
     ld[l] = d;
     group_max2(lr, ld, l, DEV_LX * DEV_LY);
     if (l == 0) {
-        const int g = get_group_id(0) + get_group_id(1) * get_num_groups(0);
+        const int g = GROUP_X + GROUP_Y * STAGE_GX;
         part_rate[g] = lr[0];
         part_dq[g] = ld[0];
     }

@@ -215,6 +215,10 @@ pub struct RanksReport {
     pub model_ms_per_iteration: f64,
     /// The model's parameters.
     pub model: ExchangeModel,
+    /// OpenCL ranks of an explicit method: `overlapped` (each stage's interior computed while
+    /// its halos travel) or `blocking` (the exchange after the whole stage).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<String>,
     /// Every rank.
     pub each: Vec<RankBench>,
 }
@@ -267,6 +271,7 @@ impl RanksReport {
             halo_ms_per_iteration: most(|r| r.halo_ms_per_iteration),
             model_ms_per_iteration: most(|r| r.model_ms_per_iteration),
             model,
+            exchange: None,
             each,
         }
     }
@@ -277,12 +282,15 @@ impl RanksReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "bench {} on {} x {} thread ranks, {} {} x {} ({} fluid cells): {} {}s in \
+            "bench {} on {} x {} thread ranks{}, {} {} x {} ({} fluid cells): {} {}s in \
              {:.3} s: {:.3} ms/{it}, {:.2} Mcell-it/s aggregate; exchange {:.3} ms/{it} \
              measured, {:.3} modelled ({} GB/s link, {} µs latency)",
             self.backend,
             self.ranks_x,
             self.ranks_y,
+            self.exchange
+                .as_ref()
+                .map_or(String::new(), |e| format!(" ({e} exchange)")),
             self.case,
             self.nx,
             self.ny,

@@ -111,8 +111,25 @@ pub struct BenchArgs {
         requires = "thread_ranks"
     )]
     pub latency_us: f64,
+    /// With --thread-ranks, explicit methods on OpenCL: `overlapped` (each stage's interior
+    /// computed while its halos travel), `blocking` (the exchange after the whole stage) or
+    /// `both` (blocking, then overlapped, in one run: two reports); default: overlapped
+    /// unless SIMPLETS_HALO_OVERLAP=0.
+    #[arg(long, value_enum, value_name = "MODE", requires = "thread_ranks")]
+    pub halo_exchange: Option<HaloExchange>,
     /// Explicit methods: append one CSV line (case, method, nx, ny, backend, threads, steps,
     /// seconds, ns per cell-step, % of the roofline bound, device ms per step) to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+}
+
+/// How the explicit methods' OpenCL thread ranks exchange their halos (`--halo-exchange`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HaloExchange {
+    /// Each stage's frame first, its interior while the halos travel.
+    Overlapped,
+    /// The whole stage, then the exchange.
+    Blocking,
+    /// Blocking, then overlapped, timed in one run.
+    Both,
 }

@@ -15,7 +15,7 @@ use simplets::methods::simple_ts::geometry::{Ghost, EAST, NORTH, SOUTH, WEST};
 use simplets::methods::simple_ts::problem::Problem;
 use simplets::methods::{AnyCase, BackendChoice};
 
-use super::bench_args::BenchArgs;
+use super::bench_args::{BenchArgs, HaloExchange};
 use super::{choice, thread_pool, Backend, Failure, KernelForm};
 
 /// SIMPLE-TS `case` on `n` thread ranks that are threads of this process
@@ -89,11 +89,19 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
     .map_err(|e| Failure::Input(anyhow!(e)))?;
     let choice = rank_choice(args, opencl)?;
     let (warmup, steps) = (args.warmup, args.steps);
+    // The exchanges timed, in order: `Some(overlap)` set on every rank, `None` the default.
+    let modes: Vec<Option<bool>> = match args.halo_exchange {
+        None => vec![None],
+        Some(HaloExchange::Overlapped) => vec![Some(true)],
+        Some(HaloExchange::Blocking) => vec![Some(false)],
+        Some(HaloExchange::Both) => vec![Some(false), Some(true)],
+    };
     let pb = Arc::new(p);
     let threads: Vec<_> = ThreadComm::group(dec.ranks())
         .into_iter()
         .map(|c| {
             let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
+            let modes = modes.clone();
             std::thread::spawn(move || {
                 let comm: Arc<dyn Comm> = Arc::new(c);
                 let (rank, size) = (comm.rank(), comm.size());
@@ -110,21 +118,35 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
                     steps,
                     model,
                 };
-                let b = time_rank(comm.as_ref(), &timing, &mut |n| {
-                    for _ in 0..n {
-                        r.local_mut().step_rank()?;
+                let mut each = Vec::new();
+                for &mode in &modes {
+                    if let Some(on) = mode {
+                        r.local_mut().set_overlap(on);
                     }
-                    Ok((n, halo.stats()))
-                })
-                .unwrap_or_else(|e| fail(&e));
-                (name, b)
+                    let b = time_rank(comm.as_ref(), &timing, &mut |n| {
+                        for _ in 0..n {
+                            r.local_mut().step_rank()?;
+                        }
+                        Ok((n, halo.stats()))
+                    })
+                    .unwrap_or_else(|e| fail(&e));
+                    each.push(b);
+                }
+                (name, each)
             })
         })
         .collect();
-    let (name, each) = join_ranks(threads)?;
-    let what = (pb.common.name.clone(), m.nx, m.ny, "step");
-    let report = RanksReport::of(what, &dec, name, model, each);
-    report_out(args, &report)
+    let (name, mut per_rank) = join_ranks(threads)?;
+    let mut reports = Vec::new();
+    for mode in modes.iter().rev() {
+        let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
+        let what = (pb.common.name.clone(), m.nx, m.ny, "step");
+        let mut report = RanksReport::of(what, &dec, name.clone(), model, each);
+        let overlap = mode.unwrap_or_else(simplets::methods::explicit::opencl::overlap_default);
+        report.exchange = opencl.then(|| if overlap { "overlapped" } else { "blocking" }.into());
+        reports.insert(0, report);
+    }
+    reports_out(args, &reports)
 }
 
 /// The computed cells of rank `rank`'s block that are not solid.
@@ -195,9 +217,30 @@ fn join_ranks<B>(
 
 /// Print the report, and write it as JSON to `--json` (atomically, `--force` to overwrite).
 fn report_out(args: &BenchArgs, report: &RanksReport) -> Result<(), Failure> {
-    print!("{}", report.render());
+    reports_out(args, std::slice::from_ref(report))
+}
+
+/// [`report_out`] of one report or several (`--halo-exchange both`: printed in turn, the JSON
+/// an object of the reports by their exchange).
+fn reports_out(args: &BenchArgs, reports: &[RanksReport]) -> Result<(), Failure> {
+    for r in reports {
+        print!("{}", r.render());
+    }
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(report).expect("report serialises");
+        let text = match reports {
+            [one] => serde_json::to_string_pretty(one),
+            _ => {
+                let by: serde_json::Map<String, serde_json::Value> = reports
+                    .iter()
+                    .map(|r| {
+                        let key = r.exchange.clone().unwrap_or_default();
+                        (key, serde_json::to_value(r).expect("report serialises"))
+                    })
+                    .collect();
+                serde_json::to_string_pretty(&by)
+            }
+        }
+        .expect("report serialises");
         simplets::output::atomic::write_atomic(path, text.as_bytes(), args.force)
             .map_err(|e| Failure::Run(e.into()))?;
         println!("{}", path.display());

@@ -64,6 +64,18 @@ pub trait StripIo {
     fn read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), Self::Error>;
     /// Store `data[s]` into the rectangles `rects[s]` of every array.
     fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), Self::Error>;
+    /// Start reading the rectangles `rects[s]` without waiting for them
+    /// ([`StripIo::finish_read`] takes them): a device starts the transfers. By default
+    /// nothing: the whole read happens in `finish_read`.
+    fn start_read(&mut self, rects: &[Rect]) -> Result<(), Self::Error> {
+        let _ = rects;
+        Ok(())
+    }
+    /// The reads [`StripIo::start_read`] started (with the same `rects`), into `out` as
+    /// [`StripIo::read`] fills it.
+    fn finish_read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), Self::Error> {
+        self.read(rects, out)
+    }
 }
 
 /// Host arrays, each a whole window of rows of `width` values.
@@ -265,7 +277,22 @@ impl Halo {
     /// neighbour are read in one call, the messages travel, and the received rectangles are
     /// written in one call. Counted in [`HaloStats`] with the reads and writes.
     pub fn exchange_with<S: StripIo>(&self, io: &mut S) -> Result<(), S::Error> {
+        self.exchange_during(io, |_| Ok(()))
+    }
+
+    /// [`Halo::exchange_with`] with `meanwhile` run between starting and finishing the reads
+    /// of the first stage that has neighbours ([`StripIo::start_read`]; always run, also
+    /// without neighbours): a device queues the work that does not touch the strips there,
+    /// and it runs while the host waits for the strips and the messages travel. Counted in
+    /// [`HaloStats`] without the time of `meanwhile` itself.
+    pub fn exchange_during<S: StripIo>(
+        &self,
+        io: &mut S,
+        meanwhile: impl FnOnce(&mut S) -> Result<(), S::Error>,
+    ) -> Result<(), S::Error> {
         let t = Instant::now();
+        let mut aside = 0.0;
+        let mut meanwhile = Some(meanwhile);
         let count = io.arrays();
         let (mut bytes, mut messages) = (0, 0);
         for stage in &self.stages {
@@ -274,7 +301,15 @@ impl Halo {
             }
             let sends: Vec<Rect> = stage.iter().map(|s| s.send).collect();
             let mut out: Vec<Vec<f64>> = sends.iter().map(|r| vec![0.0; r.len() * count]).collect();
-            io.read(&sends, &mut out)?;
+            if let Some(m) = meanwhile.take() {
+                io.start_read(&sends)?;
+                let t = Instant::now();
+                m(io)?;
+                aside = t.elapsed().as_secs_f64();
+                io.finish_read(&sends, &mut out)?;
+            } else {
+                io.read(&sends, &mut out)?;
+            }
             let mut inb: Vec<Vec<f64>> = stage
                 .iter()
                 .map(|s| vec![0.0; s.recv.len() * count])
@@ -297,7 +332,10 @@ impl Halo {
             bytes += out.iter().map(|b| 8 * b.len() as u64).sum::<u64>();
             messages += out.len() as u64;
         }
-        self.count(bytes, messages, t.elapsed().as_secs_f64());
+        if let Some(m) = meanwhile {
+            return m(io);
+        }
+        self.count(bytes, messages, t.elapsed().as_secs_f64() - aside);
         Ok(())
     }
 

@@ -12,12 +12,14 @@
 //! off in normal runs.
 //!
 //! The code: `buffers.rs` (creating, writing, reading and copying buffers), `blocks.rs`
-//! (rectangles of buffers, with a staging buffer for narrow ones), `kernels.rs`
+//! (rectangles of buffers, with a staging buffer for narrow ones), `pinned.rs` (the pinned
+//! host memory they cross the bus through), `kernels.rs`
 //! (binding by name and launching), `record.rs` (the two recorders).
 
 mod blocks;
 mod buffers;
 mod kernels;
+mod pinned;
 mod record;
 
 use std::cell::RefCell;
@@ -32,7 +34,7 @@ use crate::error::DeviceError;
 use buffers::Buf;
 use record::Recorders;
 
-pub use blocks::Block;
+pub use blocks::{Block, PendingReads};
 pub use record::{ArgBinding, CommandTime, Profile, TraceOp, COPY, READ};
 
 /// A program with named buffers and bound kernels on one device.
@@ -47,6 +49,11 @@ pub struct Runtime {
     /// Staging buffer of the narrow rectangles of [`Runtime::read_blocks`] and
     /// [`Runtime::write_blocks`] (allocated at the first one, grown when needed), its length.
     stage: Option<(opencl3::memory::Buffer<opencl3::types::cl_double>, usize)>,
+    /// Pinned host memory of the rectangles read and written (`pinned::Area`), mapped at the
+    /// first batch, grown when needed.
+    pinned: [Option<pinned::Pinned>; 2],
+    /// Completes when the last batch of [`Runtime::queue_writes`] has left the pinned area.
+    writes_done: Option<opencl3::event::Event>,
 }
 
 impl Runtime {
@@ -60,6 +67,8 @@ impl Runtime {
             rec: RefCell::new(Recorders::default()),
             bytes: 0,
             stage: None,
+            pinned: [None, None],
+            writes_done: None,
         }
     }
 

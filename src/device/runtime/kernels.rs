@@ -85,16 +85,34 @@ impl Runtime {
         global: [usize; 2],
         local: [usize; 2],
     ) -> Result<(), DeviceError> {
+        self.launch2_at(name, [0, 0], global, local)
+    }
+
+    /// [`Runtime::launch2`] over the part of a 2-D range that starts at `offset` (the global
+    /// work offset: the items' global ids start there) and spans `global` items.
+    pub fn launch2_at(
+        &self,
+        name: &str,
+        offset: [usize; 2],
+        global: [usize; 2],
+        local: [usize; 2],
+    ) -> Result<(), DeviceError> {
         let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
+        let off = if offset == [0, 0] {
+            ptr::null()
+        } else {
+            offset.as_ptr()
+        };
         if !self.recording() && !events_forced() {
-            return self.enqueue_quiet(k, &global, local.as_ptr());
+            return self.enqueue_quiet(k, off, &global, local.as_ptr());
         }
-        // SAFETY: every argument was bound to a buffer that lives as long as self.
+        // SAFETY: every argument was bound to a buffer that lives as long as self; `off` is
+        // null or points at 2 sizes.
         let ev = unsafe {
             self.built.queue().enqueue_nd_range_kernel(
                 k.get(),
                 2,
-                ptr::null(),
+                off,
                 global.as_ptr(),
                 local.as_ptr(),
                 &[],
@@ -107,23 +125,24 @@ impl Runtime {
 
     /// Queue kernel `k` over `global` (its length is the dimension) without asking for an
     /// event: with no profile or trace recording nothing would keep it, and an event created
-    /// and released per launch is host time on every launch of a loop-2 iteration. `local`
-    /// points at as many sizes as `global` has, or is null.
+    /// and released per launch is host time on every launch of a loop-2 iteration. `offset`
+    /// and `local` point at as many sizes as `global` has, or are null.
     fn enqueue_quiet(
         &self,
         k: &Kernel,
+        offset: *const usize,
         global: &[usize],
         local: *const usize,
     ) -> Result<(), DeviceError> {
         // The loader's wrapper is a safe call; what makes it sound: the queue and kernel are
         // live, every argument of `k` was bound to a buffer that lives as long as self, and
-        // `global` and `local` hold `global.len()` sizes.
+        // `offset`, `global` and `local` hold `global.len()` sizes (or are null).
         quiet_status(cl3::load_library().as_ref().ok().and_then(|rt| {
             rt.clEnqueueNDRangeKernel(
                 self.built.queue().get(),
                 k.get(),
                 global.len() as u32,
-                ptr::null(),
+                offset,
                 global.as_ptr(),
                 local,
                 0,
@@ -164,7 +183,7 @@ impl Runtime {
         };
         let lp = local.as_ref().map_or(ptr::null(), |l| l as *const usize);
         if !self.recording() && !events_forced() {
-            return self.enqueue_quiet(k, std::slice::from_ref(&global), lp);
+            return self.enqueue_quiet(k, ptr::null(), std::slice::from_ref(&global), lp);
         }
         // SAFETY: every argument was bound in `bind` to a buffer that lives as long as self.
         let ev = unsafe {

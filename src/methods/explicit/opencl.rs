@@ -5,9 +5,14 @@
 //! Bit-identical to [`super::reference`] (the same per-cell functions and fragments, FP
 //! contraction off, a maximum as the only reduction). On a rank of a decomposed run
 //! (`opencl/strips.rs`) the same kernels run on the rank's window, with the halo exchanged
-//! after every stage and the maxima merged over the ranks.
+//! every stage (while the stage's interior runs: `opencl/bands.rs`) and the maxima merged over
+//! the ranks.
 
+mod bands;
 mod strips;
+
+pub use bands::{split, Part, Split};
+pub use strips::{overlap_default, OVERLAP_ENV};
 
 use std::sync::Arc;
 
@@ -261,6 +266,10 @@ pub struct OpenCl {
     /// On a rank of a decomposed run (`p` is then its window): the halo exchange and the
     /// reductions over all ranks (`strips.rs`).
     halo: Option<Arc<Halo>>,
+    /// On a rank with neighbours: the stage's frame and interior (`bands.rs`).
+    split: Option<Arc<Split>>,
+    /// Overlap the exchanges with the interior (`strips.rs`).
+    overlap: bool,
 }
 
 const LEVEL: [&str; 2] = ["qa", "qb"];
@@ -360,6 +369,8 @@ impl OpenCl {
             step: 0,
             clock,
             halo: None,
+            split: None,
+            overlap: overlap_default(),
         })
     }
 
@@ -399,21 +410,11 @@ impl OpenCl {
         let c = self.cur;
         let to = LEVEL[1 - c];
         if self.p.num.muscl {
-            self.rt
-                .launch2(&format!("s1_{c}"), self.global, self.local)?;
-            self.ghosts("q1")?;
-            self.exchange("q1")?;
-            self.rt
-                .launch2(&format!("s2_{c}"), self.global, self.local)?;
+            self.stage(&format!("s1_{c}"), "q1", false)?;
+            self.stage(&format!("s2_{c}"), to, true)?;
         } else {
-            self.rt
-                .launch2(&format!("fe{c}"), self.global, self.local)?;
+            self.stage(&format!("fe{c}"), to, true)?;
         }
-        self.ghosts(to)?;
-        self.rt
-            .launch("reduce", RED * groups2(&self.p), Some(RED))?;
-        self.rt.launch("finish", RED, Some(RED))?;
-        self.exchange(to)?;
         let mut clock = [0.0; 4];
         self.rt.read("clock", &mut clock)?;
         if self.halo.is_some() {

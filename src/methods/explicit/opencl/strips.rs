@@ -1,8 +1,15 @@
 //! One rank of a decomposed run on the OpenCL backend ([`OpenCl::set_halo`]): the same
 //! kernels on the rank's window (`ranks::sub_problem`), the halo of every stage's new state
-//! exchanged through the host (only the strips cross the bus: `Runtime::read_blocks` gathers a
-//! narrow column strip on the device and reads it in one transfer), and the step's maxima
-//! merged over the ranks before the host sets the next Δt.
+//! exchanged through the host (only the strips cross the bus, through pinned host memory:
+//! `Runtime::read_blocks` gathers a narrow column strip on the device and reads it in one
+//! transfer), and the step's maxima merged over the ranks before the host sets the next Δt.
+//!
+//! Overlapped (the default; [`OVERLAP_ENV`], [`OpenCl::set_overlap`]): a stage first computes
+//! the frame of its window (`bands.rs`: the groups near a side, which hold the strips the
+//! neighbours receive and the ghost kernels' sources), fills the ghosts, starts the strip
+//! reads, then queues the interior (and the step's reduction) and exchanges while it runs;
+//! the received strips are queued behind it, before the next kernel that reads them. Blocking:
+//! the whole stage, its ghosts and reduction, then the exchange. Both give the same bits.
 //!
 //! The ghost kernels fill both sides of each axis, also a side that faces another rank: those
 //! layers are halo, and the exchange that follows every ghost fill overwrites all of them
@@ -11,11 +18,21 @@
 
 use std::sync::Arc;
 
-use super::OpenCl;
+use super::bands::{split, Part};
+use super::{groups2, OpenCl, RED};
 use crate::decomp::{Halo, Rect, StripIo};
-use crate::device::{Block, Runtime};
+use crate::device::{Block, PendingReads, Runtime};
 use crate::error::DeviceError;
 use crate::methods::explicit::reference::{dt_of, time_after};
+
+/// Environment variable that selects the blocking exchange on OpenCL ranks (`0`) instead of
+/// the overlapped one (the default), so that a benchmark can compare them.
+pub const OVERLAP_ENV: &str = "SIMPLETS_HALO_OVERLAP";
+
+/// Whether OpenCL ranks overlap the exchange with the interior ([`OVERLAP_ENV`]).
+pub fn overlap_default() -> bool {
+    std::env::var(OVERLAP_ENV).map_or(true, |v| v.trim() != "0")
+}
 
 /// The `planes` variables of a state buffer as the arrays of an exchange: variable `v` of
 /// the window is rows `v·rows …` of a buffer of `pitch` values per row.
@@ -25,6 +42,10 @@ struct PlaneStrips<'a> {
     planes: usize,
     pitch: usize,
     rows: usize,
+    /// Reads started by `start_read`.
+    pending: Option<PendingReads>,
+    /// Wait for the written strips (blocking path), or only queue them (overlapped).
+    wait: bool,
 }
 
 impl PlaneStrips<'_> {
@@ -47,13 +68,26 @@ impl StripIo for PlaneStrips<'_> {
     }
 
     fn read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), DeviceError> {
+        self.start_read(rects)?;
+        self.finish_read(rects, out)
+    }
+
+    fn start_read(&mut self, rects: &[Rect]) -> Result<(), DeviceError> {
         let mut reads = Vec::with_capacity(rects.len() * self.planes);
-        for (r, buf) in rects.iter().zip(out.iter_mut()) {
-            for (v, chunk) in buf.chunks_mut(r.len().max(1)).enumerate() {
-                reads.push((self.name, self.block(r, v), chunk));
-            }
+        for r in rects {
+            reads.extend((0..self.planes).map(|v| (self.name, self.block(r, v))));
         }
-        self.rt.read_blocks(&mut reads)
+        self.pending = Some(self.rt.queue_reads(&reads)?);
+        Ok(())
+    }
+
+    fn finish_read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), DeviceError> {
+        let pending = self.pending.take().expect("invariant: start_read first");
+        let mut outs = Vec::with_capacity(rects.len() * self.planes);
+        for (r, buf) in rects.iter().zip(out.iter_mut()) {
+            outs.extend(buf.chunks_mut(r.len().max(1)).take(self.planes));
+        }
+        self.rt.take_reads(pending, &mut outs)
     }
 
     fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), DeviceError> {
@@ -63,7 +97,11 @@ impl StripIo for PlaneStrips<'_> {
                 writes.push((self.name, self.block(r, v), chunk));
             }
         }
-        self.rt.write_blocks(&writes)
+        if self.wait {
+            self.rt.write_blocks(&writes)
+        } else {
+            self.rt.queue_writes(&writes)
+        }
     }
 }
 
@@ -72,6 +110,7 @@ impl OpenCl {
     /// exchange. The initial state gets its halo and the clock the largest rate of all ranks
     /// (collective: every rank calls it).
     pub fn set_halo(&mut self, halo: Arc<Halo>) -> Result<(), DeviceError> {
+        self.split = (!halo.stages().iter().all(Vec::is_empty)).then(|| Arc::new(split(&self.p)));
         self.halo = Some(halo);
         let (smax, time) = (self.clock[2], self.clock[1]);
         self.start(smax, time)
@@ -82,8 +121,65 @@ impl OpenCl {
         self.halo.as_ref()
     }
 
-    /// Replace the halo of state buffer `name` with its owners' values (nothing on one
-    /// process, or on a rank without neighbours).
+    /// Overlap the exchanges of the stages with their interior (`true`) or run the blocking
+    /// exchange after each whole stage; the same bits either way.
+    pub fn set_overlap(&mut self, on: bool) {
+        self.overlap = on;
+    }
+
+    /// Whether the stages overlap their exchanges with their interior.
+    pub fn overlap(&self) -> bool {
+        self.overlap
+    }
+
+    /// Queue stage kernel instance `inst`, which writes state buffer `to`, the ghosts of
+    /// `to` and (`last`: the step's last stage) the step's reduction, and on a rank replace
+    /// the halo of `to` with its owners' values: overlapped with the interior when
+    /// [`OpenCl::set_overlap`] and the window has neighbours, else after the whole stage.
+    pub(super) fn stage(&mut self, inst: &str, to: &str, last: bool) -> Result<(), DeviceError> {
+        let (h, split) = match (&self.halo, &self.split) {
+            (Some(h), Some(s)) if self.overlap => (Arc::clone(h), Arc::clone(s)),
+            _ => {
+                self.rt.launch2(inst, self.global, self.local)?;
+                self.ghosts(to)?;
+                tail(
+                    &self.rt,
+                    inst,
+                    &[],
+                    self.local,
+                    last.then(|| groups2(&self.p)),
+                )?;
+                return self.exchange(to);
+            }
+        };
+        for part in &split.frame {
+            self.rt
+                .launch2_at(inst, part.offset, part.size, self.local)?;
+        }
+        self.ghosts(to)?;
+        let (local, reduce) = (self.local, last.then(|| groups2(&self.p)));
+        let mut io = self.strips(to, false);
+        h.exchange_during(&mut io, |io| {
+            tail(io.rt, inst, &split.interior, local, reduce)
+        })
+    }
+
+    /// The exchange of state buffer `name` as strips of the runtime (`wait`: for the writes).
+    fn strips<'a>(&'a mut self, name: &'a str, wait: bool) -> PlaneStrips<'a> {
+        let m = &self.p.mesh;
+        PlaneStrips {
+            planes: self.p.nv(),
+            pitch: m.nxs,
+            rows: m.nys,
+            rt: &mut self.rt,
+            name,
+            pending: None,
+            wait,
+        }
+    }
+
+    /// Replace the halo of state buffer `name` with its owners' values, blocking (nothing on
+    /// one process, or on a rank without neighbours).
     pub(super) fn exchange(&mut self, name: &str) -> Result<(), DeviceError> {
         let Some(h) = self.halo.clone() else {
             return Ok(());
@@ -93,15 +189,7 @@ impl OpenCl {
         }
         // The queued kernels first, so that the exchange's time (HaloStats) is its own.
         self.rt.finish()?;
-        let m = &self.p.mesh;
-        let mut io = PlaneStrips {
-            planes: self.p.nv(),
-            pitch: m.nxs,
-            rows: m.nys,
-            rt: &mut self.rt,
-            name,
-        };
-        h.exchange_with(&mut io)
+        h.exchange_with(&mut self.strips(name, true))
     }
 
     /// The clock `[Δt, t, max rate, max |Δq0|]` after a step from this rank's `finish`: the
@@ -122,4 +210,23 @@ impl OpenCl {
         self.rt.write("clock", &clock)?;
         Ok(clock)
     }
+}
+
+/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the groups of the
+/// first level), the step's reduction (`reduce`, `finish`).
+fn tail(
+    rt: &Runtime,
+    inst: &str,
+    parts: &[Part],
+    local: [usize; 2],
+    reduce: Option<usize>,
+) -> Result<(), DeviceError> {
+    for part in parts {
+        rt.launch2_at(inst, part.offset, part.size, local)?;
+    }
+    if let Some(g2) = reduce {
+        rt.launch("reduce", RED * g2, Some(RED))?;
+        rt.launch("finish", RED, Some(RED))?;
+    }
+    Ok(())
 }

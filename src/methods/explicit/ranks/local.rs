@@ -74,6 +74,15 @@ impl Engine {
         }
     }
 
+    /// On OpenCL: overlap each stage's halo exchange with its interior (`true`, the default
+    /// unless `SIMPLETS_HALO_OVERLAP=0`) or exchange after the whole stage; the same bits.
+    /// The reference has nothing to overlap.
+    pub fn set_overlap(&mut self, on: bool) {
+        if let Engine::OpenCl(o) = self {
+            o.set_overlap(on);
+        }
+    }
+
     /// One step (every rank's merged outcome: all succeed or all fail alike).
     pub fn step_rank(&mut self) -> Result<(), RunError> {
         match self {

@@ -1,0 +1,132 @@
+//! The stage kernels of a rank's window in two parts ([`Split`]): the work-groups that hold
+//! a cell within `ng` of a side of the computed cells (the frame: what the neighbours receive,
+//! and every ghost kernel's source cells), then the others (the interior). Each part is a few
+//! rectangles of the stage's grid of work-groups, launched with a global work offset of whole
+//! groups; every group is launched once and computes what it computes in the whole launch
+//! (its cells, tile and partial maxima come from its place in the grid, `cl/explicit/step.cl`),
+//! so the state and the maxima are the same bits.
+
+use std::ops::Range;
+
+use super::{global, shape};
+use crate::methods::explicit::Problem;
+
+/// A rectangle of the stage's work-groups, as launched: the first item (the global work
+/// offset) and the items along x and y.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part {
+    /// The global work offset.
+    pub offset: [usize; 2],
+    /// Work-items along x and y.
+    pub size: [usize; 2],
+}
+
+/// The frame and the interior of the stage grid of a window ([`split`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// The groups with a cell within `ng` of a side of the computed cells.
+    pub frame: Vec<Part>,
+    /// The other groups (none in a window a few groups wide).
+    pub interior: Vec<Part>,
+}
+
+/// The runs of consecutive indices below `n` where `keep` holds.
+fn runs(n: usize, keep: impl Fn(usize) -> bool) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for g in (0..n).filter(|&g| keep(g)) {
+        match out.last_mut() {
+            Some(r) if r.end == g => r.end = g + 1,
+            _ => out.push(g..g + 1),
+        }
+    }
+    out
+}
+
+/// Groups along one axis of `n` groups that hold a cell within `ng` of either end of the
+/// `cells` computed cells, where cell `c` lies in group `group(c)`.
+fn edge_groups(n: usize, cells: usize, ng: usize, group: impl Fn(usize) -> usize) -> Vec<bool> {
+    let mut edge = vec![false; n];
+    for c in (0..ng.min(cells)).chain(cells.saturating_sub(ng)..cells) {
+        edge[group(c)] = true;
+    }
+    edge
+}
+
+/// The frame and the interior of `p`'s stage launch ([`global`], [`shape`]). In 2D a group
+/// holds `LX` columns and `LY·RPI` rows; in 1D an item updates the cells `i + r·G`, `r <
+/// RPI`, of the whole launch's size `G`, so a group's cells are spread over the row.
+pub fn split(p: &Problem) -> Split {
+    let m = &p.mesh;
+    let (lx, ly, rpi) = shape(m.dims);
+    let g = global(p);
+    let (gx, gy) = (g[0] / lx, g[1] / ly);
+    let ex = if m.dims == 2 {
+        edge_groups(gx, m.nx, m.ng, |c| c / lx)
+    } else {
+        edge_groups(gx, m.nx, m.ng, |c| (c % g[0]) / lx)
+    };
+    let ey = if m.dims == 2 {
+        edge_groups(gy, m.ny, m.ng, |r| r / (ly * rpi))
+    } else {
+        vec![false; gy]
+    };
+    let part = |x: &Range<usize>, y: &Range<usize>| Part {
+        offset: [x.start * lx, y.start * ly],
+        size: [x.len() * lx, y.len() * ly],
+    };
+    let all = 0..gx;
+    let (rows_edge, rows_inner) = (runs(gy, |j| ey[j]), runs(gy, |j| !ey[j]));
+    let (cols_edge, cols_inner) = (runs(gx, |i| ex[i]), runs(gx, |i| !ex[i]));
+    let mut frame: Vec<Part> = rows_edge.iter().map(|y| part(&all, y)).collect();
+    let mut interior = Vec::new();
+    for y in &rows_inner {
+        frame.extend(cols_edge.iter().map(|x| part(x, y)));
+        interior.extend(cols_inner.iter().map(|x| part(x, y)));
+    }
+    Split { frame, interior }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every group of the grid in exactly one part.
+    fn covers_once(s: &Split, g: [usize; 2], l: [usize; 2]) {
+        let mut seen = vec![0; (g[0] / l[0]) * (g[1] / l[1])];
+        for p in s.frame.iter().chain(&s.interior) {
+            for j in (p.offset[1]..p.offset[1] + p.size[1]).step_by(l[1]) {
+                for i in (p.offset[0]..p.offset[0] + p.size[0]).step_by(l[0]) {
+                    seen[i / l[0] + (j / l[1]) * (g[0] / l[0])] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
+    }
+
+    #[test]
+    fn runs_of_a_mask() {
+        assert_eq!(runs(6, |i| i != 2 && i != 3), vec![0..2, 4..6]);
+        assert!(runs(3, |_| false).is_empty());
+    }
+
+    #[test]
+    fn frame_and_interior_cover_the_grid_once() {
+        let c = crate::methods::AnyCase::from_json(
+            r#"{"name":"b","method":"convection","velocity":[1.0,0.5],
+            "grid":{"nx":100,"ny":70,"x":[0,1],"y":[0,1]},
+            "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},
+            "south":{"kind":"outflow"},"north":{"kind":"outflow"}},
+            "initial":{"value":1},"time":{"cfl":0.5,"steps":1}}"#,
+            "<test>",
+        )
+        .unwrap();
+        let p = c.explicit_problem().unwrap();
+        let s = split(&p);
+        let (lx, ly, _) = shape(2);
+        covers_once(&s, global(&p), [lx, ly]);
+        // 4 × 5 groups of 32 × 16 cells: the frame is the outer ring, 2 × 3 inside.
+        assert_eq!(s.interior.len(), 1);
+        assert_eq!(s.interior[0].size, [2 * lx, 3 * ly]);
+        assert_eq!(s.frame.len(), 4);
+    }
+}
