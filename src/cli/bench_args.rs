@@ -113,8 +113,8 @@ pub struct BenchArgs {
     pub latency_us: f64,
     /// With --thread-ranks, explicit methods on OpenCL: `overlapped` (each stage's interior
     /// computed while its halos travel), `blocking` (the exchange after the whole stage) or
-    /// `both` (blocking, then overlapped, in one run: two reports); default: overlapped
-    /// unless SIMPLETS_HALO_OVERLAP=0.
+    /// `both` (blocking, then overlapped, in one run: two reports); default: blocking unless
+    /// SIMPLETS_HALO_OVERLAP=1.
     #[arg(long, value_enum, value_name = "MODE", requires = "thread_ranks")]
     pub halo_exchange: Option<HaloExchange>,
     /// Explicit methods: append one CSV line (case, method, nx, ny, backend, threads, steps,

@@ -4,12 +4,16 @@
 //! `Runtime::read_blocks` gathers a narrow column strip on the device and reads it in one
 //! transfer), and the step's maxima merged over the ranks before the host sets the next Δt.
 //!
-//! Overlapped (the default; [`OVERLAP_ENV`], [`OpenCl::set_overlap`]): a stage first computes
+//! Overlapped ([`OVERLAP_ENV`]`=1`, [`OpenCl::set_overlap`]): a stage first computes
 //! the frame of its window (`bands.rs`: the groups near a side, which hold the strips the
 //! neighbours receive and the ghost kernels' sources), fills the ghosts, starts the strip
 //! reads, then queues the interior (and the step's reduction) and exchanges while it runs;
-//! the received strips are queued behind it, before the next kernel that reads them. Blocking:
-//! the whole stage, its ghosts and reduction, then the exchange. Both give the same bits.
+//! the received strips are queued behind it, before the next kernel that reads them. Blocking
+//! (the default): the whole stage, its ghosts and reduction, then the exchange. Both give the
+//! same bits. Blocking is the default because it was the faster of the two where it could be
+//! measured, two ranks sharing one H100 (docs/PERFORMANCE.md, run 56: the ranks' contexts take
+//! turns on the GPU, so the split launches cost more than the overlap gains); on separate GPUs
+//! it is unmeasured.
 //!
 //! The ghost kernels fill both sides of each axis, also a side that faces another rank: those
 //! layers are halo, and the exchange that follows every ghost fill overwrites all of them
@@ -25,13 +29,13 @@ use crate::device::{Block, PendingReads, Runtime};
 use crate::error::DeviceError;
 use crate::methods::explicit::reference::{dt_of, time_after};
 
-/// Environment variable that selects the blocking exchange on OpenCL ranks (`0`) instead of
-/// the overlapped one (the default), so that a benchmark can compare them.
+/// Environment variable that selects the overlapped exchange on OpenCL ranks (`1`) instead of
+/// the blocking one (the default).
 pub const OVERLAP_ENV: &str = "SIMPLETS_HALO_OVERLAP";
 
 /// Whether OpenCL ranks overlap the exchange with the interior ([`OVERLAP_ENV`]).
 pub fn overlap_default() -> bool {
-    std::env::var(OVERLAP_ENV).map_or(true, |v| v.trim() != "0")
+    std::env::var(OVERLAP_ENV).is_ok_and(|v| v.trim() == "1")
 }
 
 /// The `planes` variables of a state buffer as the arrays of an exchange: variable `v` of

@@ -74,8 +74,9 @@ impl Engine {
         }
     }
 
-    /// On OpenCL: overlap each stage's halo exchange with its interior (`true`, the default
-    /// unless `SIMPLETS_HALO_OVERLAP=0`) or exchange after the whole stage; the same bits.
+    /// On OpenCL: overlap each stage's halo exchange with its interior (`true`;
+    /// `SIMPLETS_HALO_OVERLAP=1`) or exchange after the whole stage (the default); the same
+    /// bits.
     /// The reference has nothing to overlap.
     pub fn set_overlap(&mut self, on: bool) {
         if let Engine::OpenCl(o) = self {
