@@ -15,6 +15,7 @@
 
 pub mod counts;
 pub mod datasheet;
+pub mod host;
 pub mod ranks;
 pub mod render;
 pub mod roofline;
@@ -53,8 +54,12 @@ pub struct Spec {
     pub host_bytes_per_cell: u64,
     /// The OpenCL device.
     pub device: Option<DeviceInfo>,
-    /// Triad bandwidth measured on the device in this run, B/s.
+    /// Triad bandwidth measured in this run, B/s: the device's (OpenCL) or the host's on the
+    /// backend's threads (CPU backends).
     pub triad: Option<f64>,
+    /// CPU backends: compulsory bytes per stored cell of one loop-2 iteration
+    /// ([`host::phase_traffic`]), for the host roofline line.
+    pub host_traffic_per_stored_cell: Option<f64>,
     /// Threads of the parallel backend.
     pub threads: Option<usize>,
     /// The command line.
@@ -213,6 +218,8 @@ pub struct Report {
     pub pct_of_bound_total: Option<f64>,
     /// Counts used: `src/bench/counts.json`, and whether they match this kernel source.
     pub counts_current: Option<bool>,
+    /// CPU backends: the run's rate against the host triad.
+    pub host_traffic: Option<host::HostTraffic>,
 }
 
 fn host_name() -> String {
@@ -305,8 +312,13 @@ pub fn run(solver: &mut dyn Solver, case: &Common, spec: &Spec) -> Result<Report
         kernels: Vec::new(),
         pct_of_bound_total: None,
         counts_current: None,
+        host_traffic: None,
         grid,
     };
+    if let (Some(b), Some(t)) = (spec.host_traffic_per_stored_cell, spec.triad) {
+        let per_fluid = b * report.grid.stored_cells as f64 / fluid.max(1.0);
+        report.host_traffic = Some(host::HostTraffic::new(per_fluid, report.mcell_its, t));
+    }
     if let (true, Some(form)) = (spec.profile, spec.form) {
         if let Some(p) = solver.profiling() {
             p.set_profiling(true).map_err(device_err)?;

@@ -55,6 +55,15 @@ pub fn render(r: &Report) -> String {
             });
         let _ = writeln!(s, "triad bandwidth measured in this run: {t:.1} GB/s{ds}");
     }
+    if let Some(h) = &r.host_traffic {
+        let _ = writeln!(
+            s,
+            "host roofline: the phases' compulsory {:.0} B per fluid cell-iteration \
+             (src/bench/counts.json) at {:.2} Mcell-it/s = {:.1} GB/s = {:.1} % of the triad \
+             (bound {:.2} Mcell-it/s)",
+            h.bytes_per_cell, r.mcell_its, h.gbs, h.pct_triad, h.bound_mcell_its
+        );
+    }
     if r.kernels.is_empty() {
         return s;
     }

@@ -120,6 +120,18 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
                 .map_or_else(rayon::current_num_threads, |n| n as usize),
         );
     }
+    if !opencl && args.triad > 0 {
+        // The host's bandwidth on the backend's threads: the roofline of a CPU figure.
+        let threads = spec.threads.unwrap_or(1);
+        let bw = simplets::bench::host::triad_bandwidth(threads, args.triad as usize, 5)
+            .map_err(|e| Failure::Run(anyhow!(e)))?;
+        spec.triad = Some(bw);
+        spec.host_traffic_per_stored_cell = simplets::bench::host::phase_traffic(
+            simplets::bench::counts::embedded(),
+            &spec.scheme,
+            case.solver.sweeps(),
+        );
+    }
     let backend = if opencl {
         Backend::Opencl
     } else {

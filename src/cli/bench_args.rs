@@ -47,8 +47,10 @@ pub struct BenchArgs {
     /// explicit-tvd.
     #[arg(long, value_name = "SCHEME", value_parser = parse_scheme)]
     pub scheme: Option<Scheme>,
-    /// OpenCL backends: measure the device's memory bandwidth first (STREAM triad over 3 ×
-    /// MIB MiB arrays); the per-kernel roofline uses it. 0: skip.
+    /// Measure the memory bandwidth first (STREAM triad over 3 × MIB MiB arrays): the
+    /// device's for OpenCL (the per-kernel roofline uses it), the host's on the backend's
+    /// threads for `reference` and `parallel` (SIMPLE-TS: the "host roofline" line; make
+    /// the arrays several times the last-level cache). 0: skip.
     #[arg(long, value_name = "MIB", default_value_t = 128,
           value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub triad: u64,

@@ -50,17 +50,12 @@ pub(crate) const RED_WG: usize = 256;
 /// (measured: docs/performance-log.md, "Tuning step 5").
 const RED_GROUPS_PER_CU: usize = 8;
 
-/// Stored cells per work-item of a residual reduction at least. On a small grid the groups
-/// per compute unit would be mostly idle items, each group a partial result that `check`
-/// merges: on the main job's 20 k cells 1056 groups took 12 µs to reduce and 14 µs to check
-/// per iteration on an H100 (run 55). The merge rule is a total order, so the group count
-/// does not change the result.
-const RED_CELLS_PER_ITEM: usize = 4;
-
-/// Work-groups of each residual reduction on `dev` for `cells` stored cells.
-fn red_groups(dev: &crate::device::DeviceInfo, cells: usize) -> usize {
-    let per_device = (RED_GROUPS_PER_CU * dev.compute_units as usize).clamp(16, 4096);
-    per_device.min(cells.div_ceil(RED_WG * RED_CELLS_PER_ITEM).max(1))
+/// Work-groups of each residual reduction on `dev`. Fewer groups on a small grid do not pay:
+/// on the main job's grid `reduce_all` and `check` took 12 and 14 µs per iteration with 1056
+/// groups on an H100 (run 55) and 14 and 11 µs with 20 (at least 4 cells per item, run 57):
+/// their time there is launch latency and the barrier trees, not the partial results.
+fn red_groups(dev: &crate::device::DeviceInfo) -> usize {
+    (RED_GROUPS_PER_CU * dev.compute_units as usize).clamp(16, 4096)
 }
 
 /// f64 buffers per stored cell of the phase-kernel backend: k and n fields (12), ρu, ρv, Fx,
@@ -258,7 +253,7 @@ impl OpenCl {
         for name in ["cu", "cv", "ct"] {
             rt.real_zeros(name, if explicit { n } else { 0 })?;
         }
-        let red_groups = red_groups(dev, n);
+        let red_groups = red_groups(dev);
         for name in ["part_u", "part_v", "part_p", "part_t"] {
             rt.real(name, &vec![0.0; 2 * red_groups])?;
         }
