@@ -9,7 +9,7 @@
 use super::ops::{gam_eos, rho_eos};
 use super::plain::{row_runs, split};
 use super::pressure::{correct, MaxAt};
-use super::rows::map_rows;
+use super::rows::{copy_rows, map_rows};
 use super::{bc, ctx, energy, halo, interior, momentum, pressure, Ctx, Reference, Work};
 use crate::error::RunError;
 use crate::methods::simple_ts::case::Defect;
@@ -173,10 +173,8 @@ pub fn iterate_info(r: &mut Reference) -> IterInfo {
     // Loop 3.
     {
         let k = &r.state.k;
-        w.T_old.copy_from_slice(&k.T);
-        w.T_new.copy_from_slice(&k.T);
-        w.p_old.copy_from_slice(&k.p);
-        w.p_new.copy_from_slice(&k.p);
+        let dst = [&mut w.T_old[..], &mut w.T_new, &mut w.p_old, &mut w.p_new];
+        copy_rows(r.parallel, r.p.grid.nxt, dst, [&k.T, &k.T, &k.p, &k.p]);
     }
     let (mut dp, mut dt) = (MaxAt::default(), MaxAt::default());
     let (mut dp_first, mut dt_first) = (MaxAt::default(), MaxAt::default());

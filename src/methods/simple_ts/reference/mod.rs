@@ -346,7 +346,21 @@ impl Reference {
 
     /// Start a time step: level n := current iterate, t += Δt, explicit convective terms.
     pub fn begin_step(&mut self) {
-        self.state.n.clone_from(&self.state.k);
+        let (k, n) = (&self.state.k, &mut self.state.n);
+        if n.u.len() == k.u.len() {
+            let dst = [
+                &mut n.u[..],
+                &mut n.v,
+                &mut n.p,
+                &mut n.T,
+                &mut n.rho,
+                &mut n.Gam,
+            ];
+            let src = [&k.u[..], &k.v, &k.p, &k.T, &k.rho, &k.Gam];
+            rows::copy_rows(self.parallel, self.p.grid.nxt, dst, src);
+        } else {
+            n.clone_from(k);
+        }
         self.state.time += self.dt;
         if self.explicit {
             let n = self.p.grid.len();
