@@ -228,56 +228,6 @@ impl Runtime {
         self.drain()
     }
 
-    /// [`Runtime::read_at`] for several ranges with one wait: each `(name, offset, out)` is
-    /// queued without blocking, then the host waits for the last (the queue is in order), so
-    /// the rows a step's forces and probes need cost one host round trip, not one per field.
-    pub fn read_ranges(&self, reads: &mut [(&str, usize, &mut [f64])]) -> Result<(), DeviceError> {
-        let mut last: Option<Event> = None;
-        let mut queued = Ok(());
-        for (name, offset, out) in reads.iter_mut() {
-            if out.is_empty() {
-                continue;
-            }
-            match self.bufs.get(*name) {
-                Some(Buf::Real(b, n)) if *offset + out.len() <= *n => {
-                    // SAFETY: a read of elements offset..offset+len ≤ n (byte offset) into a
-                    // host slice that outlives it: the host waits below before `reads` is
-                    // released, on every path.
-                    let ev = unsafe {
-                        self.built.queue().enqueue_read_buffer(
-                            b,
-                            CL_NON_BLOCKING,
-                            8 * *offset,
-                            out,
-                            &[],
-                        )
-                    };
-                    match ev {
-                        Ok(ev) => last = Some(ev),
-                        Err(e) => {
-                            queued = Err(self.err("clEnqueueReadBuffer")(e));
-                            break;
-                        }
-                    }
-                }
-                _ => {
-                    queued = Err(self.missing(&format!(
-                        "{name} (a real buffer of {} values)",
-                        *offset + out.len()
-                    )));
-                    break;
-                }
-            }
-        }
-        let waited = match (&queued, last) {
-            (Ok(()), Some(ev)) => ev.wait().map_err(self.err("clWaitForEvents")),
-            (Ok(()), None) => Ok(()),
-            _ => self.built.queue().finish().map_err(self.err("clFinish")),
-        };
-        queued?;
-        waited
-    }
-
     /// Read `out.len()` values of a real buffer from element `offset` on into `out`
     /// (blocking; waits for every launch before it).
     pub fn read_at(&self, name: &str, offset: usize, out: &mut [f64]) -> Result<(), DeviceError> {

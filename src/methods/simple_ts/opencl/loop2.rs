@@ -206,32 +206,16 @@ pub fn read_rows(
     let dst = [
         &mut f.u, &mut f.v, &mut f.p, &mut f.T, &mut f.rho, &mut f.Gam,
     ];
-    // Every range of every field in one host round trip.
-    let mut reads: Vec<(&str, usize, &mut [f64])> = Vec::new();
     for (name, d) in names.iter().zip(dst) {
         let nyt = d.len() / nxt;
-        let mut rest: &mut [f64] = d;
-        let mut at = 0;
-        let mut ranges: Vec<(usize, usize)> = rows
-            .iter()
-            .map(|r| (r.start.min(nyt), r.end.min(nyt)))
-            .filter(|(a, b)| a < b)
-            .collect();
-        ranges.sort_unstable();
-        for (a, b) in ranges {
-            // Overlapping ranges: read each row once.
-            let a = a.max(at);
-            if a >= b {
-                continue;
+        for r in rows {
+            let (a, b) = (r.start.min(nyt), r.end.min(nyt));
+            if a < b {
+                rt.read_at(name, a * nxt, &mut d[a * nxt..b * nxt])?;
             }
-            let (_, tail) = std::mem::take(&mut rest).split_at_mut((a - at) * nxt);
-            let (mid, tail) = tail.split_at_mut((b - a) * nxt);
-            reads.push((name, a * nxt, mid));
-            rest = tail;
-            at = b;
         }
     }
-    rt.read_ranges(&mut reads)
+    Ok(())
 }
 
 /// The run-manifest record of an OpenCL program: its device, form and build.
