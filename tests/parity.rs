@@ -107,6 +107,39 @@ fn opencl_runs_the_cpp_order_with_several_sweeps() {
     }
 }
 
+/// The work-group size of the phase kernels (`SIMPLETS_PHASE_WG`; GPUs get 128) does not
+/// change the bits: sizes that divide no row or the grid (48, 7) give the reference's state
+/// in the C++ order, with the same loop-2 counts. The variable is set and removed under the
+/// OpenCL lock, which every test of this binary that builds a solver holds.
+#[test]
+fn phase_work_group_size_does_not_change_the_bits() {
+    let _g = cl_lock();
+    let mut c = case(Convection::Implicit, Interpolation::Upwind);
+    c.solver.order = SweepOrder::Cpp;
+    c.solver.inner_sweeps = 2;
+    for wg in ["48", "7"] {
+        std::env::set_var(
+            simplets::methods::simple_ts::opencl::phase::PHASE_WG_ENV,
+            wg,
+        );
+        let d = OpenCl::new(&c, &cl_options());
+        std::env::remove_var(simplets::methods::simple_ts::opencl::phase::PHASE_WG_ENV);
+        let mut d = d.unwrap();
+        let mut r = Reference::new(&c);
+        let nxt = r.p.grid.nxt;
+        for _ in 0..20 {
+            let a = r.step().unwrap();
+            let b = d.step().unwrap();
+            assert_eq!(
+                a.iters, b.iters,
+                "work-groups of {wg}: loop-2 iteration counts"
+            );
+        }
+        let e = diff_state(&r.state, d.state().unwrap(), nxt);
+        assert!(e.same(), "work-groups of {wg}: {e}");
+    }
+}
+
 /// Periodic sides (Couette) and pressure sides (slip channel) exercise the copy lists, the
 /// periodic seam and the solved boundary faces.
 #[test]
