@@ -302,7 +302,7 @@ pub enum DeviceError {
         /// What the case asks for.
         what: String,
     },
-    /// Extra build options from the environment that are refused.
+    /// A build option or tuning setting from the environment that is refused.
     #[error("{var}={value:?}: {reason}")]
     BadBuildOption {
         /// The environment variable.

@@ -138,6 +138,20 @@ fn phase_work_group_size_does_not_change_the_bits() {
         let e = diff_state(&r.state, d.state().unwrap(), nxt);
         assert!(e.same(), "work-groups of {wg}: {e}");
     }
+    // A value that is no size the device takes is refused in one line naming the variable.
+    for bad in ["abc", "-3", "100000000"] {
+        std::env::set_var(
+            simplets::methods::simple_ts::opencl::phase::PHASE_WG_ENV,
+            bad,
+        );
+        let e = OpenCl::new(&c, &cl_options()).err();
+        std::env::remove_var(simplets::methods::simple_ts::opencl::phase::PHASE_WG_ENV);
+        let e = e.expect("refused").to_string();
+        assert!(
+            e.contains("SIMPLETS_PHASE_WG") && e.contains(bad) && !e.contains('\n'),
+            "{bad}: {e}"
+        );
+    }
 }
 
 /// Periodic sides (Couette) and pressure sides (slip channel) exercise the copy lists, the

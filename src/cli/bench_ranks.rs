@@ -89,6 +89,9 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
     .map_err(|e| Failure::Input(anyhow!(e)))?;
     let choice = rank_choice(args, opencl)?;
     let (warmup, steps) = (args.warmup, args.steps);
+    // The exchange the ranks run unless told (SIMPLETS_HALO_OVERLAP; a bad value refused here).
+    let default = opencl
+        && simplets::methods::explicit::opencl::overlap_default().map_err(super::device_failure)?;
     // The exchanges timed, in order: `Some(overlap)` set on every rank, `None` the default.
     let modes: Vec<Option<bool>> = match args.halo_exchange {
         None => vec![None],
@@ -142,7 +145,7 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
         let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
         let what = (pb.common.name.clone(), m.nx, m.ny, "step");
         let mut report = RanksReport::of(what, &dec, name.clone(), model, each);
-        let overlap = mode.unwrap_or_else(simplets::methods::explicit::opencl::overlap_default);
+        let overlap = mode.unwrap_or(default);
         report.exchange = opencl.then(|| if overlap { "overlapped" } else { "blocking" }.into());
         reports.insert(0, report);
     }

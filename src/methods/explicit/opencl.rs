@@ -370,7 +370,7 @@ impl OpenCl {
             clock,
             halo: None,
             split: None,
-            overlap: overlap_default(),
+            overlap: overlap_default()?,
         })
     }
 

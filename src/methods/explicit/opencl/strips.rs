@@ -33,9 +33,21 @@ use crate::methods::explicit::reference::{dt_of, time_after};
 /// the blocking one (the default).
 pub const OVERLAP_ENV: &str = "SIMPLETS_HALO_OVERLAP";
 
-/// Whether OpenCL ranks overlap the exchange with the interior ([`OVERLAP_ENV`]).
-pub fn overlap_default() -> bool {
-    std::env::var(OVERLAP_ENV).is_ok_and(|v| v.trim() == "1")
+/// Whether OpenCL ranks overlap the exchange with the interior ([`OVERLAP_ENV`]: `1` yes,
+/// `0` or unset no); any other value is refused in one line naming the variable.
+pub fn overlap_default() -> Result<bool, DeviceError> {
+    match std::env::var(OVERLAP_ENV) {
+        Err(_) => Ok(false),
+        Ok(v) => match v.trim() {
+            "" | "0" => Ok(false),
+            "1" => Ok(true),
+            _ => Err(DeviceError::BadBuildOption {
+                var: OVERLAP_ENV,
+                value: v.clone(),
+                reason: "1 (overlap each stage's exchange with its interior) or 0".into(),
+            }),
+        },
+    }
 }
 
 /// The `planes` variables of a state buffer as the arrays of an exchange: variable `v` of

@@ -176,16 +176,27 @@ pub const PHASE_WG_ENV: &str = "SIMPLETS_PHASE_WG";
 const GPU_PHASE_WG: usize = 128;
 
 /// The work-group size of the whole-grid and list kernels on `dev` ([`PHASE_WG_ENV`], else
-/// [`GPU_PHASE_WG`] on a GPU and the driver's choice elsewhere).
-fn phase_wg(dev: &DeviceInfo) -> Option<usize> {
-    match std::env::var(PHASE_WG_ENV)
+/// [`GPU_PHASE_WG`] on a GPU and the driver's choice elsewhere); a value that is not a size
+/// the device takes is refused in one line naming the variable.
+fn phase_wg(dev: &DeviceInfo) -> Result<Option<usize>, DeviceError> {
+    let max = dev.max_work_group_size.max(1);
+    let Some(v) = std::env::var(PHASE_WG_ENV)
         .ok()
-        .map(|v| v.trim().parse::<usize>())
-    {
-        Some(Ok(0)) => None,
-        Some(Ok(w)) => Some(w.min(dev.max_work_group_size.max(1))),
-        _ if dev.device_type == "GPU" => Some(GPU_PHASE_WG.min(dev.max_work_group_size.max(1))),
-        _ => None,
+        .filter(|v| !v.trim().is_empty())
+    else {
+        return Ok((dev.device_type == "GPU").then_some(GPU_PHASE_WG.min(max)));
+    };
+    match v.trim().parse::<usize>() {
+        Ok(0) => Ok(None),
+        Ok(w) if w <= max => Ok(Some(w)),
+        _ => Err(DeviceError::BadBuildOption {
+            var: PHASE_WG_ENV,
+            value: v.clone(),
+            reason: format!(
+                "a work-group size: 1 to {max} on {} (0: the driver's choice)",
+                dev.name
+            ),
+        }),
     }
 }
 
@@ -253,6 +264,8 @@ impl OpenCl {
         dev: &DeviceInfo,
         opts: &OpenClOptions,
     ) -> Result<OpenCl, DeviceError> {
+        // A bad work-group setting is refused before the build.
+        let wg = phase_wg(dev)?;
         let case = &p.case;
         let explicit = case.scheme.convection == Convection::Explicit;
         let sweeps = case.solver.sweeps();
@@ -325,7 +338,7 @@ impl OpenCl {
             rt.bytes() >> 20
         );
         let s = OpenCl {
-            wg: phase_wg(dev),
+            wg,
             counts,
             ends,
             red_groups,
