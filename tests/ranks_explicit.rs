@@ -523,12 +523,13 @@ fn opencl_restart_and_divergence() {
     assert_eq!(one, r, "2 x 2 OpenCL ranks");
 }
 
-/// `simplets bench --thread-ranks 2` of an explicit case on OpenCL: every rank times the same
-/// steps, with one exchange per first-order step of exactly its strip (the 14 held rows of one
-/// column, 4 conserved values each) and a modelled exchange time; the JSON has the aggregate.
-#[test]
-fn opencl_bench_on_thread_ranks() {
-    let _g = common::cl_lock();
+/// `simplets bench --thread-ranks 2 --warmup 1 --steps 3` of a small first-order Euler case on
+/// OpenCL with `extra` arguments and `env` set: the exit status, stdout and stderr, and the
+/// JSON report if one was written.
+fn bench_ranks(
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (bool, String, String, Option<serde_json::Value>) {
     let dir = tempfile::tempdir().unwrap();
     let case = dir.path().join("r1.json");
     let json = dir.path().join("bench.json");
@@ -536,17 +537,32 @@ fn opencl_bench_on_thread_ranks() {
     let out = common::simplets()
         .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
         .args(["--thread-ranks", "2", "--warmup", "1", "--steps", "3"])
+        .args(extra)
         .args(["--json", json.to_str().unwrap()])
+        .envs(env.iter().copied())
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
+    let report = std::fs::read(&json)
+        .ok()
+        .map(|b| serde_json::from_slice(&b).unwrap());
+    (
         out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        report,
+    )
+}
+
+/// `simplets bench --thread-ranks 2` of an explicit case on OpenCL: every rank times the same
+/// steps, with one exchange per first-order step of exactly its strip (the 14 held rows of one
+/// column, 4 conserved values each) and a modelled exchange time; the JSON has the aggregate.
+#[test]
+fn opencl_bench_on_thread_ranks() {
+    let _g = common::cl_lock();
+    let (ok, text, err, r) = bench_ranks(&[], &[]);
+    assert!(ok, "{text}{err}");
     assert!(text.contains("on 2 x 1 thread ranks"), "{text}");
-    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let r = r.expect("a JSON report");
     assert_eq!(r["iterations"], 3, "{r}");
     assert_eq!(r["iteration"], "step", "{r}");
     let each = r["each"].as_array().unwrap();
@@ -563,26 +579,14 @@ fn opencl_bench_on_thread_ranks() {
 }
 
 /// `bench --thread-ranks 2 --halo-exchange both`: one report per exchange, blocking then
-/// overlapped, the same steps and strip bytes; the JSON holds both by name.
+/// overlapped, the same steps and strip bytes; the JSON holds both by name. Without the flag
+/// the exchange is blocking, overlapped with `SIMPLETS_HALO_OVERLAP=1`, and any other value
+/// is refused in one line naming the variable, with no report written.
 #[test]
 fn opencl_bench_compares_the_exchanges() {
     let _g = common::cl_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let case = dir.path().join("r1.json");
-    let json = dir.path().join("bench.json");
-    std::fs::write(&case, sized(EULER_FIRST, r#""nx":21,"ny":13"#, 24, 12)).unwrap();
-    let out = common::simplets()
-        .args(["bench", case.to_str().unwrap(), "--backend", "opencl"])
-        .args(["--thread-ranks", "2", "--warmup", "1", "--steps", "3"])
-        .args(["--halo-exchange", "both", "--json", json.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, text, err, r) = bench_ranks(&["--halo-exchange", "both"], &[]);
+    assert!(ok, "{text}{err}");
     let blocking = text
         .find("thread ranks (blocking exchange)")
         .expect("blocking");
@@ -590,10 +594,22 @@ fn opencl_bench_compares_the_exchanges() {
         .find("thread ranks (overlapped exchange)")
         .expect("overlapped");
     assert!(blocking < overlapped, "{text}");
-    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let r = r.expect("a JSON report");
     for key in ["blocking", "overlapped"] {
         assert_eq!(r[key]["exchange"], key, "{r}");
         assert_eq!(r[key]["iterations"], 3, "{r}");
         assert_eq!(r[key]["each"][0]["halo_bytes_per_iteration"], 448.0, "{r}");
     }
+    for (env, label) in [("0", "blocking"), ("1", "overlapped")] {
+        let (ok, text, err, _) = bench_ranks(&[], &[("SIMPLETS_HALO_OVERLAP", env)]);
+        assert!(ok, "{text}{err}");
+        assert!(
+            text.contains(&format!("({label} exchange)")),
+            "{env}: {text}"
+        );
+    }
+    let (ok, _, err, r) = bench_ranks(&[], &[("SIMPLETS_HALO_OVERLAP", "yes")]);
+    assert!(!ok && r.is_none(), "{err}");
+    let line = err.lines().find(|l| l.contains("error")).unwrap_or("");
+    assert!(line.contains("SIMPLETS_HALO_OVERLAP=\"yes\""), "{err}");
 }
