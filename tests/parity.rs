@@ -59,7 +59,8 @@ fn opencl_matches_reference_in_all_four_schemes() {
 /// The C++ order (loop 3 with `inner_sweeps` T/p sweeps) on the phase kernels: the later
 /// sweeps read the previous one through `tp_sweep`, with the ghosts refreshed in between, as
 /// the reference's loop 3 does. Two and three sweeps, implicit upwind and explicit TVD, 30
-/// steps: bit for bit, with equal loop-2 iteration counts; the fused form refuses the case.
+/// steps: bit for bit, with equal loop-2 iteration counts; the fused form refuses three
+/// sweeps (it runs one or two: the next test).
 #[test]
 fn opencl_runs_the_cpp_order_with_several_sweeps() {
     let _g = cl_lock();
@@ -95,15 +96,65 @@ fn opencl_runs_the_cpp_order_with_several_sweeps() {
             g.step().unwrap();
         }
         assert!(!diff(&r.state.k, &g.state.k, nxt).same());
-        let refused =
-            simplets::methods::simple_ts::opencl::fused::Fused::new(&c, &cl_options(), None);
-        assert!(
-            matches!(
-                refused,
-                Err(simplets::error::DeviceError::FusedUnsupported { .. })
-            ),
-            "the fused form runs one sweep only"
+        if sweeps > 2 {
+            let refused =
+                simplets::methods::simple_ts::opencl::fused::Fused::new(&c, &cl_options(), None);
+            assert!(
+                matches!(
+                    refused,
+                    Err(simplets::error::DeviceError::FusedUnsupported { .. })
+                ),
+                "the fused form runs one or two sweeps"
+            );
+        }
+    }
+}
+
+/// The C++ order's two sweeps in the fused kernel (the second sweep a row behind the first,
+/// from local rings, one more halo column): bit for bit with the reference over 30 steps, with
+/// equal loop-2 iteration counts, in full and lean storage, on decompositions whose subdomain
+/// edges cut through the body (W = 8 leaves 2 owned columns beside the 3 + 3 halo).
+#[test]
+fn fused_kernel_runs_the_cpp_order_with_two_sweeps() {
+    use simplets::methods::simple_ts::opencl::fused::Fused;
+    let _g = cl_lock();
+    for (convection, interpolation, dec, lean) in [
+        (
+            Convection::Implicit,
+            Interpolation::Upwind,
+            (8usize, 5usize),
+            false,
+        ),
+        (Convection::Explicit, Interpolation::Tvd, (16, 3), true),
+    ] {
+        let mut c = case(convection, interpolation);
+        c.solver.order = SweepOrder::Cpp;
+        c.solver.inner_sweeps = 2;
+        let mut r = Reference::new(&c);
+        let nxt = r.p.grid.nxt;
+        let opts = OpenClOptions {
+            lean,
+            ..cl_options()
+        };
+        let mut d = Fused::new(&c, &opts, Some(dec)).unwrap();
+        assert_eq!(d.decomposition().halo, 3);
+        let mut iters = 0;
+        for step in 0..30 {
+            let a = r.step().unwrap();
+            let b = d.step().unwrap();
+            assert_eq!(
+                a.iters, b.iters,
+                "{} step {step}: loop-2 iteration counts",
+                c.scheme
+            );
+            iters += a.iters;
+        }
+        let e = diff_state(&r.state, d.state().unwrap(), nxt);
+        eprintln!(
+            "fused C++ order {} W={} rows={} lean={lean}: 30 steps ({iters} loop-2 iterations) {e}",
+            c.scheme, dec.0, dec.1
         );
+        assert!(e.same(), "{} lean={lean}: {e}", c.scheme);
     }
 }
 

@@ -111,8 +111,8 @@ pub enum Backend {
     /// The reference with row-parallel loops on rayon's threads (CPU; bit-identical to
     /// `reference`; `--threads N`).
     Parallel,
-    /// OpenCL (reproduces `reference` in the case's `solver.order`; the fused form needs
-    /// `order: gpu`).
+    /// OpenCL (reproduces `reference` in the case's `solver.order`; the fused form runs one or
+    /// two T/p sweeps).
     Opencl,
 }
 

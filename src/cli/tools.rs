@@ -57,6 +57,13 @@ pub struct BuildKernelsArgs {
     /// Only this form (default: both).
     #[arg(long, value_enum)]
     pub kernel: Option<KernelForm>,
+    /// The fused form's lean storage (`--kernel fused --lean` of run and bench).
+    #[arg(long)]
+    pub lean: bool,
+    /// The GPU order (one T/p sweep), as `bench --gpu-order`: the fused program depends on
+    /// the sweeps.
+    #[arg(long)]
+    pub gpu_order: bool,
 }
 
 /// `simplets check`.
@@ -134,7 +141,15 @@ pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
     if let Some(s) = args.scheme {
         case.scheme = s;
     }
+    if args.gpu_order {
+        case.solver.order = simplets::methods::simple_ts::case::SweepOrder::Gpu;
+    }
     let only = args.kernel;
+    if args.lean && only == Some(KernelForm::Phase) {
+        return Err(Failure::Input(anyhow!(
+            "--lean is the fused form's storage: use it without --kernel phase"
+        )));
+    }
     let dev = simplets::device::select_device(args.device.as_deref())
         .map_err(|e| Failure::Input(e.into()))?;
     let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
@@ -147,12 +162,15 @@ pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
         only != Some(KernelForm::Fused),
         only != Some(KernelForm::Phase),
     );
-    let (phase, fused) =
-        fused::build_ahead(&case, &dev, &cache, forms).map_err(|e| Failure::Run(e.into()))?;
+    let (phase, fused) = fused::build_ahead(&case, &dev, &cache, forms, args.lean)
+        .map_err(|e| Failure::Run(e.into()))?;
     let phase = phase.map_or("not asked for".to_string(), |s| format!("{s:.2} s"));
     let fused = match (forms.1, fused) {
         (false, _) => "not asked for".to_string(),
-        (true, None) => "not applicable (periodic sides)".to_string(),
+        (true, None) => format!(
+            "not applicable ({})",
+            fused::unsupported(&case).unwrap_or_default()
+        ),
         (true, Some(s)) => format!("{s:.2} s"),
     };
     println!(
@@ -184,7 +202,7 @@ pub fn dump_kernel(
         ("phase kernels", phase::source())
     } else {
         (
-            "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO",
+            "fused loop-2 kernel; the device adds -D DEV_W, DEV_COLS, DEV_HALO, DEV_SWEEPS",
             fused::source(),
         )
     };

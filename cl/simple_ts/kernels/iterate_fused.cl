@@ -15,6 +15,13 @@
  *   phase 3  u(i,j) = û − d_u (p(i,j) − p(i−1,j)), v(i,j) = v̂ − d_v (p(i,j) − p(i,j−1)),
  *            T, p, ρ = p/T, Γ = √T of cell (i,j) → global (the other Jacobi buffer set)
  *   barrier
+ * With DEV_SWEEPS = 2 (the C++ order: loop 3 has two Jacobi T/p sweeps) the pass of row j
+ * also runs the second sweep of row j − 1 from the first sweep's T and p of rows j − 2 .. j
+ * (local rings, read through the ghosts' aliases as the reference reads its ghosts after
+ * `apply_pt`), and phase 3 corrects row j − 1 with that pressure: a second prologue row and an
+ * epilogue row, one more halo column each side (DEV_HALO = 3), and longer rings (30 local
+ * rows; subdomains.rs). The residuals of p and T are those of the last sweep against the one
+ * before, as in the reference.
  * Every right-hand side reads iterate k (read set) or level n: fully Jacobi, so results do not
  * depend on DEV_W or DEV_ROWS. ρu and ρv live in 4-row local rings: pass j reads ρu rows
  * j−1..j+1 and ρv rows j−1..j+2 and first computes the newest of each (ρu row j+1, ρv row
@@ -45,6 +52,18 @@
 #ifndef DEV_HALO
 #error "DEV_HALO not defined (halo columns on each side)"
 #endif
+#ifndef DEV_SWEEPS
+#define DEV_SWEEPS 1
+#endif
+#if DEV_SWEEPS != 1 && DEV_SWEEPS != 2
+#error "DEV_SWEEPS must be 1 (GPU order) or 2 (C++ order with two loop-3 sweeps)"
+#endif
+#if DEV_HALO != DEV_SWEEPS + 1
+#error "DEV_HALO must be DEV_SWEEPS + 1"
+#endif
+/* Ring slots: û and d_u rows (1, or 2 when the second sweep lags a row), v̂ and d_v rows. */
+#define UR (DEV_SWEEPS)
+#define VR (2 * DEV_SWEEPS)
 
 /* The pressure fragments read û, d_u, v̂, d_v through these accessors: here they are the
  * work-group's local rows (row j implied for û; v̂ by the ring slot of its row). */
@@ -52,12 +71,30 @@
 #undef D_U
 #undef V_HAT
 #undef D_V
-#define U_HAT(i,j) (lu_hat[(i) - ibase])
-#define D_U(i,j)   (ld_u[(i) - ibase])
-#define V_HAT(i,j) (lv_hat[((j) & 1) * DEV_W + (i) - ibase])
-#define D_V(i,j)   (ld_v[((j) & 1) * DEV_W + (i) - ibase])
+#define U_HAT(i,j) (lu_hat[((j) & (UR - 1)) * DEV_W + (i) - ibase])
+#define D_U(i,j)   (ld_u[((j) & (UR - 1)) * DEV_W + (i) - ibase])
+#define V_HAT(i,j) (lv_hat[((j) & (VR - 1)) * DEV_W + (i) - ibase])
+#define D_V(i,j)   (ld_v[((j) & (VR - 1)) * DEV_W + (i) - ibase])
 /* The new pressure of rows j − 1 and j (ring slot j & 1), for the velocity correction. */
 #define LP(i,j)    (lp[((j) & 1) * DEV_W + (i) - ibase])
+#if DEV_SWEEPS == 2
+/* The first sweep's T and p of rows j − 3 .. j (slot j & 3), read as the second sweep's
+ * previous values: a copy ghost through its alias (the reference's `apply_pt` after the
+ * first sweep), every other cell in place (fluid: the first sweep; else iterate k). */
+inline real ring_alias(__local const real* a, const int k, const int ka, const int i,
+                       const int j, const int ibase)
+{
+    const int dk = ka - k; /* dy·NXT + dx with |dx|, |dy| ≤ 1 (pack_geometry checks) */
+    const int dy = (dk + CFG_NXT + 1) / CFG_NXT - 1;
+    const int dx = dk - dy * CFG_NXT;
+    return a[((j + dy) & 3) * DEV_W + i + dx - ibase];
+}
+#define RING1(a,i,j) \
+    (FASTP ? a[((j) & 3) * DEV_W + (i) - ibase] \
+           : ring_alias(a, IDX((i), (j)), CI((i), (j)), (i), (j), ibase))
+#define T1(i,j) RING1(lt1, (i), (j))
+#define P1(i,j) RING1(lp1, (i), (j))
+#endif
 
 /* Face densities from the local rings (row j in slot j & 3). Fx, Fy (flux_inline.cl) read
  * them through these accessors. */
@@ -83,11 +120,15 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                     __global real* u_w, __global real* v_w, __global real* p_w,
                     __global real* t_w K_RHO_GAM_W, __global real* part EAST_OUTER_ARGS)
 {
-    __local real lu_hat[DEV_W];
-    __local real ld_u[DEV_W];
-    __local real lv_hat[2 * DEV_W];
-    __local real ld_v[2 * DEV_W];
+    __local real lu_hat[UR * DEV_W];
+    __local real ld_u[UR * DEV_W];
+    __local real lv_hat[VR * DEV_W];
+    __local real ld_v[VR * DEV_W];
     __local real lp[2 * DEV_W];
+#if DEV_SWEEPS == 2
+    __local real lp1[4 * DEV_W];
+    __local real lt1[4 * DEV_W];
+#endif
     __local real lru[4 * DEV_W];
     __local real lrv[4 * DEV_W];
     __local real red_v[DEV_W];
@@ -104,24 +145,33 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
      * column); û also one to the east (for p at the last). Their stencils then stay within the
      * group's columns 0 .. DEV_W−1, where the ρ rings hold values. */
     const bool need_p = live && l >= DEV_HALO - 1 && l < DEV_HALO + DEV_COLS;
-    const bool need_u = live && l >= DEV_HALO - 1 && l <= DEV_HALO + DEV_COLS;
+    /* The first sweep (and the û, v̂ it reads) one column further per later sweep: the
+     * second sweep of the owned columns and one to the west reads its neighbours. */
+    const bool need_p1 =
+        live && l >= DEV_HALO - DEV_SWEEPS && l < DEV_HALO + DEV_COLS + DEV_SWEEPS - 1;
+    const bool need_u =
+        live && l >= DEV_HALO - DEV_SWEEPS && l <= DEV_HALO + DEV_COLS + DEV_SWEEPS - 1;
+    /* First pass: the prologue rows (DEV_SWEEPS of them); last pass: the lag of the second
+     * sweep (one epilogue row). */
+    const int j0 = r0 - DEV_SWEEPS;
+    const int jend = r1 + DEV_SWEEPS - 1;
 
     real best[4] = {0.0, 0.0, 0.0, 0.0}; /* u, v, p, T */
     int at[4] = {0, 0, 0, 0};
 
-    /* Prologue of the rings: ρu rows r0−2, r0−1 and ρv rows r0−2 .. r0. */
+    /* Prologue of the rings: ρu rows j0−1, j0 and ρv rows j0−1 .. j0+1. */
     if (live) {
-        for (int jr = r0 - 2; jr <= r0; jr++) {
+        for (int jr = j0 - 1; jr <= j0 + 1; jr++) {
             if (jr >= 0 && jr < CFG_NYT) {
                 PATHS(FAST(i, jr),
-                    if (jr < r0)
+                    if (jr <= j0)
                         lru[(jr & 3) * DEV_W + l] = rho_fc(i, jr);
                     lrv[(jr & 3) * DEV_W + l] = rho_cf(i, jr);)
             }
         }
     }
 
-    for (int j = r0 - 1; j < r1; j++) {
+    for (int j = j0; j < jend; j++) {
         /* phase 0: the newest ring rows, ρu(·, j+1) and ρv(·, j+2). */
         if (live && j + 1 < CFG_NYT)
             PATHS(FAST(i, j + 1), lru[((j + 1) & 3) * DEV_W + l] = rho_fc(i, j + 1);)
@@ -134,18 +184,20 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         const int jn = j + 1;
         if (live) {
             PATHS(FAST(i, j),
-            if (need_p && j == r0 - 1 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
+            if (need_p1 && j == j0 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
                 && V_FACE(i, j) == F_SOLVED)
-                V_HAT_D_V(i, j, lv_hat[(j & 1) * DEV_W + l], ld_v[(j & 1) * DEV_W + l]);
+                V_HAT_D_V(i, j, lv_hat[(j & (VR - 1)) * DEV_W + l],
+                          ld_v[(j & (VR - 1)) * DEV_W + l]);
             if (need_u && j >= 1 && j <= CFG_NYT - 2 && i >= 1 && U_FACE(i, j) == F_SOLVED)
-                U_HAT_D_U(i, j, lu_hat[l], ld_u[l]);
-            if (need_p && j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
+                U_HAT_D_U(i, j, lu_hat[(j & (UR - 1)) * DEV_W + l],
+                          ld_u[(j & (UR - 1)) * DEV_W + l]);
+            if (need_p1 && j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
                 T_NEW_CC(T, P, i, j, t1);)
-            if (need_p && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2) {
+            if (need_p1 && jn <= CFG_NYT - 1 && jn >= 1 && i >= 1 && i <= CFG_NXT - 2) {
                 PATHS(FAST(i, jn),
                 if (V_FACE(i, jn) == F_SOLVED)
-                    V_HAT_D_V(i, jn, lv_hat[(jn & 1) * DEV_W + l],
-                              ld_v[(jn & 1) * DEV_W + l]);)
+                    V_HAT_D_V(i, jn, lv_hat[(jn & (VR - 1)) * DEV_W + l],
+                              ld_v[(jn & (VR - 1)) * DEV_W + l]);)
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -153,42 +205,83 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         /* phase 2: the new pressure of this row; ghosts and solids keep iterate k's value
          * (fixed ghosts; no solved face reads any other). */
         real p1 = 0.0;
-        if (need_p) {
+        if (need_p1 && j >= 0 && j < CFG_NYT) {
             PATHS(FAST(i, j),
-                if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID)
+                if (j >= 1 && j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
                     p1 = p_new_cc(P, i, j, t1);
-                else
-                    p1 = P(i, j);)
+                } else {
+                    p1 = P(i, j);
+#if DEV_SWEEPS == 2
+                    t1 = T(i, j);
+#endif
+                })
+#if DEV_SWEEPS == 2
+            lp1[(j & 3) * DEV_W + l] = p1;
+            lt1[(j & 3) * DEV_W + l] = t1;
+#else
             lp[(j & 1) * DEV_W + l] = p1;
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 
-        /* phase 3: corrections and the new cell state, owned columns and rows only. */
-        if (owned && j >= r0) {
-            const int k = IDX(i, j);
-            if (j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED) {
-                const real un = u_corr_fc(LP, i, j);
+#if DEV_SWEEPS == 2
+        /* phase 2b: the second sweep of row jc = j − 1 from the first sweep's rows
+         * j − 2 .. j; its p goes to the ring the correction reads, and the residuals compare
+         * it with the first sweep, as the reference's last sweep does. */
+        const int jc = j - 1;
+        real pl = 0.0, tl = 0.0, pf = 0.0, tf = 0.0;
+        if (need_p && jc >= r0 - 1 && jc < CFG_NYT) {
+            PATHS(FAST(i, jc),
+                if (jc >= 1 && jc <= CFG_NYT - 2 && CELL(i, jc) == CELL_FLUID) {
+                    pf = lp1[(jc & 3) * DEV_W + l];
+                    tf = lt1[(jc & 3) * DEV_W + l];
+                    T_NEW_CC(T1, P1, i, jc, tl);
+                    pl = p_new_cc(P1, i, jc, tl);
+                } else {
+                    pl = P(i, jc);
+                })
+            lp[(jc & 1) * DEV_W + l] = pl;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+/* The residuals of the last sweep: against the first sweep's value, or iterate k's. */
+#define PREV_P(k) (pf)
+#define PREV_T(k) (tf)
+#else
+        const int jc = j;
+        const real pl = p1, tl = t1;
+#define PREV_P(k) (p[(k)])
+#define PREV_T(k) (t[(k)])
+#endif
+
+        /* phase 3: corrections and the new cell state of row jc, owned columns and rows
+         * only. */
+        if (owned && jc >= r0 && jc < r1) {
+            const int k = IDX(i, jc);
+            if (jc <= CFG_NYT - 2 && U_FACE(i, jc) == F_SOLVED) {
+                const real un = u_corr_fc(LP, i, jc);
                 see(&best[0], &at[0], fabs(un - u[k]), k);
                 u_w[k] = un;
             }
-            if (V_FACE(i, j) == F_SOLVED) {
-                const real vn = v_corr_cf(LP, i, j);
+            if (V_FACE(i, jc) == F_SOLVED) {
+                const real vn = v_corr_cf(LP, i, jc);
                 see(&best[1], &at[1], fabs(vn - v[k]), k);
                 v_w[k] = vn;
             }
-            if (j <= CFG_NYT - 2 && CELL(i, j) == CELL_FLUID) {
-                see(&best[2], &at[2], fabs(p1 - p[k]), k);
-                see(&best[3], &at[3], fabs(t1 - t[k]), k);
-                p_w[k] = p1;
-                t_w[k] = t1;
+            if (jc <= CFG_NYT - 2 && CELL(i, jc) == CELL_FLUID) {
+                see(&best[2], &at[2], fabs(pl - PREV_P(k)), k);
+                see(&best[3], &at[3], fabs(tl - PREV_T(k)), k);
+                p_w[k] = pl;
+                t_w[k] = tl;
 #if !DEV_LEAN
-                rho_w[k] = rho_eos(p1, t1);
-                gam_w[k] = gam_eos(t1);
+                rho_w[k] = rho_eos(pl, tl);
+                gam_w[k] = gam_eos(tl);
 #endif
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#undef PREV_P
+#undef PREV_T
 
     /* Work-group maxima of the four residuals (value, index) → part[group·8 + 2m]
      * (cl/common/max_at.cl). */

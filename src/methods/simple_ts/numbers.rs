@@ -290,8 +290,12 @@ impl CaseNumbers {
         let explicit =
             case.scheme.convection == crate::methods::simple_ts::case::Convection::Explicit;
         let sweeps = case.solver.sweeps();
-        // The fused forms run one T/p sweep per iteration (the GPU order) only.
-        let fused = if sweeps > 1 { " (order: gpu only)" } else { "" };
+        // The fused forms run one or two T/p sweeps per iteration, in the same storage.
+        let fused = match sweeps {
+            1 => "",
+            2 => " (2 T/p sweeps)",
+            _ => " (1 or 2 T/p sweeps only)",
+        };
         for (form, note, (total, _)) in [
             (
                 "phase",
@@ -378,7 +382,7 @@ mod tests {
         g.solver.order = crate::methods::simple_ts::case::SweepOrder::Gpu;
         let text = CaseNumbers::new(&g).render(&g);
         assert!(
-            text.contains("OpenCL phase form: 212 B per stored cell") && !text.contains("gpu only"),
+            text.contains("OpenCL phase form: 212 B per stored cell") && !text.contains("sweeps"),
             "{text}"
         );
     }

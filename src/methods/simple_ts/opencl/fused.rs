@@ -11,7 +11,7 @@ mod setup;
 
 use super::paths::Aliases;
 use super::phase::{defines, upload_geometry, CopyLists, OpenClOptions, K, N};
-use super::subdomains::{Decomposition, HALO};
+use super::subdomains::Decomposition;
 use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, DeviceInfo, Runtime,
 };
@@ -87,7 +87,8 @@ pub fn fused_defines(
     let d = defines(pb)
         .int("DEV_W", dec.width as i64)
         .int("DEV_COLS", dec.cols as i64)
-        .int("DEV_HALO", HALO as i64)
+        .int("DEV_HALO", dec.halo as i64)
+        .int("DEV_SWEEPS", dec.sweeps as i64)
         .int("DEV_ALIAS", 1)
         .int("DEV_LEAN", i64::from(lean));
     if dev.platform_name.contains("NVIDIA") {
@@ -98,14 +99,15 @@ pub fn fused_defines(
 }
 
 /// Compile (and store in the kernel cache) the OpenCL forms `(phase, fused)` asked for, for
-/// `case` on `dev`, without allocating any field buffer: `simplets build-kernels`. Returns the
-/// seconds each build took (0 for a cache hit), `None` for a form not asked for (or, fused,
-/// not applicable).
+/// `case` on `dev` (the fused form in `lean` storage or not), without allocating any field
+/// buffer: `simplets build-kernels`. Returns the seconds each build took (0 for a cache hit),
+/// `None` for a form not asked for (or, fused, not applicable).
 pub fn build_ahead(
     case: &Case,
     dev: &DeviceInfo,
     cache: &crate::device::KernelCache,
     forms: (bool, bool),
+    lean: bool,
 ) -> Result<(Option<f64>, Option<f64>), DeviceError> {
     let r = Problem::new(case);
     let secs = |b: &crate::device::BuiltProgram| {
@@ -127,15 +129,12 @@ pub fn build_ahead(
     } else {
         None
     };
-    // The fused source does not depend on the sweep order: build it for a C++-order case too.
-    let mut gpu_order = case.clone();
-    gpu_order.solver.order = crate::methods::simple_ts::case::SweepOrder::Gpu;
-    let fused = if forms.1 && supports(&gpu_order) {
-        let dec = Decomposition::for_device(&r.grid, dev)?;
+    let fused = if forms.1 && supports(case) {
+        let dec = Decomposition::for_device_sweeps(&r.grid, dev, case.solver.sweeps() as usize)?;
         let b = build_cached(
             dev,
             &source(),
-            &fused_defines(&r, &dec, dev, false),
+            &fused_defines(&r, &dec, dev, lean),
             None,
             Some(cache),
         )?;
@@ -152,22 +151,18 @@ pub fn lean_supported(case: &Case) -> bool {
     supports(case)
 }
 
-/// True if the fused kernel supports the case: no periodic sides (yet), one T/p sweep per
-/// loop-2 iteration (the GPU order).
+/// True if the fused kernel supports the case: no periodic sides (yet), one or two T/p
+/// sweeps per loop-2 iteration (the GPU order, or the C++ order's default two).
 pub fn supports(case: &Case) -> bool {
     unsupported(case).is_none()
 }
 
 /// What of `case` the fused kernel cannot run, in words; `None` if it can.
 pub fn unsupported(case: &Case) -> Option<String> {
-    // The C++ order is what compat reproduces (case rules), and the fused kernel runs the
-    // GPU order only.
+    // Compat reproduces the C++ code's loop 3 with its stale ghosts and lagged end rules,
+    // which the fused kernel does not.
     if !case.compat().is_empty() {
-        return Some(
-            "compat (the authors' C++ code needs solver.order = \"cpp\"; the fused kernel \
-             runs the GPU order only)"
-                .into(),
-        );
+        return Some("compat (the authors' C++ code's defects: the phase kernels)".into());
     }
     let b = &case.boundaries;
     if [&b.west, &b.east, &b.south, &b.north]
@@ -201,10 +196,10 @@ pub fn unsupported(case: &Case) -> Option<String> {
         return Some("an outflow side with a solved boundary face".into());
     }
     let sweeps = case.solver.sweeps();
-    (sweeps > 1).then(|| {
+    (sweeps > 2).then(|| {
         format!(
-            "{sweeps} T/p sweeps per loop-2 iteration (solver.order = cpp); it runs the GPU \
-             order, one sweep"
+            "{sweeps} T/p sweeps per loop-2 iteration (solver.inner_sweeps); it runs one (GPU \
+             order) or two"
         )
     })
 }
@@ -244,9 +239,10 @@ impl Fused {
         let (total, largest) = device_bytes(cells, explicit, lean);
         check_capacity(&dev, total, largest, 0, 1)?;
         let r = Arc::new(Problem::new(case));
+        let sweeps = case.solver.sweeps() as usize;
         let dec = match dec {
             Some((w, rows)) => {
-                let d = Decomposition::new(&r.grid, w, rows).map_err(|m| {
+                let d = Decomposition::with_sweeps(&r.grid, w, rows, sweeps).map_err(|m| {
                     DeviceError::WorkGroupTooLarge {
                         device: format!("{} ({m})", dev.name),
                         needed: w,
@@ -256,7 +252,7 @@ impl Fused {
                 d.check(&dev)?;
                 d
             }
-            None => Decomposition::for_device(&r.grid, &dev)?,
+            None => Decomposition::for_device_sweeps(&r.grid, &dev, sweeps)?,
         };
         if !dec.width.is_power_of_two() {
             return Err(DeviceError::WorkGroupTooLarge {
@@ -484,14 +480,16 @@ impl Backend for Fused {
         vec![(
             "decomposition".into(),
             format!(
-                "W = {} ({} columns + 2 × {HALO} halo), {} rows per subdomain, {} × {} = {} \
-                 work-groups",
+                "W = {} ({} columns + 2 × {} halo), {} rows per subdomain, {} × {} = {} \
+                 work-groups, {} loop-3 sweep(s)",
                 d.width,
                 d.cols,
+                d.halo,
                 d.rows,
                 d.groups_x,
                 d.groups_y,
-                d.groups()
+                d.groups(),
+                d.sweeps
             ),
         )]
     }

@@ -17,12 +17,23 @@ use crate::device::DeviceInfo;
 use crate::error::DeviceError;
 use crate::grid::Grid;
 
-/// Halo columns on each side of a work-group (spec §5.2, G12).
+/// Halo columns on each side of a work-group in the GPU order (spec §5.2, G12); the C++
+/// order's second sweep needs one more ([`halo`]).
 pub const HALO: usize = 2;
 
-/// Local-memory rows of doubles per work-group (spec §5.4): p ring 2, û and d_u 1 + 1, v̂ and
-/// d_v 2 + 2, ρu and ρv rings 4 + 4.
+/// Halo columns on each side for `sweeps` loop-3 sweeps (1 or 2): each later sweep reads its
+/// neighbours' previous sweep, one column further out.
+pub const fn halo(sweeps: usize) -> usize {
+    1 + sweeps
+}
+
+/// Local-memory rows of doubles per work-group (spec §5.4) with one sweep: p ring 2, û and d_u
+/// 1 + 1, v̂ and d_v 2 + 2, ρu and ρv rings 4 + 4.
 pub const LOCAL_ROWS: usize = 16;
+
+/// Local-memory rows with two sweeps: the final p ring 2, û and d_u 2 + 2, v̂ and d_v 4 + 4,
+/// the first sweep's p and T rings 4 + 4, ρu and ρv rings 4 + 4.
+pub const LOCAL_ROWS_TWO_SWEEPS: usize = 30;
 
 /// Local bytes per work-item beyond the rows: the residual reduction's value (8) and index (4).
 pub const LOCAL_REDUCTION_BYTES: usize = 12;
@@ -41,8 +52,12 @@ pub const DEVICE_CLASS_BYTES_PER_CELL: usize = 4;
 pub struct Decomposition {
     /// Work-items per group along x, halo included.
     pub width: usize,
-    /// Owned columns per group, `width − 2·HALO`.
+    /// Owned columns per group, `width − 2·halo`.
     pub cols: usize,
+    /// Halo columns on each side ([`halo`] of `sweeps`).
+    pub halo: usize,
+    /// Loop-3 sweeps the fused kernel runs per iteration (1 or 2).
+    pub sweeps: usize,
     /// Rows swept per group (Ny_sub).
     pub rows: usize,
     /// Groups along x.
@@ -57,20 +72,38 @@ impl Decomposition {
     /// `rows = ceil((ny + 1) / groups_y)`, which is what the fused kernel derives from its
     /// launch size.
     pub fn new(grid: &Grid, width: usize, rows: usize) -> Result<Decomposition, String> {
-        if width <= 2 * HALO {
+        Decomposition::with_sweeps(grid, width, rows, 1)
+    }
+
+    /// [`Decomposition::new`] for a kernel that runs `sweeps` loop-3 sweeps (1 or 2).
+    pub fn with_sweeps(
+        grid: &Grid,
+        width: usize,
+        rows: usize,
+        sweeps: usize,
+    ) -> Result<Decomposition, String> {
+        if !(1..=2).contains(&sweeps) {
             return Err(format!(
-                "work-group width {width} must exceed the 2×{HALO} halo columns"
+                "{sweeps} loop-3 sweeps: the fused kernel runs 1 or 2"
+            ));
+        }
+        let halo = halo(sweeps);
+        if width <= 2 * halo {
+            return Err(format!(
+                "work-group width {width} must exceed the 2×{halo} halo columns"
             ));
         }
         if rows == 0 {
             return Err("rows per subdomain must be at least 1".into());
         }
         let (ncols, nrows) = (grid.nx + 1, grid.ny + 1);
-        let cols = width - 2 * HALO;
+        let cols = width - 2 * halo;
         let groups_y = nrows.div_ceil(rows.min(nrows));
         Ok(Decomposition {
             width,
             cols,
+            halo,
+            sweeps,
             rows: nrows.div_ceil(groups_y),
             groups_x: ncols.div_ceil(cols),
             groups_y,
@@ -82,12 +115,28 @@ impl Decomposition {
     /// groups per compute unit where the grid allows it (H200, 4032×4000: 272 groups gave
     /// 886 Mcell-it/s, 1088 and 4250 groups 1141 and 1155; docs/PERFORMANCE.md).
     pub fn for_device(grid: &Grid, dev: &DeviceInfo) -> Result<Decomposition, DeviceError> {
+        Decomposition::for_device_sweeps(grid, dev, 1)
+    }
+
+    /// [`Decomposition::for_device`] for `sweeps` loop-3 sweeps; the width halves until the
+    /// group's local memory fits the device (two sweeps: 128 on a 48 KiB device).
+    pub fn for_device_sweeps(
+        grid: &Grid,
+        dev: &DeviceInfo,
+        sweeps: usize,
+    ) -> Result<Decomposition, DeviceError> {
         let mut width = 256usize.min(dev.max_work_group_size.max(1));
         while width & (width - 1) != 0 {
             width &= width - 1;
         }
-        let width = width.max(8);
-        let probe = Decomposition::new(grid, width, grid.ny + 1).map_err(|_| {
+        let mut width = width.max(8);
+        while width > 16
+            && (local_rows(sweeps) * 8 + LOCAL_REDUCTION_BYTES) * width
+                > dev.local_mem_bytes as usize
+        {
+            width /= 2;
+        }
+        let probe = Decomposition::with_sweeps(grid, width, grid.ny + 1, sweeps).map_err(|_| {
             DeviceError::WorkGroupTooLarge {
                 device: dev.name.clone(),
                 needed: width,
@@ -97,14 +146,14 @@ impl Decomposition {
         let target = 8 * dev.compute_units.max(1) as usize;
         let gy = target.div_ceil(probe.groups_x).max(1);
         let rows = (grid.ny + 1).div_ceil(gy).max(1);
-        let d = Decomposition::new(grid, width, rows).expect("width checked above");
+        let d = Decomposition::with_sweeps(grid, width, rows, sweeps).expect("width checked above");
         d.check(dev)?;
         Ok(d)
     }
 
     /// Local memory one group of the fused kernel needs, in bytes.
     pub fn local_bytes(&self) -> u64 {
-        ((LOCAL_ROWS * 8 + LOCAL_REDUCTION_BYTES) * self.width) as u64
+        ((local_rows(self.sweeps) * 8 + LOCAL_REDUCTION_BYTES) * self.width) as u64
     }
 
     /// Total work-groups.
@@ -139,6 +188,15 @@ impl Decomposition {
             });
         }
         Ok(())
+    }
+}
+
+/// Local-memory rows of doubles of the fused kernel with `sweeps` loop-3 sweeps.
+fn local_rows(sweeps: usize) -> usize {
+    if sweeps > 1 {
+        LOCAL_ROWS_TWO_SWEEPS
+    } else {
+        LOCAL_ROWS
     }
 }
 
@@ -244,6 +302,25 @@ mod tests {
         // A device with small work-groups gets a narrower power-of-two group.
         let d = Decomposition::for_device(&grid(100, 100), &device(96, 48 * 1024, 8)).unwrap();
         assert_eq!(d.width, 64);
+    }
+
+    /// The C++ order's two sweeps: one more halo column each side, 30 local rows, and a
+    /// width that halves until a 48 KiB device holds the group (256 would need 63 KiB).
+    #[test]
+    fn two_sweeps_widen_the_halo_and_narrow_the_group() {
+        let g = grid(4032, 4000);
+        let d = Decomposition::with_sweeps(&g, 128, 50, 2).unwrap();
+        assert_eq!((d.halo, d.cols, d.sweeps), (3, 122, 2));
+        assert_eq!(d.local_bytes(), (30 * 8 + 12) * 128);
+        let dev = device(1024, 48 * 1024, 132);
+        let d = Decomposition::for_device_sweeps(&g, &dev, 2).unwrap();
+        assert_eq!((d.width, d.halo), (128, 3));
+        assert!(d.check(&dev).is_ok() && d.groups() >= 8 * 132, "{d:?}");
+        assert!(Decomposition::with_sweeps(&g, 6, 5, 2).is_err());
+        assert!(Decomposition::with_sweeps(&g, 64, 5, 3).is_err());
+        // One sweep keeps the paper's group.
+        let d = Decomposition::for_device_sweeps(&g, &dev, 1).unwrap();
+        assert_eq!((d.width, d.halo, d.cols), (256, 2, 252));
     }
 
     #[test]
