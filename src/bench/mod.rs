@@ -211,8 +211,8 @@ pub struct Report {
     pub mcell_its: f64,
     /// Memory.
     pub memory: Memory,
-    /// The process's peak resident host memory at the end of the run (`VmHWM`); `None`
-    /// where unreadable.
+    /// The process's peak resident host memory at the end of the run (`VmHWM`: the triad's
+    /// arrays too where they are host memory); `None` where unreadable.
     pub host_peak: Option<host::HostPeak>,
     /// Datasheet (or estimated) peaks of the device.
     pub peak: Option<datasheet::Peak>,
