@@ -286,3 +286,49 @@ fn traced_step_replays_bit_for_bit_in_the_counting_build() {
     assert!(pseudo.reads.contains_key("rho_n") && pseudo.reads.contains_key("fx"));
     assert!(pseudo.flops > 100.0 && pseudo.div > 10.0, "{pseudo:?}");
 }
+
+/// `simplets bench --json` records the set-up time and the host peak (VmHWM), and on a CPU
+/// device (PoCL), whose buffers are host memory, the peak holds them and also appears without
+/// them; the text says both.
+#[test]
+fn bench_records_setup_time_and_host_peak() {
+    let _g = cl_lock();
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("bench.json");
+    let case_path = root().join("scripts/kernel_count/case.json");
+    let out = common::simplets()
+        .args(["bench", case_path.to_str().unwrap()])
+        .args(["--nx", "60", "--ny", "30", "--scheme", "implicit-tvd"])
+        .args([
+            "--warmup", "1", "--steps", "1", "--iters", "1", "--triad", "0",
+        ])
+        .args(["--no-profile", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("host peak (VmHWM)") && text.contains("set-up of the backend: "),
+        "{text}"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(r["setup_seconds"].as_f64().unwrap() > 0.0, "{r}");
+    let peak = &r["host_peak"];
+    let bytes = peak["bytes"].as_u64().unwrap();
+    let buffers = r["memory"]["bytes"].as_u64().unwrap();
+    let stored = r["grid"]["stored_cells"].as_f64().unwrap();
+    assert!(bytes > buffers, "{peak}");
+    assert!((peak["per_stored_cell"].as_f64().unwrap() - bytes as f64 / stored).abs() < 1e-6);
+    if r["device"]["device_type"] == "CPU" {
+        let less = peak["per_stored_cell_less_buffers"].as_f64().unwrap();
+        assert!(
+            (less - (bytes - buffers) as f64 / stored).abs() < 1e-6,
+            "{peak}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! The roofline of the CPU backends in `simplets bench`: a STREAM triad on the backend's own
 //! threads, and the traffic the SIMPLE-TS phases must stream per cell-iteration, so that a
-//! CPU figure comes with its memory bound as a GPU figure does.
+//! CPU figure comes with its memory bound as a GPU figure does; and the process's host peak
+//! resident memory ([`peak_resident_bytes`]).
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -64,6 +65,50 @@ pub fn phase_traffic(counts: &Counts, scheme: &str, sweeps: u32) -> Option<f64> 
     Some(once + later)
 }
 
+/// A `kB` field of `/proc/self/status` (`VmHWM`, `VmRSS`, …) in bytes.
+fn status_bytes(status: &str, field: &str) -> Option<u64> {
+    let rest = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
+    let kb: u64 = rest.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The process's peak resident set size so far (`VmHWM` of `/proc/self/status`), bytes;
+/// `None` where that is unreadable (not Linux). On a CPU OpenCL device the device buffers
+/// are host memory and count in it.
+pub fn peak_resident_bytes() -> Option<u64> {
+    status_bytes(&std::fs::read_to_string("/proc/self/status").ok()?, "VmHWM")
+}
+
+/// The host peak of a run ([`peak_resident_bytes`] at its end) per cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostPeak {
+    /// Peak resident bytes of the process (`VmHWM`).
+    pub bytes: u64,
+    /// Bytes per stored cell.
+    pub per_stored_cell: f64,
+    /// Bytes per fluid cell (control volume).
+    pub per_fluid_cell: f64,
+    /// On a CPU OpenCL device, whose buffers are host memory: the peak less the device
+    /// buffers, bytes per stored cell.
+    pub per_stored_cell_less_buffers: Option<f64>,
+}
+
+impl HostPeak {
+    /// `bytes` over `stored` and `fluid` cells; `buffers`: device buffer bytes that are host
+    /// memory too (CPU OpenCL device).
+    pub fn new(bytes: u64, stored: u64, fluid: u64, buffers: Option<u64>) -> HostPeak {
+        let per = |b: u64, n: u64| b as f64 / n.max(1) as f64;
+        HostPeak {
+            bytes,
+            per_stored_cell: per(bytes, stored),
+            per_fluid_cell: per(bytes, fluid),
+            per_stored_cell_less_buffers: buffers.map(|d| per(bytes.saturating_sub(d), stored)),
+        }
+    }
+}
+
 /// A CPU backend's rate against its memory bound.
 #[derive(Debug, Clone, Serialize)]
 pub struct HostTraffic {
@@ -116,6 +161,45 @@ mod tests {
         assert!((t.gbs - 10.0).abs() < 1e-12);
         assert!((t.pct_triad - 25.0).abs() < 1e-9);
         assert!((t.bound_mcell_its - 80.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn status_fields_parse_in_bytes() {
+        let s = "Name:\tx\nVmHWM:\t  1234 kB\nVmRSS:\t  1000 kB\n";
+        assert_eq!(status_bytes(s, "VmHWM"), Some(1234 * 1024));
+        assert_eq!(status_bytes(s, "VmRSS"), Some(1000 * 1024));
+        assert_eq!(status_bytes(s, "VmPeak"), None);
+    }
+
+    /// The peak is readable on Linux and grows when more than it is touched at once.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn peak_resident_grows_after_touching_memory() {
+        let rss = || {
+            let s = std::fs::read_to_string("/proc/self/status").unwrap();
+            status_bytes(&s, "VmRSS").unwrap()
+        };
+        let before = peak_resident_bytes().expect("VmHWM on Linux");
+        assert!(before > 0);
+        // Enough to pass the old peak by 64 MiB whatever is resident now.
+        let n = (before.saturating_sub(rss()) + (64 << 20)) as usize;
+        let v = vec![1u8; n];
+        std::hint::black_box(&v);
+        let after = peak_resident_bytes().unwrap();
+        drop(v);
+        assert!(after >= before + (32 << 20), "{before} → {after}");
+    }
+
+    #[test]
+    fn host_peak_divides_by_the_cells() {
+        let h = HostPeak::new(1000, 10, 8, Some(400));
+        assert_eq!(h.per_stored_cell, 100.0);
+        assert_eq!(h.per_fluid_cell, 125.0);
+        assert_eq!(h.per_stored_cell_less_buffers, Some(60.0));
+        assert_eq!(
+            HostPeak::new(1, 1, 1, None).per_stored_cell_less_buffers,
+            None
+        );
     }
 
     #[test]

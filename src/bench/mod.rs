@@ -12,6 +12,8 @@
 //!    cell)`.
 //! 4. `--json FILE`: everything as JSON ([`Report`]); `--trace DIR`: a kernel-count trace of
 //!    one more step of a SIMPLE-TS OpenCL backend ([`trace`]).
+//! 5. The backend's set-up time (where the caller timed it) and the process's peak resident
+//!    host memory at the end ([`host::peak_resident_bytes`]), per stored and per fluid cell.
 
 pub mod counts;
 pub mod datasheet;
@@ -26,7 +28,7 @@ use serde::Serialize;
 use crate::case::Common;
 use crate::device::DeviceInfo;
 use crate::error::{DeviceError, RunError};
-use crate::solver::{Level, Solver};
+use crate::solver::Solver;
 
 pub use render::render;
 pub use roofline::kernel_rows;
@@ -66,6 +68,9 @@ pub struct Spec {
     pub command: String,
     /// `git describe` of the build.
     pub git: String,
+    /// Wall seconds of the backend's set-up (geometry, kernel build, uploads), where the
+    /// caller timed it.
+    pub setup_seconds: Option<f64>,
     /// Kernel counts to use instead of `src/bench/counts.json` (a method whose kernels are
     /// modelled analytically: the explicit methods).
     pub counts: Option<counts::Counts>,
@@ -196,6 +201,8 @@ pub struct Report {
     pub iters_per_step: u32,
     /// Timed loop-2 iterations.
     pub iterations: u64,
+    /// Wall seconds of the backend's set-up (geometry, kernel build, uploads).
+    pub setup_seconds: Option<f64>,
     /// Wall seconds of the timed steps.
     pub seconds: f64,
     /// Wall milliseconds per loop-2 iteration.
@@ -204,6 +211,9 @@ pub struct Report {
     pub mcell_its: f64,
     /// Memory.
     pub memory: Memory,
+    /// The process's peak resident host memory at the end of the run (`VmHWM`: the triad's
+    /// arrays too where they are host memory); `None` where unreadable.
+    pub host_peak: Option<host::HostPeak>,
     /// Datasheet (or estimated) peaks of the device.
     pub peak: Option<datasheet::Peak>,
     /// Triad bandwidth measured in this run, GB/s.
@@ -267,7 +277,8 @@ pub fn run(solver: &mut dyn Solver, case: &Common, spec: &Spec) -> Result<Report
     };
     let fluid = grid.fluid_cells as f64;
     steps(solver, spec.warmup)?;
-    solver.snapshot(Level::Current)?;
+    // No sync (and no field download) before the clock starts: every step ends with a
+    // blocking read (SIMPLE-TS: the residual maxima; the explicit methods: their clock).
     let start = std::time::Instant::now();
     let iters = steps(solver, spec.steps)?;
     // Each iteration ends with a blocking read of the residual maxima, so the device is idle
@@ -301,10 +312,12 @@ pub fn run(solver: &mut dyn Solver, case: &Common, spec: &Spec) -> Result<Report
         steps: spec.steps,
         iters_per_step: spec.iters_per_step,
         iterations: iters,
+        setup_seconds: spec.setup_seconds,
         seconds: secs,
         ms_per_iteration: 1e3 * secs / iters.max(1) as f64,
         mcell_its: fluid * iters as f64 / secs.max(1e-300) / 1e6,
         memory,
+        host_peak: None,
         peak: spec.device.as_ref().map(datasheet::peak_of),
         triad_gbs: spec.triad.map(|b| b / 1e9),
         profiled_ms_per_iteration: None,
@@ -364,6 +377,20 @@ pub fn run(solver: &mut dyn Solver, case: &Common, spec: &Spec) -> Result<Report
             }
         }
     }
+    // On a CPU OpenCL device the buffers are host memory: the peak also without them.
+    let cpu_buffers = spec
+        .device
+        .as_ref()
+        .filter(|d| d.device_type == "CPU" && report.memory.source == "device buffers")
+        .map(|_| report.memory.bytes);
+    report.host_peak = host::peak_resident_bytes().map(|b| {
+        host::HostPeak::new(
+            b,
+            report.grid.stored_cells,
+            report.grid.fluid_cells,
+            cpu_buffers,
+        )
+    });
     Ok(report)
 }
 

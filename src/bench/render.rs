@@ -35,6 +35,24 @@ pub fn render(r: &Report) -> String {
         m.per_stored_cell,
         m.per_fluid_cell
     );
+    if let Some(h) = &r.host_peak {
+        let less = h.per_stored_cell_less_buffers.map_or(String::new(), |b| {
+            format!(" ({b:.1} B per stored cell less the device buffers, host memory here)")
+        });
+        let _ = writeln!(
+            s,
+            "host peak (VmHWM): {} = {:.1} B per stored cell, {:.1} B per fluid cell (CV){less}",
+            crate::text::bytes(h.bytes as f64),
+            h.per_stored_cell,
+            h.per_fluid_cell
+        );
+    }
+    if let Some(t) = r.setup_seconds {
+        let _ = writeln!(
+            s,
+            "set-up of the backend: {t:.3} s (geometry; OpenCL: kernel build and uploads)"
+        );
+    }
     if let Some(p) = &r.peak {
         let _ = writeln!(
             s,

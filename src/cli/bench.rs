@@ -141,8 +141,10 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     choice.kernel = args.kernel.into();
     choice.lean = lean_option(args.lean, args.kernel)?;
     choice.decomposition = args.width.map(|w| (w, args.rows.unwrap_or(usize::MAX)));
+    let setup = std::time::Instant::now();
     let built = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
         .map_err(device_failure)?;
+    spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
     let mut solver = SimpleTs::new(built);
     let report = simplets::bench::run(&mut solver, &case.common(), &spec)
         .map_err(|e| Failure::Run(e.into()))?;

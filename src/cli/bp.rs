@@ -138,7 +138,9 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
             }
         }
         let choice = &ch.as_ref().expect("the machine is set up").0;
+        let setup = std::time::Instant::now();
         let mut solver = BpSolver::new(&c, choice).map_err(device_failure)?;
+        spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
         let report = simplets::bench::run(&mut solver, &common, &spec)
             .map_err(|e| Failure::Run(e.into()))?;
         let json = o.json.map(|p| {

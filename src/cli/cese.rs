@@ -198,7 +198,9 @@ pub fn bench(case: &AnyCase, o: BenchOpts, kernel: KernelForm) -> Result<(), Fai
     let mut ch = super::explicit::bench_machine(&mut spec, &o, opencl)?;
     ch.kernel = kernel;
     let common = p.common.clone();
+    let setup = std::time::Instant::now();
     let mut solver = Cese::new(p, &ch).map_err(device_failure)?;
+    spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
     let report =
         simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
     super::explicit::report_out(&report, &common, &o)

@@ -303,7 +303,9 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
     };
     let ch = bench_machine(&mut spec, &o, opencl)?;
     let common = p.common.clone();
+    let setup = std::time::Instant::now();
     let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;
+    spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
     let report =
         simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
     report_out(&report, &common, &o)

@@ -82,12 +82,13 @@ impl Aliases {
     /// them), so following a chain to its end gives the value the reference stores.
     pub fn new(n: usize, ghosts: &Ghosts) -> Aliases {
         let table = |pairs: &mut dyn Iterator<Item = (usize, usize)>| {
-            let mut a: Vec<usize> = (0..n).collect();
+            // Built as i32 directly: no full-size usize table on the host.
+            let mut a: Vec<i32> = (0..n).map(|k| k as i32).collect();
             for (dst, src) in pairs {
                 // Earlier entries are already resolved: one step reaches the chain's end.
                 a[dst] = a[src];
             }
-            a.into_iter().map(|k| k as i32).collect::<Vec<i32>>()
+            a
         };
         let cells = table(
             &mut ghosts
