@@ -144,8 +144,8 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     let setup = std::time::Instant::now();
     let built = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
         .map_err(device_failure)?;
-    spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
     let mut solver = SimpleTs::new(built);
+    spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
     let report = simplets::bench::run(&mut solver, &case.common(), &spec)
         .map_err(|e| Failure::Run(e.into()))?;
     if let (Some(dir), Some(form)) = (&args.trace, form) {

@@ -286,27 +286,18 @@ impl Geometry {
                 }
             }
         }
-        // Bodies: cells whose centre lies inside the rectangle (later bodies win). The
-        // centres increase along each axis, so only the index ranges that can lie inside are
-        // tested: O(cells + body cells), where testing every cell for every body made a tiled
-        // grid's set-up quadratic (a billion cells with 1 290 squares: half an hour).
-        let inside = |c: &[f64], lo: f64, hi: f64| {
-            let c = &c[1..];
-            1 + c.partition_point(|&v| v <= lo)..1 + c.partition_point(|&v| v < hi)
-        };
+        // Bodies: cells whose centre lies inside the rectangle (later bodies win). The test is
+        // a column test and a row test, so each body visits only its own columns × rows: a
+        // tiled grid's many bodies cost O(bodies · (nx + ny) + cells), not O(bodies · cells).
         for (id, bd) in case.bodies.iter().enumerate() {
-            let (is, js) = (
-                inside(&grid.x_v[..=nx], bd.x[0], bd.x[1]),
-                inside(&grid.y_v[..=ny], bd.y[0], bd.y[1]),
-            );
-            for j in js {
-                for i in is.clone() {
-                    let (x, y) = (grid.x_v[i], grid.y_v[j]);
-                    if x > bd.x[0] && x < bd.x[1] && y > bd.y[0] && y < bd.y[1] {
-                        let ij = grid.idx(i, j);
-                        cell[ij] = SOLID;
-                        wall_of[ij] = id as u16;
-                    }
+            let cols: Vec<usize> = (1..=nx)
+                .filter(|&i| grid.x_v[i] > bd.x[0] && grid.x_v[i] < bd.x[1])
+                .collect();
+            for j in (1..=ny).filter(|&j| grid.y_v[j] > bd.y[0] && grid.y_v[j] < bd.y[1]) {
+                for &i in &cols {
+                    let ij = grid.idx(i, j);
+                    cell[ij] = SOLID;
+                    wall_of[ij] = id as u16;
                 }
             }
         }
@@ -519,5 +510,48 @@ fn tangential(
         Ghost::Inflow { .. } => (F_FIXED, src, inflow(side)),
         Ghost::Periodic => (F_COPY, wrap, 0.0),
         Ghost::Outflow { .. } | Ghost::Pressure { .. } => (F_COPY, src, 0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bodies' cells, found per body column × row, are exactly those the whole-grid test
+    /// finds (later bodies win), on a tiled grid with many bodies.
+    #[test]
+    fn body_cells_equal_the_whole_grid_test() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/confined_square.json");
+        let case = Case::from_file(&path).unwrap();
+        let case = crate::methods::simple_ts::tile::tile_case(&case, 300, 1000).unwrap();
+        assert!(case.bodies.len() > 3, "{}", case.bodies.len());
+        let grid = Grid::new(&case.grid, false, false);
+        let geo = Geometry::new(&case, &grid);
+        let mut body: Vec<Option<u16>> = vec![None; grid.len()];
+        for (id, bd) in case.bodies.iter().enumerate() {
+            for j in 1..=grid.ny {
+                for i in 1..=grid.nx {
+                    let (x, y) = (grid.x_v[i], grid.y_v[j]);
+                    if x > bd.x[0] && x < bd.x[1] && y > bd.y[0] && y < bd.y[1] {
+                        body[grid.idx(i, j)] = Some(id as u16);
+                    }
+                }
+            }
+        }
+        let mut solid = 0;
+        for j in 1..=grid.ny {
+            for i in 1..=grid.nx {
+                let ij = grid.idx(i, j);
+                match body[ij] {
+                    Some(id) => {
+                        assert_eq!((geo.cell[ij], geo.wall_of[ij]), (SOLID, id), "({i}, {j})");
+                        solid += 1;
+                    }
+                    None => assert_eq!(geo.cell[ij], FLUID, "({i}, {j})"),
+                }
+            }
+        }
+        assert!(solid > 0);
     }
 }
