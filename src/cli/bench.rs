@@ -141,6 +141,8 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     choice.kernel = args.kernel.into();
     choice.lean = lean_option(args.lean, args.kernel)?;
     choice.decomposition = args.width.map(|w| (w, args.rows.unwrap_or(usize::MAX)));
+    // Unless it traces a step, bench reads back only the residual maxima.
+    choice.no_read_back = args.trace.is_none();
     let setup = std::time::Instant::now();
     let built = simplets::methods::simple_ts::solver::build_backend(&case, &choice)
         .map_err(device_failure)?;

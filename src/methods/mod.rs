@@ -178,6 +178,9 @@ pub struct BackendChoice {
     /// SIMPLE-TS fused form: work-group width and rows per subdomain (`None`: the device's
     /// default).
     pub decomposition: Option<(usize, usize)>,
+    /// The run never reads the whole state back nor writes a snapshot (`simplets bench`): a
+    /// device backend's host memory is then its set-up alone.
+    pub no_read_back: bool,
 }
 
 /// Build the solver of `case` on the backend `choice` asks for.

@@ -182,7 +182,8 @@ __kernel void loop2(K_REALS_K, K_GEOMETRY, __global const real* u_n,
         /* phase 1: pseudo-velocities of this row and the next v-row, T of this row. */
         real t1 = 0.0;
         const int jn = j + 1;
-        if (live) {
+        /* (The two-sweep form's first and last passes lie a row outside the storage.) */
+        if (live && j >= 0 && j < CFG_NYT) {
             PATHS(FAST(i, j),
             if (need_p1 && j == j0 && j >= 1 && i >= 1 && i <= CFG_NXT - 2
                 && V_FACE(i, j) == F_SOLVED)

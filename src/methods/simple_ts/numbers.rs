@@ -33,6 +33,10 @@ pub const OUTPUT_F64_ARRAYS: usize = 6;
 /// measured), an OpenCL runtime and its compiler (PoCL with LLVM: about 330 MB), with a margin.
 pub const HOST_FIXED_BYTES: u64 = 512 << 20;
 
+/// Host bytes per stored cell of an OpenCL set-up beyond the geometry: the fused form's alias
+/// tables (3 i32), fast-path mask and packed word (i32 each), the most any form holds at once.
+pub const OPENCL_SETUP_BYTES: usize = 5 * 4;
+
 /// Host bytes a run of `stored` stored cells needs on `kind`: the backend's arrays, the
 /// geometry, one snapshot being written and the fixed margin.
 pub fn host_bytes(stored: u64, kind: crate::methods::BackendKind) -> u64 {
@@ -41,6 +45,21 @@ pub fn host_bytes(stored: u64, kind: crate::methods::BackendKind) -> u64 {
         BackendKind::Reference | BackendKind::Parallel => host_bytes_per_cell(),
         BackendKind::OpenCl => (OPENCL_HOST_F64_ARRAYS * 8 + GEOMETRY_BYTES) as u64,
     } + (OUTPUT_F64_ARRAYS * 8) as u64;
+    stored
+        .saturating_mul(per_cell)
+        .saturating_add(HOST_FIXED_BYTES)
+}
+
+/// Host bytes of a run on `kind` that never reads the whole state back nor writes a snapshot
+/// (`simplets bench`): a device backend's set-up (geometry and the form's tables, measured
+/// 33 B per stored cell for the lean fused form); a host backend as [`host_bytes`] less the
+/// snapshot.
+pub fn host_bytes_no_read_back(stored: u64, kind: crate::methods::BackendKind) -> u64 {
+    use crate::methods::BackendKind;
+    let per_cell = match kind {
+        BackendKind::Reference | BackendKind::Parallel => host_bytes_per_cell(),
+        BackendKind::OpenCl => (GEOMETRY_BYTES + OPENCL_SETUP_BYTES) as u64,
+    };
     stored
         .saturating_mul(per_cell)
         .saturating_add(HOST_FIXED_BYTES)
@@ -280,10 +299,12 @@ impl CaseNumbers {
             let _ = writeln!(
                 s,
                 "memory      host: ~{} (reference, parallel: {} B per stored cell), ~{} (opencl \
-                 on a GPU; on a CPU device the buffers below count too), each with {} fixed",
+                 on a GPU; ~{} in bench, which reads no field back; on a CPU device the buffers \
+                 below count too), each with {} fixed",
                 host(BackendKind::Reference),
                 host_bytes_per_cell() + (OUTPUT_F64_ARRAYS * 8) as u64,
                 host(BackendKind::OpenCl),
+                crate::text::bytes(host_bytes_no_read_back(self.stored, BackendKind::OpenCl) as f64),
                 crate::text::bytes(HOST_FIXED_BYTES as f64)
             );
         }

@@ -296,7 +296,11 @@ fn footprint(
     use super::opencl::{fused, phase};
     use crate::methods::{BackendKind, KernelForm};
     let stored = ((case.grid.nx + 2) * (case.grid.ny + 2)) as u64;
-    let host = super::numbers::host_bytes(stored, choice.kind);
+    let host = if choice.no_read_back {
+        super::numbers::host_bytes_no_read_back(stored, choice.kind)
+    } else {
+        super::numbers::host_bytes(stored, choice.kind)
+    };
     if choice.kind != BackendKind::OpenCl {
         return Ok((host, None));
     }
