@@ -219,6 +219,28 @@ fn embedded_counts_are_current_and_complete() {
     }
 }
 
+/// `simplets bench` on the kernel-count case at 60 × 30 (implicit TVD, one step of one
+/// iteration after `warmup` steps, no profile) with `extra` arguments; asserts it succeeds.
+fn small_bench(warmup: &str, extra: &[&str]) -> std::process::Output {
+    let case_path = root().join("scripts/kernel_count/case.json");
+    let out = common::simplets()
+        .args(["bench", case_path.to_str().unwrap()])
+        .args(["--nx", "60", "--ny", "30", "--scheme", "implicit-tvd"])
+        .args([
+            "--warmup", warmup, "--steps", "1", "--iters", "1", "--triad", "0",
+        ])
+        .arg("--no-profile")
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// `simplets bench --trace` and the counting replay (scripts/count_kernels.py) on a tiny case:
 /// the replay reproduces the device's buffers bit for bit (else the script fails) and counts
 /// what the embedded counts say per work-item for a kernel whose work does not depend on the
@@ -235,21 +257,7 @@ fn traced_step_replays_bit_for_bit_in_the_counting_build() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("trace");
-    let case_path = root().join("scripts/kernel_count/case.json");
-    let out = common::simplets()
-        .args(["bench", case_path.to_str().unwrap()])
-        .args(["--nx", "60", "--ny", "30", "--scheme", "implicit-tvd"])
-        .args([
-            "--warmup", "3", "--steps", "1", "--iters", "1", "--triad", "0",
-        ])
-        .args(["--no-profile", "--trace", trace.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    small_bench("3", &["--trace", trace.to_str().unwrap()]);
     let json = tmp.path().join("counts.json");
     let out = Command::new("python3")
         .arg(root().join("scripts/count_kernels.py"))
@@ -295,21 +303,7 @@ fn bench_records_setup_time_and_host_peak() {
     let _g = cl_lock();
     let tmp = tempfile::tempdir().unwrap();
     let json = tmp.path().join("bench.json");
-    let case_path = root().join("scripts/kernel_count/case.json");
-    let out = common::simplets()
-        .args(["bench", case_path.to_str().unwrap()])
-        .args(["--nx", "60", "--ny", "30", "--scheme", "implicit-tvd"])
-        .args([
-            "--warmup", "1", "--steps", "1", "--iters", "1", "--triad", "0",
-        ])
-        .args(["--no-profile", "--json", json.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = small_bench("1", &["--json", json.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("host peak (VmHWM)") && text.contains("set-up of the backend: "),

@@ -3,7 +3,7 @@
 //! difference allowed on any field of either level), on the authors' straight channel and on
 //! a small channel with two bodies whose convex corners and adiabatic wall trigger the wall
 //! switches. The fused form runs the mass-balance outer faces too (full and lean storage) and
-//! refuses compat in one line (it runs the GPU order only).
+//! refuses compat in one line (it does not carry the C++ code's defects).
 //!
 //! Five programs (compat on the straight channel; compat, the default mode, and the default
 //! mode fused in full and lean storage on the body channel) come from the shared kernel cache
@@ -194,10 +194,10 @@ fn mass_balance_in_the_default_mode_is_bit_identical() {
     }
 }
 
-/// The fused form refuses compat with its reason, in one line: compat needs the C++ order and
-/// the fused kernel runs the GPU order only. No device needed.
+/// The fused form refuses compat with its reason, in one line: compat reproduces the C++
+/// code's defects, which the fused kernel does not carry. No device needed.
 #[test]
-fn fused_form_refuses_compat_naming_the_order() {
+fn fused_form_refuses_compat_naming_the_reason() {
     let mut v = serde_json::to_value(bodies(Some("simple_ts_cpp".into()), false)).unwrap();
     v["boundaries"]["west"]
         .as_object_mut()
@@ -209,7 +209,7 @@ fn fused_form_refuses_compat_naming_the_order() {
     assert_eq!(case.solver.sweeps(), 1);
     let why = fused::unsupported(&case).expect("the fused form refuses compat");
     assert!(
-        why.contains("compat") && why.contains("GPU order only") && !why.contains('\n'),
+        why.contains("compat") && why.contains("defects") && !why.contains('\n'),
         "{why}"
     );
 }

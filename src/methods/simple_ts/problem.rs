@@ -134,15 +134,24 @@ impl Problem {
     /// from the initial state on solved faces, the fixed values on fixed faces, 0 inside
     /// solids. Equal, bit for bit, to the rows of [`Problem::initial`].
     pub fn initial_rows(&self, rows: Range<usize>) -> Fields {
+        use rayon::prelude::*;
         let (g, geo, init) = (&self.grid, &self.geo, &self.case.initial);
-        let mut k = Fields::zeros(rows.len() * g.nxt);
         let base = rows.start * g.nxt;
-        for ij in base..rows.end * g.nxt {
-            let at = ij - base;
-            let [p, t, rho, gam] = self.cell(ij);
-            (k.p[at], k.T[at], k.rho[at], k.Gam[at]) = (p, t, rho, gam);
-            k.u[at] = self.face(ij, &geo.u_face, &geo.u_fixed, &self.rules.1, init.u);
-            k.v[at] = self.face(ij, &geo.v_face, &geo.v_fixed, &self.rules.2, init.v);
+        // Cells on rayon's threads (each value is its own rule's: no order to keep), then
+        // scattered into the six arrays: the per-cell rule lookups were about a quarter of a
+        // large grid's OpenCL set-up on one core (profile at 64 M cells).
+        let cells: Vec<[f64; 6]> = (base..rows.end * g.nxt)
+            .into_par_iter()
+            .map(|ij| {
+                let [p, t, rho, gam] = self.cell(ij);
+                let u = self.face(ij, &geo.u_face, &geo.u_fixed, &self.rules.1, init.u);
+                let v = self.face(ij, &geo.v_face, &geo.v_fixed, &self.rules.2, init.v);
+                [u, v, p, t, rho, gam]
+            })
+            .collect();
+        let mut k = Fields::zeros(cells.len());
+        for (at, c) in cells.iter().enumerate() {
+            [k.u[at], k.v[at], k.p[at], k.T[at], k.rho[at], k.Gam[at]] = *c;
         }
         k
     }
