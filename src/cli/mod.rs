@@ -82,8 +82,8 @@ pub enum Command {
     Plot(plot::PlotArgs),
 }
 
-/// OpenCL loop-2 forms (both bit-identical to the reference; the fused one runs the GPU order
-/// only).
+/// OpenCL loop-2 forms (both bit-identical to the reference; the fused one runs one or two T/p
+/// sweeps per iteration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KernelForm {
     /// Jacobi phase kernels (cl/simple_ts/kernels/jacobi.cl).
