@@ -5,9 +5,9 @@
 //! switches. The fused form runs the mass-balance outer faces too (full and lean storage) and
 //! refuses compat in one line (it does not carry the C++ code's defects).
 //!
-//! Five programs (compat on the straight channel; compat, the default mode, and the default
-//! mode fused in full and lean storage on the body channel) come from the shared kernel cache
-//! (`tests/common`).
+//! Six programs (compat on the straight channel; compat, the default mode, and the default
+//! mode fused in full and lean storage and in the C++ order's two sweeps on the body channel)
+//! come from the shared kernel cache (`tests/common`).
 
 mod common;
 
@@ -162,6 +162,25 @@ fn cpp_steady_test_runs_on_the_device() {
     let driven = bodies(Some("simple_ts_cpp".into()), false);
     let mut d = OpenCl::new(&driven, &cl_options()).unwrap();
     assert_eq!(d.step().unwrap().steady, Some(false));
+}
+
+/// Mass-balance outer faces in the C++ order's two sweeps on the fused form (the authors'
+/// channels without compat): bit for bit over 20 steps, with equal loop-2 counts.
+#[test]
+fn mass_balance_in_the_cpp_order_on_the_fused_form() {
+    let _g = cl_lock();
+    let mut case = bodies(None, false);
+    case.solver.order = simplets::methods::simple_ts::case::SweepOrder::Cpp;
+    case.solver.inner_sweeps = 2;
+    assert_eq!(fused::unsupported(&case), None);
+    let mut r = Reference::new(&case);
+    let nxt = r.p.grid.nxt;
+    let mut d = fused::Fused::new(&case, &cl_options(), Some((8, 4))).unwrap();
+    for s in 1..=20 {
+        assert_eq!(r.step().unwrap().iters, d.step().unwrap().iters, "step {s}");
+    }
+    let e = diff_state(&r.state, d.state().unwrap(), nxt);
+    assert!(e.same(), "fused, C++ order: {e}");
 }
 
 /// Mass-balance outer faces at both ends in the default mode (GPU order, no compat): the
