@@ -471,6 +471,28 @@ fn build_kernels_fills_the_cache() {
     );
 }
 
+/// `build-kernels` refuses, in one line naming the flag (exit 2, no build, no device needed),
+/// the lean storage without the fused form and the SIMPLE-TS flags on another method's case.
+#[test]
+fn build_kernels_refuses_flags_that_do_not_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let sts = common::config("default.json");
+    let shll = common::config("shll_dam_break.json");
+    for (case, flag, extra) in [
+        (&sts, "--lean", None),
+        (&sts, "--lean", Some(["--kernel", "phase"])),
+        (&shll, "--lean", None),
+        (&shll, "--gpu-order", None),
+    ] {
+        let mut args = vec!["build-kernels", case.to_str().unwrap(), flag];
+        args.extend(extra.iter().flatten());
+        let o = simplets(&args, dir.path());
+        let line = one_error_line(&o, 2);
+        assert!(line.contains(flag), "{args:?}: {line}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
+
 /// Extra build options that would change floating-point results are refused with one line
 /// naming the variable (exit 2), before anything is compiled or written.
 #[test]

@@ -123,6 +123,20 @@ pub fn devices() -> Result<(), Failure> {
 /// `simplets build-kernels`.
 pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
     let any = load_any(&args.case)?;
+    if any.simple_ts().is_none() {
+        for (flag, set) in [
+            ("--scheme", args.scheme.is_some()),
+            ("--lean", args.lean),
+            ("--gpu-order", args.gpu_order),
+        ] {
+            if set {
+                return Err(Failure::Input(anyhow!(
+                    "{flag} applies to SIMPLE-TS cases only; {} is another method",
+                    args.case.display()
+                )));
+            }
+        }
+    }
     if matches!(any, AnyCase::CeseEuler(_)) {
         return super::cese::build_kernels(&any, args.device.as_deref(), args.nx, args.ny);
     }
@@ -145,11 +159,7 @@ pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
         case.solver.order = simplets::methods::simple_ts::case::SweepOrder::Gpu;
     }
     let only = args.kernel;
-    if args.lean && only == Some(KernelForm::Phase) {
-        return Err(Failure::Input(anyhow!(
-            "--lean is the fused form's storage: use it without --kernel phase"
-        )));
-    }
+    let lean = super::lean_option(args.lean, only.unwrap_or(KernelForm::Phase))?;
     let dev = simplets::device::select_device(args.device.as_deref())
         .map_err(|e| Failure::Input(e.into()))?;
     let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
@@ -162,8 +172,8 @@ pub fn build_kernels(args: BuildKernelsArgs) -> Result<(), Failure> {
         only != Some(KernelForm::Fused),
         only != Some(KernelForm::Phase),
     );
-    let (phase, fused) = fused::build_ahead(&case, &dev, &cache, forms, args.lean)
-        .map_err(|e| Failure::Run(e.into()))?;
+    let (phase, fused) =
+        fused::build_ahead(&case, &dev, &cache, forms, lean).map_err(|e| Failure::Run(e.into()))?;
     let phase = phase.map_or("not asked for".to_string(), |s| format!("{s:.2} s"));
     let fused = match (forms.1, fused) {
         (false, _) => "not asked for".to_string(),

@@ -45,6 +45,11 @@ pub fn host_bytes(stored: u64, kind: crate::methods::BackendKind) -> u64 {
         BackendKind::Reference | BackendKind::Parallel => host_bytes_per_cell(),
         BackendKind::OpenCl => (OPENCL_HOST_F64_ARRAYS * 8 + GEOMETRY_BYTES) as u64,
     } + (OUTPUT_F64_ARRAYS * 8) as u64;
+    with_fixed(stored, per_cell)
+}
+
+/// `stored` cells of `per_cell` bytes and the fixed margin.
+fn with_fixed(stored: u64, per_cell: u64) -> u64 {
     stored
         .saturating_mul(per_cell)
         .saturating_add(HOST_FIXED_BYTES)
@@ -60,9 +65,7 @@ pub fn host_bytes_no_read_back(stored: u64, kind: crate::methods::BackendKind) -
         BackendKind::Reference | BackendKind::Parallel => host_bytes_per_cell(),
         BackendKind::OpenCl => (GEOMETRY_BYTES + OPENCL_SETUP_BYTES) as u64,
     };
-    stored
-        .saturating_mul(per_cell)
-        .saturating_add(HOST_FIXED_BYTES)
+    with_fixed(stored, per_cell)
 }
 /// Above this many stored cells the fluid count is taken without building [`Geometry`].
 const GEOMETRY_MAX_CELLS: usize = 1 << 24;
