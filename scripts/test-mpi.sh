@@ -84,8 +84,15 @@ for variant in "cpp implicit tvd" "gpu explicit upwind"; do
     run "$work/par" 2 --ranks-y 2 --backend parallel --threads 2
     same "$one" "$work/par" "$variant, parallel on -n 2"
     # The OpenCL phase form on each rank (PoCL here), halos staged through the host.
+    # Each exchange overlapped with the interior of its phase (the default), then blocking.
     run "$work/cl" 2 --backend opencl
     same "$one" "$work/cl" "$variant, opencl on -n 2"
+    grep -q 'overlapped with the interior' "$work"/cl/*.manifest.json ||
+        { echo "FAIL $variant: the manifest does not say the exchange overlapped" >&2; failed=1; }
+    SIMPLETS_HALO_OVERLAP=0 run "$work/cl-bl" 2 --backend opencl
+    same "$one" "$work/cl-bl" "$variant, opencl on -n 2, blocking"
+    grep -q '"exchange": "blocking"' "$work"/cl-bl/*.manifest.json ||
+        { echo "FAIL $variant: the manifest does not say the exchange was blocking" >&2; failed=1; }
     # A restart from one process's checkpoint on 3 ranks, and from 4 ranks' on 2.
     for from in "$one" "$out"; do
         a="$work/restart-one" b="$work/restart-ranks"
@@ -94,7 +101,7 @@ for variant in "cpp implicit tvd" "gpu explicit upwind"; do
         run "$b" 3 --backend reference --restart "$from/rk.ckpt-4"
         same "$a" "$b" "$variant, restart of $(basename "$from") on -n 3"
     done
-    echo "mpi: $variant: 1 to 4 ranks, 1D and 2D layouts, parallel and OpenCL on 2, restarts: equal to one process"
+    echo "mpi: $variant: 1 to 4 ranks, 1D and 2D layouts, parallel and OpenCL on 2 (blocking and overlapped), restarts: equal to one process"
 done
 
 # SIGTERM to one rank (not necessarily rank 0) stops every rank after the current step with a

@@ -64,8 +64,15 @@ fn place(case: &Case, k: usize) -> String {
 }
 
 /// `steps` steps of `case` on `px × py` thread ranks on OpenCL: rank 0's reports and gathered
-/// final state.
-fn on_ranks(case: &Case, px: usize, py: usize, steps: u64) -> (Vec<StepReport>, State) {
+/// final state, with the exchanges overlapped (`Some(true)`), blocking (`Some(false)`) or as
+/// the environment says (`None`); with `Some`, every rank must report that exchange.
+fn on_ranks_with(
+    case: &Case,
+    px: usize,
+    py: usize,
+    steps: u64,
+    overlap: Option<bool>,
+) -> (Vec<StepReport>, State) {
     let pb = Arc::new(Problem::new(case));
     let dec = Decomposition::new(case.grid.nx, case.grid.ny, px, py).unwrap();
     let threads: Vec<_> = ThreadComm::group(px * py)
@@ -81,6 +88,16 @@ fn on_ranks(case: &Case, px: usize, py: usize, steps: u64) -> (Vec<StepReport>, 
                 };
                 let mut r = ranks::build(pb, dec, Arc::clone(&comm), &choice)
                     .unwrap_or_else(|e| panic!("rank {}: {e}", comm.rank()));
+                if let Some(on) = overlap {
+                    r.set_overlap(on);
+                    let how = r.details().into_iter().find(|(k, _)| k == "halo exchange");
+                    let want = if on { "overlapped" } else { "blocking" };
+                    assert!(
+                        how.as_ref().is_some_and(|(_, v)| v.starts_with(want)),
+                        "rank {}: {how:?}",
+                        comm.rank()
+                    );
+                }
                 if !comm.is_root() {
                     r.follow();
                     return None;
@@ -97,12 +114,19 @@ fn on_ranks(case: &Case, px: usize, py: usize, steps: u64) -> (Vec<StepReport>, 
 }
 
 fn same_bits(case: &Case, layouts: &[(usize, usize)], steps: u64) {
+    same_bits_with(case, layouts, steps, None)
+}
+
+fn same_bits_with(case: &Case, layouts: &[(usize, usize)], steps: u64, overlap: Option<bool>) {
     let mut one = Reference::new(case);
     let want: Vec<StepReport> = (0..steps).map(|_| one.step().unwrap()).collect();
     let want_state = bits(&one.state);
     for &(px, py) in layouts {
-        let what = format!("{} {:?} on {px} x {py}", case.name, case.solver.order);
-        let (reports, st) = on_ranks(case, px, py, steps);
+        let what = format!(
+            "{} {:?} on {px} x {py} (overlap {overlap:?})",
+            case.name, case.solver.order
+        );
+        let (reports, st) = on_ranks_with(case, px, py, steps, overlap);
         assert_eq!(reports, want, "{what}: reports");
         let got = bits(&st);
         let diff = got.iter().zip(&want_state).filter(|(a, b)| a != b).count();
@@ -139,6 +163,30 @@ fn opencl_ranks_equal_one_process_in_both_orders() {
     }
 }
 
+/// The exchanges overlapped with the interior (`phase/overlap.rs`, the default: each phase's
+/// frame first, its interior and copy list again while the strips travel) and blocking, set on
+/// every rank: the same bits as one process in both orders, on windows whose interior is
+/// launched in groups of 32 columns (80 columns on 2 × 1 and 2 × 2) and in the driver's shape
+/// (3 × 1), cut through the body.
+#[test]
+fn overlapped_exchange_equals_one_process() {
+    let _g = cl_lock();
+    let mut base = body_case(
+        r#"{ "kind": "inflow", "mach": 0.8, "p": 1.0, "T": 1.0 }"#,
+        r#"{ "kind": "outflow" }"#,
+    );
+    base.grid.nx = 80;
+    base.grid.x = [0.0, 8.0];
+    base.bodies[0].x = [3.85, 4.25];
+    for order in [SweepOrder::Gpu, SweepOrder::Cpp] {
+        let mut case = base.clone();
+        case.solver.order = order;
+        case.solver.inner_sweeps = 2;
+        same_bits_with(&case, &[(2, 1), (2, 2), (3, 1)], 3, Some(true));
+    }
+    same_bits_with(&base, &[(2, 2)], 2, Some(false));
+}
+
 /// Pressure sides (ghost rules on both x sides) on 2 × 1.
 #[test]
 fn opencl_ranks_equal_one_process_with_pressure_sides() {
@@ -150,8 +198,9 @@ fn opencl_ranks_equal_one_process_with_pressure_sides() {
     same_bits(&case, &[(2, 1)], 3);
 }
 
-/// `simplets bench --thread-ranks 2` on OpenCL: every rank reports the same iterations, halo
-/// traffic in every iteration, and a modelled exchange time; the JSON has the aggregate.
+/// `simplets bench --thread-ranks 2 --halo-exchange both` on OpenCL: for the blocking and the
+/// overlapped exchange, every rank reports the same iterations, halo traffic in every
+/// iteration, and a modelled exchange time; the JSON has both reports.
 #[test]
 fn bench_on_thread_ranks_reports_every_rank() {
     let _g = cl_lock();
@@ -184,6 +233,8 @@ fn bench_on_thread_ranks_reports_every_rank() {
             "2",
             "--iters",
             "3",
+            "--halo-exchange",
+            "both",
         ])
         .args(["--json", json.to_str().unwrap()])
         .output()
@@ -195,22 +246,27 @@ fn bench_on_thread_ranks_reports_every_rank() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("on 2 x 1 thread ranks"), "{text}");
-    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    assert_eq!(r["iterations"], 6, "{r}");
-    let each = r["each"].as_array().unwrap();
-    assert_eq!(each.len(), 2);
-    for rank in each {
-        assert_eq!(rank["iterations"], 6, "{rank}");
-        // Four exchanges per iteration in the GPU order (pseudo-velocities, the sweep, the
-        // correction, the fluxes), one neighbour each.
-        assert_eq!(rank["exchanges_per_iteration"], 4.0, "{rank}");
-        assert!(
-            rank["halo_bytes_per_iteration"].as_f64().unwrap() > 0.0,
-            "{rank}"
-        );
-        assert!(
-            rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
-            "{rank}"
-        );
+    assert!(text.contains("(overlapped exchange)"), "{text}");
+    let both: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for how in ["blocking", "overlapped"] {
+        let r = &both[how];
+        assert_eq!(r["exchange"], how, "{both}");
+        assert_eq!(r["iterations"], 6, "{r}");
+        let each = r["each"].as_array().unwrap();
+        assert_eq!(each.len(), 2);
+        for rank in each {
+            assert_eq!(rank["iterations"], 6, "{rank}");
+            // Four exchanges per iteration in the GPU order (pseudo-velocities, the sweep, the
+            // correction, the fluxes), one neighbour each.
+            assert_eq!(rank["exchanges_per_iteration"], 4.0, "{rank}");
+            assert!(
+                rank["halo_bytes_per_iteration"].as_f64().unwrap() > 0.0,
+                "{rank}"
+            );
+            assert!(
+                rank["model_ms_per_iteration"].as_f64().unwrap() > 0.0,
+                "{rank}"
+            );
+        }
     }
 }

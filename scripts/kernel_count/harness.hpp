@@ -158,6 +158,7 @@ inline uint64_t popcount(const std::vector<std::atomic<uint64_t>>& v) {
 struct WorkItem {
     size_t gid[3] = {0, 0, 0}, lid[3] = {0, 0, 0}, grp[3] = {0, 0, 0};
     size_t gsize[3] = {1, 1, 1}, lsize[3] = {1, 1, 1}, ngroups[3] = {1, 1, 1};
+    unsigned dims = 1;
 };
 inline thread_local WorkItem wi;
 inline std::barrier<>*& group_barrier() {
@@ -295,6 +296,7 @@ inline size_t get_group_id(unsigned d) { return kc::wi.grp[d]; }
 inline size_t get_global_size(unsigned d) { return kc::wi.gsize[d]; }
 inline size_t get_local_size(unsigned d) { return kc::wi.lsize[d]; }
 inline size_t get_num_groups(unsigned d) { return kc::wi.ngroups[d]; }
+inline unsigned get_work_dim() { return kc::wi.dims; }
 inline void barrier(int) { kc::group_barrier()->arrive_and_wait(); }
 inline int clamp(int x, int a, int b) { return x < a ? a : (x > b ? b : x); }
 inline int min(int a, int b) { return a < b ? a : b; }
@@ -307,6 +309,7 @@ template <class F>
 void launch(F kernel, std::vector<size_t> global, std::vector<size_t> local) {
     const size_t dims = global.size();
     WorkItem base;
+    base.dims = (unsigned)dims;
     for (size_t d = 0; d < dims; d++)
         base.gsize[d] = global[d];
     if (local.empty()) {

@@ -215,8 +215,8 @@ pub struct RanksReport {
     pub model_ms_per_iteration: f64,
     /// The model's parameters.
     pub model: ExchangeModel,
-    /// OpenCL ranks of an explicit method: `overlapped` (each stage's interior computed while
-    /// its halos travel) or `blocking` (the exchange after the whole stage).
+    /// OpenCL ranks: `overlapped` (each phase's or stage's interior computed while its halos
+    /// travel) or `blocking` (the exchange after the whole phase or stage).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange: Option<String>,
     /// Every rank.

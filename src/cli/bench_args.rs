@@ -113,10 +113,10 @@ pub struct BenchArgs {
         requires = "thread_ranks"
     )]
     pub latency_us: f64,
-    /// With --thread-ranks, explicit methods on OpenCL: `overlapped` (each stage's interior
-    /// computed while its halos travel), `blocking` (the exchange after the whole stage) or
-    /// `both` (blocking, then overlapped, in one run: two reports); default: blocking unless
-    /// SIMPLETS_HALO_OVERLAP=1.
+    /// With --thread-ranks on OpenCL: `overlapped` (each phase's or stage's interior computed
+    /// while its halos travel), `blocking` (the exchange after the whole phase or stage) or
+    /// `both` (blocking, then overlapped, in one run: two reports); default: SIMPLE-TS
+    /// overlapped, the explicit methods blocking (SIMPLETS_HALO_OVERLAP=1 or 0 sets it).
     #[arg(long, value_enum, value_name = "MODE", requires = "thread_ranks")]
     pub halo_exchange: Option<HaloExchange>,
     /// Explicit methods: append one CSV line (case, method, nx, ny, backend, threads, steps,
@@ -125,7 +125,7 @@ pub struct BenchArgs {
     pub csv: Option<PathBuf>,
 }
 
-/// How the explicit methods' OpenCL thread ranks exchange their halos (`--halo-exchange`).
+/// How OpenCL thread ranks exchange their halos (`--halo-exchange`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum HaloExchange {
     /// Each stage's frame first, its interior while the halos travel.

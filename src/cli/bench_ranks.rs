@@ -46,10 +46,16 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result
     .map_err(|e| Failure::Input(anyhow!(e)))?;
     let choice = rank_choice(args, opencl)?;
     let (warmup, steps) = (args.warmup, args.steps);
+    let (default, modes) = exchange_modes(
+        args,
+        opencl,
+        simplets::methods::simple_ts::opencl::phase::OVERLAP_BY_DEFAULT,
+    )?;
     let threads: Vec<_> = ThreadComm::group(dec.ranks())
         .into_iter()
         .map(|c| {
             let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
+            let modes = modes.clone();
             std::thread::spawn(move || {
                 let comm: Arc<dyn Comm> = Arc::new(c);
                 let (rank, size) = (comm.rank(), comm.size());
@@ -58,14 +64,52 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result
                 let mut r = simplets::methods::simple_ts::ranks::build(pb, dec, comm, &choice)
                     .unwrap_or_else(|e| fail(&e));
                 let name = simplets::methods::simple_ts::backend::Backend::name(r.local());
-                let b = run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
-                (name, b)
+                let mut each = Vec::new();
+                for &mode in &modes {
+                    if let Some(on) = mode {
+                        simplets::methods::simple_ts::backend::Backend::set_overlap(&mut r, on);
+                    }
+                    let b =
+                        run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
+                    each.push(b);
+                }
+                (name, each)
             })
         })
         .collect();
-    let (name, each) = join_ranks(threads)?;
-    let report = RanksReport::new(&pb, &dec, name, model, each);
-    report_out(args, &report)
+    let (name, mut per_rank) = join_ranks(threads)?;
+    let mut reports = Vec::new();
+    for mode in modes.iter().rev() {
+        let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
+        let mut report = RanksReport::new(&pb, &dec, name.clone(), model, each);
+        report.exchange = exchange_name(opencl, mode.unwrap_or(default));
+        reports.insert(0, report);
+    }
+    reports_out(args, &reports)
+}
+
+/// The exchange OpenCL ranks run unless told (`SIMPLETS_HALO_OVERLAP`, else the method's
+/// `by_default`; a bad value refused here) and the exchanges `--halo-exchange` times, in
+/// order: `Some(overlap)` set on every rank, `None` the default.
+fn exchange_modes(
+    args: &BenchArgs,
+    opencl: bool,
+    by_default: bool,
+) -> Result<(bool, Vec<Option<bool>>), Failure> {
+    let set = simplets::device::overlap_setting().map_err(super::device_failure)?;
+    let default = opencl && set.unwrap_or(by_default);
+    let modes = match args.halo_exchange {
+        None => vec![None],
+        Some(HaloExchange::Overlapped) => vec![Some(true)],
+        Some(HaloExchange::Blocking) => vec![Some(false)],
+        Some(HaloExchange::Both) => vec![Some(false), Some(true)],
+    };
+    Ok((default, modes))
+}
+
+/// The report's name of the exchange (OpenCL ranks only).
+fn exchange_name(opencl: bool, overlap: bool) -> Option<String> {
+    opencl.then(|| if overlap { "overlapped" } else { "blocking" }.into())
 }
 
 /// The explicit case `any` on `n` thread ranks (`opencl`: every rank on the one device chosen
@@ -89,16 +133,11 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
     .map_err(|e| Failure::Input(anyhow!(e)))?;
     let choice = rank_choice(args, opencl)?;
     let (warmup, steps) = (args.warmup, args.steps);
-    // The exchange the ranks run unless told (SIMPLETS_HALO_OVERLAP; a bad value refused here).
-    let default = opencl
-        && simplets::methods::explicit::opencl::overlap_default().map_err(super::device_failure)?;
-    // The exchanges timed, in order: `Some(overlap)` set on every rank, `None` the default.
-    let modes: Vec<Option<bool>> = match args.halo_exchange {
-        None => vec![None],
-        Some(HaloExchange::Overlapped) => vec![Some(true)],
-        Some(HaloExchange::Blocking) => vec![Some(false)],
-        Some(HaloExchange::Both) => vec![Some(false), Some(true)],
-    };
+    let (default, modes) = exchange_modes(
+        args,
+        opencl,
+        simplets::methods::explicit::opencl::OVERLAP_BY_DEFAULT,
+    )?;
     let pb = Arc::new(p);
     let threads: Vec<_> = ThreadComm::group(dec.ranks())
         .into_iter()
@@ -145,8 +184,7 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
         let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
         let what = (pb.common.name.clone(), m.nx, m.ny, "step");
         let mut report = RanksReport::of(what, &dec, name.clone(), model, each);
-        let overlap = mode.unwrap_or(default);
-        report.exchange = opencl.then(|| if overlap { "overlapped" } else { "blocking" }.into());
+        report.exchange = exchange_name(opencl, mode.unwrap_or(default));
         reports.insert(0, report);
     }
     reports_out(args, &reports)
@@ -218,13 +256,9 @@ fn join_ranks<B>(
     Ok((name, each))
 }
 
-/// Print the report, and write it as JSON to `--json` (atomically, `--force` to overwrite).
-fn report_out(args: &BenchArgs, report: &RanksReport) -> Result<(), Failure> {
-    reports_out(args, std::slice::from_ref(report))
-}
-
-/// [`report_out`] of one report or several (`--halo-exchange both`: printed in turn, the JSON
-/// an object of the reports by their exchange).
+/// Print one report or several (`--halo-exchange both`: in turn) and write `--json`
+/// atomically (`--force` to overwrite): one report, or an object of the reports by their
+/// exchange.
 fn reports_out(args: &BenchArgs, reports: &[RanksReport]) -> Result<(), Failure> {
     for r in reports {
         print!("{}", r.render());

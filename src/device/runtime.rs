@@ -34,7 +34,7 @@ use crate::error::DeviceError;
 use buffers::Buf;
 use record::Recorders;
 
-pub use blocks::{Block, PendingReads};
+pub use blocks::{overlap_setting, Block, PendingReads, OVERLAP_ENV};
 pub use record::{ArgBinding, CommandTime, Profile, TraceOp, COPY, READ};
 
 /// A program with named buffers and bound kernels on one device.

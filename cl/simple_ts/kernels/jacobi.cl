@@ -14,14 +14,23 @@
  * sweep ends in p_new, t_new. Explicit: convective once per step. Every loop-2 kernel is
  * gated by the device-side loop control (gate.cl). */
 
+/* The stored cell of a whole-grid work-item: k = get_global_id(0) in a 1-D launch over the
+ * grid; in a 2-D launch, column get_global_id(0) of row get_global_id(1). A rank that overlaps
+ * its halo exchange launches a phase as rectangles of its window with a global work offset
+ * (the frame, then the interior: src/methods/simple_ts/opencl/phase/overlap.rs), each of the
+ * exact size, so every cell is computed once and as in the whole launch. */
+#define PHASE_CELL(k) \
+    const size_t k = get_work_dim() == 2 \
+        ? get_global_id(0) + get_global_id(1) * (size_t)CFG_NXT : get_global_id(0); \
+    if (k >= (size_t)CFG_NXT * CFG_NYT) \
+        return
+
 /* (7)–(12): ρu, ρv, Fx, Fy at every stored face (density::face_densities). */
 __kernel void fluxes(K_REALS_K, K_GEOMETRY, __global real* rho_u, __global real* rho_v,
                      __global real* fx, __global real* fy LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
+    PHASE_CELL(k);
     CELL_OF(k);
     PATHS(fast[k],
         const real ru = rho_fc(i, j);
@@ -42,9 +51,7 @@ __kernel void pseudo(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                      __global real* d_v EAST_OUTER_ARGS LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
+    PHASE_CELL(k);
     CELL_OF(k);
     PATHS(fast[k],
         if (i >= 1 && j >= 1 && j <= CFG_NYT - 2 && U_FACE(i, j) == F_SOLVED)
@@ -122,9 +129,7 @@ __kernel void tp(K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const
                  __global real* res_p, __global real* res_t FIRST_SWEEP_ARGS LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
+    PHASE_CELL(k);
     TP_EVAL(T, P, t, p);
 #if CFG_COMPAT_STEADY_FIRST
     res_p1[k] = res_p[k];
@@ -150,9 +155,7 @@ __kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
                        __global real* res_p, __global real* res_t LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
+    PHASE_CELL(k);
     TP_EVAL(T_PREV, P_PREV, t_old, p_old);
 }
 
@@ -186,9 +189,7 @@ __kernel void correct(__global real* u, __global real* v, __global const int* u_
                       __global real* rho, __global real* gam LOOP2_GATE_ARG)
 {
     LOOP2_GATE
-    const size_t k = get_global_id(0);
-    if (k >= (size_t)CFG_NXT * CFG_NYT)
-        return;
+    PHASE_CELL(k);
     CELL_OF(k);
     res_u[k] = 0.0;
     res_v[k] = 0.0;

@@ -412,3 +412,28 @@ impl Runtime {
         Ok(())
     }
 }
+
+/// Environment variable that chooses how OpenCL ranks exchange their halos: `1` overlaps each
+/// exchange with the interior (the frame of a phase or stage first, its interior while the
+/// strips travel), `0` exchanges after the whole phase or stage; unset, each method's default
+/// (SIMPLE-TS overlaps, the explicit methods block: docs/decisions.md).
+pub const OVERLAP_ENV: &str = "SIMPLETS_HALO_OVERLAP";
+
+/// The exchange [`OVERLAP_ENV`] asks for: `Some(true)` overlapped, `Some(false)` blocking,
+/// `None` (unset or empty) the method's default; any other value is refused in one line
+/// naming the variable.
+pub fn overlap_setting() -> Result<Option<bool>, DeviceError> {
+    match std::env::var(OVERLAP_ENV) {
+        Err(_) => Ok(None),
+        Ok(v) => match v.trim() {
+            "" => Ok(None),
+            "0" => Ok(Some(false)),
+            "1" => Ok(Some(true)),
+            _ => Err(DeviceError::BadBuildOption {
+                var: OVERLAP_ENV,
+                value: v.clone(),
+                reason: "1 (overlap each exchange with the interior) or 0 (blocking)".into(),
+            }),
+        },
+    }
+}

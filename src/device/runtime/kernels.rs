@@ -97,29 +97,37 @@ impl Runtime {
         global: [usize; 2],
         local: [usize; 2],
     ) -> Result<(), DeviceError> {
+        self.launch_rect(name, offset, global, Some(local))
+    }
+
+    /// [`Runtime::launch2_at`] with the work-group shape `local`, or the driver's choice
+    /// (`None`: any `global` then, not only multiples of a group).
+    pub fn launch_rect(
+        &self,
+        name: &str,
+        offset: [usize; 2],
+        global: [usize; 2],
+        local: Option<[usize; 2]>,
+    ) -> Result<(), DeviceError> {
         let k = self.kernels.get(name).ok_or_else(|| self.missing(name))?;
         let off = if offset == [0, 0] {
             ptr::null()
         } else {
             offset.as_ptr()
         };
+        let lp = local.as_ref().map_or(ptr::null(), |l| l.as_ptr());
         if !self.recording() && !events_forced() {
-            return self.enqueue_quiet(k, off, &global, local.as_ptr());
+            return self.enqueue_quiet(k, off, &global, lp);
         }
-        // SAFETY: every argument was bound to a buffer that lives as long as self; `off` is
-        // null or points at 2 sizes.
+        // SAFETY: every argument was bound to a buffer that lives as long as self; `off` and
+        // `lp` are null or point at 2 sizes.
         let ev = unsafe {
-            self.built.queue().enqueue_nd_range_kernel(
-                k.get(),
-                2,
-                off,
-                global.as_ptr(),
-                local.as_ptr(),
-                &[],
-            )
+            self.built
+                .queue()
+                .enqueue_nd_range_kernel(k.get(), 2, off, global.as_ptr(), lp, &[])
         }
         .map_err(self.err("clEnqueueNDRangeKernel"))?;
-        self.launched(name, &global, Some(&local), ev);
+        self.launched(name, &global, local.as_ref().map(|l| &l[..]), ev);
         Ok(())
     }
 

@@ -11,8 +11,12 @@
 mod bands;
 mod strips;
 
+pub use crate::device::OVERLAP_ENV;
+
+/// Whether the explicit methods' OpenCL ranks overlap their exchanges unless
+/// [`OVERLAP_ENV`] says: no (two ranks sharing one GPU ran 9–26 % slower overlapped, run 56).
+pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, Part, Split};
-pub use strips::{overlap_default, OVERLAP_ENV};
 
 use std::sync::Arc;
 
@@ -370,7 +374,7 @@ impl OpenCl {
             clock,
             halo: None,
             split: None,
-            overlap: overlap_default()?,
+            overlap: crate::device::overlap_setting()?.unwrap_or(OVERLAP_BY_DEFAULT),
         })
     }
 

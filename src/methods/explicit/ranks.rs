@@ -174,6 +174,7 @@ pub fn build(
         &dec,
         local.backend_name(),
         info.device.clone(),
+        local.exchange(),
     ));
     Ok(ExplicitRanks {
         layout: layout(&global),

@@ -65,6 +65,12 @@ pub trait Backend {
     fn runtime_mut(&mut self) -> Option<&mut crate::device::Runtime> {
         None
     }
+    /// A rank's device backend: overlap each halo exchange with the interior of its phase
+    /// (`true`, where the window allows it) or exchange after the whole phase; the same bits
+    /// either way. Nothing on other backends.
+    fn set_overlap(&mut self, on: bool) {
+        let _ = on;
+    }
 }
 
 /// A backend borrowed mutably is a backend (a caller keeps its solver while a [`SimpleTs`]
@@ -102,5 +108,8 @@ impl<B: Backend + ?Sized> Backend for &mut B {
     }
     fn runtime_mut(&mut self) -> Option<&mut crate::device::Runtime> {
         (**self).runtime_mut()
+    }
+    fn set_overlap(&mut self, on: bool) {
+        (**self).set_overlap(on)
     }
 }

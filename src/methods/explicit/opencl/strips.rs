@@ -4,7 +4,7 @@
 //! `Runtime::read_blocks` gathers a narrow column strip on the device and reads it in one
 //! transfer), and the step's maxima merged over the ranks before the host sets the next Δt.
 //!
-//! Overlapped ([`OVERLAP_ENV`]`=1`, [`OpenCl::set_overlap`]): a stage first computes
+//! Overlapped ([`crate::device::OVERLAP_ENV`]`=1`, [`OpenCl::set_overlap`]): a stage first computes
 //! the frame of its window (`bands.rs`: the groups near a side, which hold the strips the
 //! neighbours receive and the ghost kernels' sources), fills the ghosts, starts the strip
 //! reads, then queues the interior (and the step's reduction) and exchanges while it runs;
@@ -28,27 +28,6 @@ use crate::decomp::{Halo, Rect, StripIo};
 use crate::device::{Block, PendingReads, Runtime};
 use crate::error::DeviceError;
 use crate::methods::explicit::reference::{dt_of, time_after};
-
-/// Environment variable that selects the overlapped exchange on OpenCL ranks (`1`) instead of
-/// the blocking one (the default).
-pub const OVERLAP_ENV: &str = "SIMPLETS_HALO_OVERLAP";
-
-/// Whether OpenCL ranks overlap the exchange with the interior ([`OVERLAP_ENV`]: `1` yes,
-/// `0` or unset no); any other value is refused in one line naming the variable.
-pub fn overlap_default() -> Result<bool, DeviceError> {
-    match std::env::var(OVERLAP_ENV) {
-        Err(_) => Ok(false),
-        Ok(v) => match v.trim() {
-            "" | "0" => Ok(false),
-            "1" => Ok(true),
-            _ => Err(DeviceError::BadBuildOption {
-                var: OVERLAP_ENV,
-                value: v.clone(),
-                reason: "1 (overlap each stage's exchange with its interior) or 0".into(),
-            }),
-        },
-    }
-}
 
 /// The `planes` variables of a state buffer as the arrays of an exchange: variable `v` of
 /// the window is rows `v·rows …` of a buffer of `pitch` values per row.

@@ -84,6 +84,15 @@ impl Engine {
         }
     }
 
+    /// The halo exchange of an OpenCL rank, for the manifest (`None` on the CPU backends).
+    pub fn exchange(&self) -> Option<String> {
+        match self {
+            Engine::OpenCl(o) if o.overlap() => Some("overlapped with the interior".into()),
+            Engine::OpenCl(_) => Some("blocking".into()),
+            Engine::Reference(_) => None,
+        }
+    }
+
     /// One step (every rank's merged outcome: all succeed or all fail alike).
     pub fn step_rank(&mut self) -> Result<(), RunError> {
         match self {

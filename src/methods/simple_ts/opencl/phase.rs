@@ -11,7 +11,8 @@
 //! pseudo-velocities (û, d_u, v̂, d_v), after each loop-3 sweep (p_new, T_new), after the
 //! correction and ghosts (u, v) and after the face fluxes (ρu, ρv, Fx, Fy). Only the halo
 //! strips cross the bus (`clEnqueueReadBufferRect`/`WriteBufferRect`, `phase/strips.rs`); the
-//! messages are `decomp::Halo`'s. The residual maxima cover the owned cells only (the halo
+//! messages are `decomp::Halo`'s. By default each exchange overlaps the interior of its phase
+//! (`phase/overlap.rs`). The residual maxima cover the owned cells only (the halo
 //! strips of the residual arrays are zeroed before the reduction) and are merged over the
 //! ranks, so loop 2 runs one host round trip per iteration there (no device-side control: its
 //! check cannot see the other ranks).
@@ -31,6 +32,7 @@ use crate::methods::simple_ts::problem::Problem;
 
 mod copies;
 mod ends;
+mod overlap;
 mod seams;
 mod strips;
 
@@ -134,6 +136,10 @@ pub struct OpenCl {
     hint: u32,
     /// One rank's window of a decomposed run: its halo exchange ([`OpenCl::set_halo`]).
     halo: Option<Arc<Halo>>,
+    /// Overlap the exchanges with the interior (`Backend::set_overlap`).
+    overlap: bool,
+    /// The rank's frame and interior where the overlap keeps the bits (`phase/overlap.rs`).
+    split: Option<Arc<overlap::Split>>,
 }
 
 /// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`, each bound once with
@@ -163,6 +169,11 @@ const SWEEP_BACK: [(&str, &str); 4] = [
     ("p_old", "p_new"),
     ("t_old", "t_new"),
 ];
+
+/// Whether a rank overlaps its exchanges with the interior unless `SIMPLETS_HALO_OVERLAP`
+/// says: yes (two ranks sharing one H200 ran 15 % faster per iteration on column strips and
+/// 0–4 % on row strips, run 74; docs/decisions.md).
+pub const OVERLAP_BY_DEFAULT: bool = true;
 
 /// Environment variable that sets the work-group size of the phase form's whole-grid and list
 /// kernels (`0`: the driver's choice), so that a run can compare sizes.
@@ -350,6 +361,8 @@ impl OpenCl {
             sweeps,
             hint: 1,
             halo: None,
+            overlap: crate::device::overlap_setting()?.unwrap_or(OVERLAP_BY_DEFAULT),
+            split: None,
             p,
         };
         s.fluxes()?;
@@ -373,15 +386,19 @@ impl OpenCl {
     /// Launch the boundary-copy kernel instance `name`, one work-item per list entry (none
     /// for empty lists).
     fn copies(&self, name: &str) -> Result<(), DeviceError> {
-        let n = self
-            .counts
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map_or(0, |c| c.1);
+        let n = self.list_items(name);
         if n > 0 {
             self.rt.launch(name, n, self.wg)?;
         }
         Ok(())
+    }
+
+    /// Work-items of boundary-copy kernel instance `name` (its list entries).
+    fn list_items(&self, name: &str) -> usize {
+        self.counts
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map_or(0, |c| c.1)
     }
 
     /// The four residual maxima (u, v, p, T) in one reduction launch, each the largest value
@@ -390,9 +407,18 @@ impl OpenCl {
     /// the host merges them (it overwrites Fx and Fy, which hold the u and v residuals, so it
     /// must come after the reduction: the in-order queue sees to that).
     fn residuals_then_fluxes(&self) -> Result<[(f64, usize); 4], DeviceError> {
-        const PARTS: [&str; 4] = ["part_u", "part_v", "part_p", "part_t"];
         self.rt
             .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
+        self.merged_parts(|| self.queue_after_reduce())
+    }
+
+    /// The four residual maxima from the partial results of the last `reduce_all`, read back
+    /// in one host round trip with `between` queued behind the reads.
+    fn merged_parts(
+        &self,
+        between: impl FnOnce() -> Result<(), DeviceError>,
+    ) -> Result<[(f64, usize); 4], DeviceError> {
+        const PARTS: [&str; 4] = ["part_u", "part_v", "part_p", "part_t"];
         let mut bufs = [(); 4].map(|()| vec![0.0; 2 * self.red_groups]);
         let [b0, b1, b2, b3] = &mut bufs;
         let mut reads = [
@@ -401,8 +427,7 @@ impl OpenCl {
             (PARTS[2], &mut b2[..]),
             (PARTS[3], &mut b3[..]),
         ];
-        self.rt
-            .read_all_then(&mut reads, || self.queue_after_reduce())?;
+        self.rt.read_all_then(&mut reads, between)?;
         Ok(bufs.map(|buf| {
             let mut best = (0.0, 0);
             for g in buf.chunks(2) {
@@ -412,13 +437,11 @@ impl OpenCl {
         }))
     }
 
-    /// Queue the kernels of one loop-2 iteration up to the correction and the boundary copies
-    /// (its reduction and `fluxes` follow).
+    /// Queue the kernels of one loop-2 iteration up to loop 3 (the correction, the boundary
+    /// copies, the reduction and `fluxes` follow), with a rank's exchanges.
     fn queue_sweeps(&mut self) -> Result<(), DeviceError> {
         self.dirty = true;
-        self.run("pseudo")?;
-        self.copies("copy_hat")?;
-        self.exchange(&PSEUDO)?;
+        self.phase("pseudo", Some("copy_hat"), &PSEUDO)?;
         // Compat stale_ghosts_in_loop3 keeps the copied ghosts of loop 3 at their values of
         // the previous loop-2 iteration, as the reference does.
         let refresh = !self.p.geo.compat.has(Defect::StaleGhostsInLoop3);
@@ -434,12 +457,13 @@ impl OpenCl {
                 (false, true) => ("tp_sweep", "ghost_pt", &SWEEP),
                 (false, false) => ("tp_sweep_o", "ghost_pt_o", &SWEEP_OLD),
             };
-            self.run(kernel)?;
-            if refresh {
-                self.copies(ghosts)?;
-            }
-            self.exchange(strips)?;
+            self.phase(kernel, refresh.then_some(ghosts), strips)?;
         }
+        Ok(())
+    }
+
+    /// Queue the correction and the boundary copies of the end of an iteration.
+    fn queue_correct(&self) -> Result<(), DeviceError> {
         self.run("correct")?;
         self.queue_before_reduce()
     }
@@ -451,18 +475,32 @@ impl OpenCl {
     pub fn iterate(&mut self) -> Result<[(f64, usize); 4], DeviceError> {
         self.queue_sweeps()?;
         let Some(h) = self.halo.clone() else {
+            self.queue_correct()?;
             return self.residuals_then_fluxes();
         };
-        self.exchange(&VELOCITY)?;
-        self.zero_halo_residuals()?;
-        let mine = self.residuals_then_fluxes()?;
-        self.exchange(&FLUXES)?;
+        let mine = if self.overlapped().is_some() {
+            // The default end of an iteration (`plan_overlap`): `end_copies`, then `fluxes`.
+            self.phase("correct", Some("end_copies"), &VELOCITY)?;
+            self.zero_halo_residuals()?;
+            self.rt
+                .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
+            self.phase("fluxes", None, &FLUXES)?;
+            self.merged_parts(|| Ok(()))?
+        } else {
+            self.queue_correct()?;
+            self.exchange(&VELOCITY)?;
+            self.zero_halo_residuals()?;
+            let mine = self.residuals_then_fluxes()?;
+            self.exchange(&FLUXES)?;
+            mine
+        };
         Ok(h.reduce_max_at(mine))
     }
 
     /// Queue one loop-2 iteration that ends with the device-side check (gate.cl).
     fn queue_checked_iteration(&mut self) -> Result<(), DeviceError> {
         self.queue_sweeps()?;
+        self.queue_correct()?;
         self.rt
             .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
         self.reduce_first()?;

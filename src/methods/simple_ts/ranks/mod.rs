@@ -56,7 +56,17 @@ impl Ranks {
         dec: Decomposition,
     ) -> Ranks {
         let mut info = local.info();
-        info.ranks = Some(ranks_record(&halo, &dec, local.name(), info.device.clone()));
+        let exchange = local
+            .details()
+            .into_iter()
+            .find_map(|(k, v)| (k == "halo exchange").then_some(v));
+        info.ranks = Some(ranks_record(
+            &halo,
+            &dec,
+            local.name(),
+            info.device.clone(),
+            exchange,
+        ));
         Ranks {
             global,
             local,
@@ -191,13 +201,15 @@ fn fields_mut(f: &mut Fields) -> [&mut Vec<f64>; 6] {
     ]
 }
 
-/// The manifest record of a decomposed run: the layout and every rank's block, backend and
-/// device (complete on rank 0; collective: every rank calls it). Shared by every method.
+/// The manifest record of a decomposed run: the layout and every rank's block, backend,
+/// device and halo exchange on a device (complete on rank 0; collective: every rank calls
+/// it). Shared by every method.
 pub(crate) fn ranks_record(
     halo: &Halo,
     dec: &Decomposition,
     backend: String,
     device: Option<crate::solver::DeviceRecord>,
+    exchange: Option<String>,
 ) -> crate::solver::RanksRecord {
     let mine = serde_json::to_string(&RankRecord {
         rank: halo.win.rank,
@@ -207,6 +219,7 @@ pub(crate) fn ranks_record(
         rows: [halo.win.own_y.start, halo.win.own_y.end],
         backend,
         device,
+        exchange,
     })
     .expect("invariant: a rank record serialises");
     let all = gather_text(halo.comm.as_ref(), &mine);
@@ -234,6 +247,9 @@ struct RankRecord {
     rows: [usize; 2],
     backend: String,
     device: Option<crate::solver::DeviceRecord>,
+    /// A device rank's halo exchange: blocking, or overlapped with the interior.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exchange: Option<String>,
 }
 
 /// This machine's host name (empty if unknown).
@@ -374,6 +390,10 @@ impl Backend for Ranks {
 
     fn details(&self) -> Vec<(String, String)> {
         self.local.details()
+    }
+
+    fn set_overlap(&mut self, on: bool) {
+        self.local.set_overlap(on)
     }
 }
 

@@ -38,6 +38,12 @@ pub(super) struct Ends {
 }
 
 impl Ends {
+    /// The end of an iteration in the default order: the correction's copies in one launch,
+    /// `fluxes` alone after the reduction (no compat switch reorders it, no outer faces).
+    pub(super) fn plain(&self) -> bool {
+        !self.lagged && !self.early && !self.slots && self.outer == 0
+    }
+
     /// The end of iteration of `p`.
     pub(super) fn new(p: &Problem) -> Ends {
         let c = p.geo.compat;

@@ -64,6 +64,20 @@ impl Backend for OpenCl {
         loop2::info(self.rt.program(), "phase", None)
     }
 
+    fn details(&self) -> Vec<(String, String)> {
+        let how = match (&self.halo, &self.split) {
+            (None, _) => return Vec::new(),
+            (Some(_), Some(_)) if self.overlap => "overlapped with the interior",
+            (Some(_), None) if self.overlap => "blocking (this window allows no overlap)",
+            _ => "blocking",
+        };
+        vec![("halo exchange".into(), how.into())]
+    }
+
+    fn set_overlap(&mut self, on: bool) {
+        self.overlap = on;
+    }
+
     fn restore(&mut self, state: State) -> Result<(), RunError> {
         self.run_one("ctl_reset")?;
         loop2::write_fields(&mut self.rt, &K, &state.k)?;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::OpenCl;
 use crate::decomp::{Halo, Rect, StripIo};
-use crate::device::{Block, Runtime};
+use crate::device::{Block, PendingReads, Runtime};
 use crate::error::DeviceError;
 
 /// The halo-exchanged buffers of each exchange point (the reference's: `reference/iterate.rs`
@@ -23,14 +23,43 @@ pub(super) const FLUXES: [&str; 4] = ["rho_u", "rho_v", "fx", "fy"];
 const RESIDUALS: [&str; 4] = ["fx", "fy", "res_p", "res_t"];
 
 /// Device buffers as the arrays of a halo exchange: only the strips are read and written.
-struct DeviceStrips<'a> {
-    rt: &'a mut Runtime,
+pub(super) struct DeviceStrips<'a> {
+    pub(super) rt: &'a mut Runtime,
     names: &'a [&'a str],
     /// Stored columns of the window.
     pitch: usize,
+    /// Reads started by `start_read`.
+    pending: Option<PendingReads>,
+    /// Wait for the written strips (blocking), or only queue them (overlapped: the next
+    /// kernels come after them in the in-order queue).
+    wait: bool,
 }
 
-impl DeviceStrips<'_> {
+impl<'a> DeviceStrips<'a> {
+    /// The buffers `names` of a window `pitch` columns wide, exchanged blocking.
+    fn blocking(rt: &'a mut Runtime, names: &'a [&'a str], pitch: usize) -> DeviceStrips<'a> {
+        DeviceStrips {
+            rt,
+            names,
+            pitch,
+            pending: None,
+            wait: true,
+        }
+    }
+
+    /// The same, exchanged while the device computes: reads started and taken later, writes
+    /// queued without a wait.
+    pub(super) fn queued(
+        rt: &'a mut Runtime,
+        names: &'a [&'a str],
+        pitch: usize,
+    ) -> DeviceStrips<'a> {
+        DeviceStrips {
+            wait: false,
+            ..DeviceStrips::blocking(rt, names, pitch)
+        }
+    }
+
     fn block(&self, r: &Rect) -> Block {
         Block {
             pitch: self.pitch,
@@ -60,6 +89,24 @@ impl StripIo for DeviceStrips<'_> {
         self.rt.read_blocks(&mut reads)
     }
 
+    fn start_read(&mut self, rects: &[Rect]) -> Result<(), DeviceError> {
+        let mut reads = Vec::with_capacity(rects.len() * self.names.len());
+        for r in rects {
+            reads.extend(self.names.iter().map(|name| (*name, self.block(r))));
+        }
+        self.pending = Some(self.rt.queue_reads(&reads)?);
+        Ok(())
+    }
+
+    fn finish_read(&mut self, rects: &[Rect], out: &mut [Vec<f64>]) -> Result<(), DeviceError> {
+        let pending = self.pending.take().expect("invariant: start_read first");
+        let mut outs = Vec::with_capacity(rects.len() * self.names.len());
+        for (r, buf) in rects.iter().zip(out.iter_mut()) {
+            outs.extend(buf.chunks_mut(r.len().max(1)).take(self.names.len()));
+        }
+        self.rt.take_reads(pending, &mut outs)
+    }
+
     fn write(&mut self, rects: &[Rect], data: &[Vec<f64>]) -> Result<(), DeviceError> {
         let mut writes = Vec::with_capacity(rects.len() * self.names.len());
         for (r, buf) in rects.iter().zip(data) {
@@ -68,7 +115,11 @@ impl StripIo for DeviceStrips<'_> {
                 writes.push((*name, blk, chunk));
             }
         }
-        self.rt.write_blocks(&writes)
+        if self.wait {
+            self.rt.write_blocks(&writes)
+        } else {
+            self.rt.queue_writes(&writes)
+        }
     }
 }
 
@@ -79,6 +130,7 @@ impl OpenCl {
     /// residuals are the owned cells' merged over the ranks (collective: every rank calls it).
     pub fn set_halo(&mut self, halo: Arc<Halo>) -> Result<(), DeviceError> {
         self.halo = Some(halo);
+        self.plan_overlap();
         self.exchange(&FLUXES)
     }
 
@@ -96,12 +148,11 @@ impl OpenCl {
         // The kernels queued before it first, so that the exchange's time (HaloStats) is its
         // own: the strip reads would wait for them anyway.
         self.rt.finish()?;
-        let mut io = DeviceStrips {
-            rt: &mut self.rt,
+        h.exchange_with(&mut DeviceStrips::blocking(
+            &mut self.rt,
             names,
-            pitch: self.p.grid.nxt,
-        };
-        h.exchange_with(&mut io)
+            self.p.grid.nxt,
+        ))
     }
 
     /// Zero the halo strips of the residual arrays, so that the reduction sees the owned
@@ -115,11 +166,7 @@ impl OpenCl {
             return Ok(());
         }
         let zeros = vec![0.0; rects.iter().map(Rect::len).max().unwrap_or(0)];
-        let io = DeviceStrips {
-            rt: &mut self.rt,
-            names: &RESIDUALS,
-            pitch: self.p.grid.nxt,
-        };
+        let io = DeviceStrips::blocking(&mut self.rt, &RESIDUALS, self.p.grid.nxt);
         let writes: Vec<_> = rects
             .iter()
             .flat_map(|r| RESIDUALS.map(|name| (name, io.block(r), &zeros[..r.len()])))
