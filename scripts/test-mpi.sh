@@ -133,6 +133,33 @@ else
     echo "mpi: SIGTERM to one of 3 ranks: checkpoint at step $step, exit 3, continued on 2 ranks"
 fi
 
+# `simplets bench` under MPI: rank 0 reports every rank (JSON: transport mpi, both ranks, the
+# same iterations on each, halo traffic); then the strong-scaling table of scripts/scaling.sh
+# on 1 and 2 ranks, the OpenCL phase form with both exchanges.
+bench_json="$work/bench-mpi.json"
+"${launch[@]}" -n 2 "$bin" bench "$case" --backend reference --warmup 0 --steps 2 --iters 3 \
+    --json "$bench_json" >"$work/bench-mpi.txt"
+if ! grep -q 'on 2 x 1 MPI ranks' "$work/bench-mpi.txt" ||
+    ! python3 - "$bench_json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["transport"] == "mpi" and r["ranks_x"] * r["ranks_y"] == 2, r
+assert [e["rank"] for e in r["each"]] == [0, 1], r["each"]
+assert all(e["iterations"] == 6 and e["halo_bytes_per_iteration"] > 0 for e in r["each"]), r
+PY
+then
+    echo "FAIL bench on 2 MPI ranks: $(cat "$work/bench-mpi.txt")" >&2
+    failed=1
+fi
+if MPIRUN_ARGS="${launch[*]:1}" scripts/scaling.sh --mpi --out "$work/scaling" "$bin" "$case" "1 2" \
+    --backend opencl --warmup 0 --steps 1 --iters 3 --halo-exchange both >"$work/scaling.txt" 2>&1 &&
+    [ "$(grep -c '% |$' "$work/scaling/table.md")" -eq 4 ]; then
+    echo "mpi: bench on 2 MPI ranks; strong-scaling table on 1 and 2 OpenCL ranks, both exchanges"
+else
+    echo "FAIL scaling.sh --mpi: $(cat "$work/scaling.txt")" >&2
+    failed=1
+fi
+
 # A layout that does not fit the job is refused by every rank, reported once (status 2).
 set +e
 got="$(timeout 120 "${launch[@]}" -n 2 "$bin" run "$case" --out "$work/bad" --force --ranks-x 3 2>&1 >/dev/null)"

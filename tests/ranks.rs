@@ -175,3 +175,122 @@ fn ranks_equal_one_process_with_a_periodic_axis() {
         same_bits(&case, &[(1, 2), (1, 3)], 3, BackendKind::Reference);
     }
 }
+
+/// `scripts/scaling.sh` (thread ranks on the reference backend): strong scaling on 1, 2 and 3
+/// ranks and weak scaling on 1 and 2 write one report per rank count and a table whose
+/// efficiency is the aggregate rate over ranks × the one-rank rate, 100 % for one rank.
+#[test]
+fn scaling_script_writes_the_strong_and_weak_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("sc.json");
+    std::fs::write(
+        &case,
+        r#"{ "name": "sc", "gas": { "kn": 0.05 },
+           "grid": { "nx": 40, "ny": 16, "x": [0.0, 4.0], "y": [0.0, 1.6] },
+           "boundaries": { "west": { "kind": "inflow", "mach": 0.5 }, "east": { "kind": "outflow" },
+             "south": { "kind": "wall", "velocity": 0.0, "wall": "slip" },
+             "north": { "kind": "wall", "velocity": 0.0, "wall": "slip" } },
+           "initial": { "u": 0.5 }, "time": { "dt": 0.01, "steps": 4 } }"#,
+    )
+    .unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/scaling.sh");
+    let bin = env!("CARGO_BIN_EXE_simplets");
+    let bench = [
+        "--backend",
+        "reference",
+        "--warmup",
+        "0",
+        "--steps",
+        "2",
+        "--iters",
+        "3",
+    ];
+    for (kind, extra, counts) in [
+        ("strong", &[][..], "1 2 3"),
+        ("weak", &["--weak", "20", "16"][..], "1 2"),
+    ] {
+        let out = dir.path().join(kind);
+        let run = std::process::Command::new(script)
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .args([bin, case.to_str().unwrap(), counts])
+            .args(bench)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let table = std::fs::read_to_string(out.join("table.md")).unwrap();
+        assert!(table.contains(&format!("{kind} efficiency")), "{table}");
+        let rows: Vec<&str> = table
+            .lines()
+            .filter(|l| l.starts_with("| ") && l.ends_with("% |"))
+            .collect();
+        let n = counts.split(' ').count();
+        assert_eq!(rows.len(), n, "{table}");
+        assert!(
+            rows[0].starts_with("| 1 | 1 × 1 |") && rows[0].ends_with("| 100.0 % |"),
+            "{table}"
+        );
+        for (k, row) in rows.iter().enumerate() {
+            let r: serde_json::Value = serde_json::from_slice(
+                &std::fs::read(out.join(format!("ranks-{}.json", k + 1))).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(r["ranks_x"], k + 1, "{r}");
+            assert_eq!(r["iterations"], 6, "{r}");
+            // Weak scaling grows the grid with the ranks; strong keeps it.
+            let nx = if kind == "weak" { 20 * (k + 1) } else { 40 };
+            assert_eq!(r["nx"], nx, "{r}");
+            let eff = r["mcell_its"].as_f64().unwrap()
+                / ((k + 1) as f64 * rate_of(&out.join("ranks-1.json")));
+            assert!(
+                row.contains(&format!("{:.1} %", 100.0 * eff)),
+                "{row} vs {eff}"
+            );
+        }
+    }
+}
+
+/// The aggregate Mcell-it/s of a report.
+fn rate_of(path: &std::path::Path) -> f64 {
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    r["mcell_its"].as_f64().unwrap()
+}
+
+/// The options of a decomposed bench without ranks are refused in one line naming the flag.
+#[test]
+fn decomposed_bench_options_need_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("sc.json");
+    std::fs::write(
+        &case,
+        r#"{ "name": "sc", "grid": { "nx": 8, "ny": 8, "x": [0.0, 1.0], "y": [0.0, 1.0] },
+           "boundaries": { "west": { "kind": "wall" }, "east": { "kind": "wall" },
+             "south": { "kind": "wall" }, "north": { "kind": "wall", "velocity": 1.0 } },
+           "time": { "dt": 0.01, "steps": 1 } }"#,
+    )
+    .unwrap();
+    for flag in [
+        ["--ranks-x", "2"],
+        ["--link-gbs", "50"],
+        ["--halo-exchange", "both"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_simplets"))
+            .args(["bench", case.to_str().unwrap(), "--backend", "reference"])
+            .args(flag)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{} is for a decomposed bench", flag[0])),
+            "{err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

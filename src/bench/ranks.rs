@@ -39,8 +39,8 @@ impl ExchangeModel {
     }
 }
 
-/// The timed part of one rank.
-#[derive(Debug, Clone, Serialize)]
+/// The timed part of one rank (read back on rank 0 when it comes from another MPI rank).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct RankBench {
     /// The rank.
     pub rank: usize,
@@ -187,7 +187,7 @@ pub struct RanksReport {
     pub case: String,
     /// Backend of every rank.
     pub backend: String,
-    /// `threads`: the ranks are threads of one process.
+    /// `threads`: the ranks are threads of one process; `mpi`: the processes of an MPI job.
     pub transport: String,
     /// Ranks along x and y.
     pub ranks_x: usize,
@@ -282,12 +282,17 @@ impl RanksReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "bench {} on {} x {} thread ranks{}, {} {} x {} ({} fluid cells): {} {}s in \
+            "bench {} on {} x {} {} ranks{}, {} {} x {} ({} fluid cells): {} {}s in \
              {:.3} s: {:.3} ms/{it}, {:.2} Mcell-it/s aggregate; exchange {:.3} ms/{it} \
              measured, {:.3} modelled ({} GB/s link, {} µs latency)",
             self.backend,
             self.ranks_x,
             self.ranks_y,
+            if self.transport == "mpi" {
+                "MPI"
+            } else {
+                "thread"
+            },
             self.exchange
                 .as_ref()
                 .map_or(String::new(), |e| format!(" ({e} exchange)")),

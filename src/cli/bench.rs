@@ -12,6 +12,8 @@ use super::{
 /// `simplets bench`.
 pub fn bench(args: BenchArgs) -> Result<(), Failure> {
     use anyhow::anyhow;
+    // MPI first (a launcher's environment is all it needs), before any thread is started.
+    let ranks = rank_set(&args)?;
     super::only_for(
         args.backend,
         &[
@@ -26,13 +28,14 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Input(e.into()))?;
     }
     let any = super::load_any(&args.case)?;
-    if let (Some(n), Some(_)) = (args.thread_ranks, any.explicit_problem()) {
+    if let (Some(set), Some(_)) = (&ranks, any.explicit_problem()) {
         let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
-        return super::bench_ranks::explicit(&args, &any, opencl, n as usize);
+        return super::bench_ranks::explicit(&args, &any, opencl, set);
     }
-    if any.simple_ts().is_none() && args.thread_ranks.is_some() {
+    if any.simple_ts().is_none() && ranks.is_some() {
         return Err(Failure::Input(anyhow!(
-            "--thread-ranks runs SIMPLE-TS and the explicit methods (convection, SHLL) only"
+            "a decomposed bench (--thread-ranks, MPI) runs SIMPLE-TS and the explicit methods \
+             (convection, SHLL) only"
         )));
     }
     if any.simple_ts().is_none() {
@@ -72,8 +75,8 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         case.solver.order = SweepOrder::Gpu;
     }
     let opencl = matches!(args.backend, Backend::Auto | Backend::Opencl);
-    if let Some(n) = args.thread_ranks {
-        return super::bench_ranks::simple_ts(&args, case, opencl, n as usize);
+    if let Some(set) = &ranks {
+        return super::bench_ranks::simple_ts(&args, case, opencl, set);
     }
     let fused = args.kernel == KernelForm::Fused
         && simplets::methods::simple_ts::opencl::fused::supports(&case);
@@ -162,4 +165,41 @@ pub fn bench(args: BenchArgs) -> Result<(), Failure> {
         println!("{}", path.display());
     }
     Ok(())
+}
+
+/// The ranks of a decomposed bench: `--thread-ranks N`, or the ranks of the MPI job that
+/// started this process (several, or one: the baseline of a scaling table); `None` for the
+/// single-process bench. The options of a decomposed bench without one are refused.
+fn rank_set(args: &BenchArgs) -> Result<Option<super::bench_ranks::RankSet>, Failure> {
+    use super::bench_ranks::RankSet;
+    use anyhow::anyhow;
+    let world = super::ranks::world();
+    match (world, args.thread_ranks) {
+        (Some(_), Some(_)) => Err(Failure::Input(anyhow!(
+            "--thread-ranks runs ranks as threads of one process: under an MPI launcher the \
+             job's ranks are the ranks (drop --thread-ranks)"
+        ))),
+        (Some(w), None) => Ok(Some(RankSet::Mpi(w))),
+        (None, _) if super::ranks::launched_with_several() => Err(Failure::Input(anyhow!(
+            "started as one of several MPI ranks, but this simplets was built without the \
+             feature `mpi` (cargo build --release --features mpi)"
+        ))),
+        (None, Some(n)) => Ok(Some(RankSet::Threads(n as usize))),
+        (None, None) => {
+            let given = [
+                ("--ranks-x", args.ranks_x.is_some()),
+                ("--ranks-y", args.ranks_y.is_some()),
+                ("--link-gbs", args.link_gbs.is_some()),
+                ("--latency-us", args.latency_us.is_some()),
+                ("--halo-exchange", args.halo_exchange.is_some()),
+            ];
+            match given.iter().find(|g| g.1) {
+                Some((flag, _)) => Err(Failure::Input(anyhow!(
+                    "{flag} is for a decomposed bench: add --thread-ranks N, or start it \
+                     under an MPI launcher"
+                ))),
+                None => Ok(None),
+            }
+        }
+    }
 }

@@ -87,37 +87,29 @@ pub struct BenchArgs {
     /// threads of this process, all on one device (OpenCL) or sharing the cores, and report
     /// per rank and in aggregate Mcell-it/s, the halo bytes and time per iteration (SIMPLE-TS:
     /// loop-2 iteration; explicit: step) and a model of the exchange cost (no MPI needed: the
-    /// one-device exchange cost).
+    /// one-device exchange cost). Under an MPI launcher (`mpirun -n N simplets bench …`,
+    /// feature `mpi`) the job's ranks are the ranks instead.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub thread_ranks: Option<u64>,
-    /// With --thread-ranks: ranks along x (default: all along the longer axis).
-    #[arg(long, value_name = "PX", requires = "thread_ranks")]
+    /// A decomposed bench (--thread-ranks or MPI): ranks along x (default: all along the
+    /// longer axis).
+    #[arg(long, value_name = "PX")]
     pub ranks_x: Option<usize>,
-    /// With --thread-ranks: ranks along y.
-    #[arg(long, value_name = "PY", requires = "thread_ranks")]
+    /// A decomposed bench: ranks along y.
+    #[arg(long, value_name = "PY")]
     pub ranks_y: Option<usize>,
-    /// With --thread-ranks: host–device bandwidth of the exchange model, GB/s.
-    #[arg(
-        long,
-        value_name = "GBS",
-        default_value_t = 25.0,
-        requires = "thread_ranks"
-    )]
-    pub link_gbs: f64,
-    /// With --thread-ranks: latency per transfer batch, message and reduction of the exchange
-    /// model, µs.
-    #[arg(
-        long,
-        value_name = "US",
-        default_value_t = 10.0,
-        requires = "thread_ranks"
-    )]
-    pub latency_us: f64,
-    /// With --thread-ranks on OpenCL: `overlapped` (each phase's or stage's interior computed
+    /// A decomposed bench: host–device bandwidth of the exchange model, GB/s [default: 25].
+    #[arg(long, value_name = "GBS")]
+    pub link_gbs: Option<f64>,
+    /// A decomposed bench: latency per transfer batch, message and reduction of the exchange
+    /// model, µs [default: 10].
+    #[arg(long, value_name = "US")]
+    pub latency_us: Option<f64>,
+    /// A decomposed bench on OpenCL: `overlapped` (each phase's or stage's interior computed
     /// while its halos travel), `blocking` (the exchange after the whole phase or stage) or
     /// `both` (blocking, then overlapped, in one run: two reports); default: SIMPLE-TS
     /// overlapped, the explicit methods blocking (SIMPLETS_HALO_OVERLAP=1 or 0 sets it).
-    #[arg(long, value_enum, value_name = "MODE", requires = "thread_ranks")]
+    #[arg(long, value_enum, value_name = "MODE")]
     pub halo_exchange: Option<HaloExchange>,
     /// Explicit methods: append one CSV line (case, method, nx, ny, backend, threads, steps,
     /// seconds, ns per cell-step, % of the roofline bound, device ms per step) to FILE.

@@ -1,13 +1,16 @@
-//! `simplets bench --thread-ranks N` for SIMPLE-TS and the explicit methods (convection and
-//! the SHLL methods): the case on N ranks that are threads of this process, every rank on one device
-//! (OpenCL) or sharing the cores, timed per rank with the halo traffic and time per step
-//! (`simplets::bench::ranks`). A rank that fails ends the process with its rank and reason in
-//! one line (the others may be waiting for it).
+//! `simplets bench` of a decomposed run for SIMPLE-TS and the explicit methods (convection and
+//! the SHLL methods): with `--thread-ranks N` the case on N ranks that are threads of this
+//! process, every rank on one device (OpenCL) or sharing the cores; under an MPI launcher
+//! (`mpirun -n N simplets bench …`, feature `mpi`) on the job's ranks, each on its node-local
+//! GPU or its node's cores. Timed per rank with the halo traffic and time per iteration
+//! (`simplets::bench::ranks`); rank 0 gathers every rank's numbers and prints and writes the
+//! report. A rank that fails ends the process with its rank and reason in one line (the
+//! others may be waiting for it).
 
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use simplets::bench::ranks::{run_rank, time_rank, ExchangeModel, RanksReport, Timing};
+use simplets::bench::ranks::{run_rank, time_rank, ExchangeModel, RankBench, RanksReport, Timing};
 use simplets::decomp::{Comm, Decomposition, ThreadComm};
 use simplets::methods::explicit::{ranks as xranks, Bc};
 use simplets::methods::simple_ts::case::Case;
@@ -18,14 +21,74 @@ use simplets::methods::{AnyCase, BackendChoice};
 use super::bench_args::{BenchArgs, HaloExchange};
 use super::{choice, thread_pool, Backend, Failure, KernelForm};
 
-/// SIMPLE-TS `case` on `n` thread ranks that are threads of this process
-/// (`simplets::bench::ranks`). A rank that fails ends the process with its rank and reason in
-/// one line (the others may be waiting for it).
-pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result<(), Failure> {
+/// Where the ranks of a decomposed bench run.
+#[derive(Clone)]
+pub enum RankSet {
+    /// N threads of this process (`--thread-ranks N`), all on one device.
+    Threads(usize),
+    /// This process as one rank of an MPI job.
+    Mpi(Arc<dyn Comm>),
+}
+
+impl RankSet {
+    /// Ranks in all.
+    fn size(&self) -> usize {
+        match self {
+            RankSet::Threads(n) => *n,
+            RankSet::Mpi(w) => w.size(),
+        }
+    }
+}
+
+/// What every rank of a bench gives back: its backend's name and its timings, one per timed
+/// exchange mode.
+type RankResult = (String, Vec<RankBench>);
+
+/// What rank 0 collects: the backend's name and every rank's timings, in rank order.
+type Gathered = (String, Vec<Vec<RankBench>>);
+
+/// Run `body` on every rank of `set`: as threads, or this process's rank of the MPI job. The
+/// caller of the threads, or MPI rank 0, gets the backend name and every rank's timings in
+/// rank order; the other MPI ranks get `None`.
+fn each_rank<F>(set: &RankSet, body: F) -> Result<Option<Gathered>, Failure>
+where
+    F: Fn(Arc<dyn Comm>) -> RankResult + Send + Sync + 'static,
+{
+    match set {
+        RankSet::Threads(n) => {
+            let body = Arc::new(body);
+            let threads: Vec<_> = ThreadComm::group(*n)
+                .into_iter()
+                .map(|c| {
+                    let body = Arc::clone(&body);
+                    std::thread::spawn(move || body(Arc::new(c)))
+                })
+                .collect();
+            join_ranks(threads).map(Some)
+        }
+        RankSet::Mpi(w) => {
+            let (name, mine) = body(Arc::clone(w));
+            let text = serde_json::to_string(&mine).expect("invariant: timings serialise");
+            let all = simplets::methods::simple_ts::ranks::gather_text(w.as_ref(), &text);
+            if !w.is_root() {
+                return Ok(None);
+            }
+            let each = all
+                .iter()
+                .map(|t| serde_json::from_str(t))
+                .collect::<Result<Vec<Vec<RankBench>>, _>>()
+                .map_err(|e| Failure::Run(anyhow!("a rank's timings did not arrive whole: {e}")))?;
+            Ok(Some((name, each)))
+        }
+    }
+}
+
+/// SIMPLE-TS `case` on the ranks of `set` (`simplets::bench::ranks`).
+pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, set: &RankSet) -> Result<(), Failure> {
     if args.kernel == KernelForm::Fused || args.lean || args.width.is_some() {
         return Err(Failure::Input(anyhow!(
-            "--thread-ranks runs the phase kernels (the fused kernel does not run on ranks): \
-             drop --kernel fused, --lean and --width"
+            "a decomposed bench runs the phase kernels (the fused kernel does not run on \
+             ranks): drop --kernel fused, --lean and --width"
         )));
     }
     let model = exchange_model(args)?;
@@ -38,54 +101,61 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, n: usize) -> Result
     let dec = Decomposition::choose(
         case.grid.nx,
         case.grid.ny,
-        n,
+        set.size(),
         args.ranks_x,
         args.ranks_y,
         (periodic(WEST, EAST), periodic(SOUTH, NORTH)),
     )
     .map_err(|e| Failure::Input(anyhow!(e)))?;
-    let choice = rank_choice(args, opencl)?;
+    let choice = rank_choice(args, opencl, set)?;
     let (warmup, steps) = (args.warmup, args.steps);
     let (default, modes) = exchange_modes(
         args,
         opencl,
         simplets::methods::simple_ts::opencl::phase::OVERLAP_BY_DEFAULT,
     )?;
-    let threads: Vec<_> = ThreadComm::group(dec.ranks())
-        .into_iter()
-        .map(|c| {
-            let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
-            let modes = modes.clone();
-            std::thread::spawn(move || {
-                let comm: Arc<dyn Comm> = Arc::new(c);
-                let (rank, size) = (comm.rank(), comm.size());
-                let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
-                let whole = Arc::clone(&pb);
-                let mut r = simplets::methods::simple_ts::ranks::build(pb, dec, comm, &choice)
-                    .unwrap_or_else(|e| fail(&e));
-                let name = simplets::methods::simple_ts::backend::Backend::name(r.local());
-                let mut each = Vec::new();
-                for &mode in &modes {
-                    if let Some(on) = mode {
-                        simplets::methods::simple_ts::backend::Backend::set_overlap(&mut r, on);
-                    }
-                    let b =
-                        run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
-                    each.push(b);
-                }
-                (name, each)
-            })
-        })
-        .collect();
-    let (name, mut per_rank) = join_ranks(threads)?;
+    let (whole, layout, timed) = (Arc::clone(&pb), dec.clone(), modes.clone());
+    let per = each_rank(set, move |comm| {
+        let (rank, size) = (comm.rank(), comm.size());
+        let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
+        let mut r = simplets::methods::simple_ts::ranks::build(
+            Arc::clone(&whole),
+            layout.clone(),
+            comm,
+            &choice,
+        )
+        .unwrap_or_else(|e| fail(&e));
+        let name = simplets::methods::simple_ts::backend::Backend::name(r.local());
+        let mut each = Vec::new();
+        for &mode in &timed {
+            if let Some(on) = mode {
+                simplets::methods::simple_ts::backend::Backend::set_overlap(&mut r, on);
+            }
+            let b = run_rank(&mut r, &whole, warmup, steps, model).unwrap_or_else(|e| fail(&e));
+            each.push(b);
+        }
+        (name, each)
+    })?;
+    let Some((name, mut per_rank)) = per else {
+        return Ok(());
+    };
     let mut reports = Vec::new();
     for mode in modes.iter().rev() {
         let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
         let mut report = RanksReport::new(&pb, &dec, name.clone(), model, each);
         report.exchange = exchange_name(opencl, mode.unwrap_or(default));
+        report.transport = transport(set);
         reports.insert(0, report);
     }
     reports_out(args, &reports)
+}
+
+/// The report's name of the ranks' transport.
+fn transport(set: &RankSet) -> String {
+    match set {
+        RankSet::Threads(_) => "threads".into(),
+        RankSet::Mpi(_) => "mpi".into(),
+    }
 }
 
 /// The exchange OpenCL ranks run unless told (`SIMPLETS_HALO_OVERLAP`, else the method's
@@ -112,9 +182,14 @@ fn exchange_name(opencl: bool, overlap: bool) -> Option<String> {
     opencl.then(|| if overlap { "overlapped" } else { "blocking" }.into())
 }
 
-/// The explicit case `any` on `n` thread ranks (`opencl`: every rank on the one device chosen
-/// here), `--steps` timed steps after `--warmup` (the end time lifted, as in `bench`).
-pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Result<(), Failure> {
+/// The explicit case `any` on the ranks of `set`, `--steps` timed steps after `--warmup` (the
+/// end time lifted, as in `bench`).
+pub fn explicit(
+    args: &BenchArgs,
+    any: &AnyCase,
+    opencl: bool,
+    set: &RankSet,
+) -> Result<(), Failure> {
     let model = exchange_model(args)?;
     let mut p = super::explicit::resized(any, args.nx, args.ny)?
         .explicit_problem()
@@ -125,13 +200,13 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
     let dec = Decomposition::choose_layers(
         m.nx,
         m.ny,
-        n,
+        set.size(),
         (args.ranks_x, args.ranks_y),
         (periodic(0), m.dims == 2 && periodic(2)),
         xranks::layers(&p),
     )
     .map_err(|e| Failure::Input(anyhow!(e)))?;
-    let choice = rank_choice(args, opencl)?;
+    let choice = rank_choice(args, opencl, set)?;
     let (warmup, steps) = (args.warmup, args.steps);
     let (default, modes) = exchange_modes(
         args,
@@ -139,52 +214,53 @@ pub fn explicit(args: &BenchArgs, any: &AnyCase, opencl: bool, n: usize) -> Resu
         simplets::methods::explicit::opencl::OVERLAP_BY_DEFAULT,
     )?;
     let pb = Arc::new(p);
-    let threads: Vec<_> = ThreadComm::group(dec.ranks())
-        .into_iter()
-        .map(|c| {
-            let (pb, dec, choice) = (Arc::clone(&pb), dec.clone(), choice.clone());
-            let modes = modes.clone();
-            std::thread::spawn(move || {
-                let comm: Arc<dyn Comm> = Arc::new(c);
-                let (rank, size) = (comm.rank(), comm.size());
-                let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
-                let fluid_cells = owned_fluid(&pb, &dec, rank);
-                let mut r = xranks::build(pb, dec.clone(), Arc::clone(&comm), &choice)
-                    .unwrap_or_else(|e| fail(&e));
-                let name = r.local().backend_name();
-                let halo = Arc::clone(r.halo());
-                let timing = Timing {
-                    dec: &dec,
-                    fluid_cells,
-                    warmup,
-                    steps,
-                    model,
-                };
-                let mut each = Vec::new();
-                for &mode in &modes {
-                    if let Some(on) = mode {
-                        r.local_mut().set_overlap(on);
-                    }
-                    let b = time_rank(comm.as_ref(), &timing, &mut |n| {
-                        for _ in 0..n {
-                            r.local_mut().step_rank()?;
-                        }
-                        Ok((n, halo.stats()))
-                    })
-                    .unwrap_or_else(|e| fail(&e));
-                    each.push(b);
+    let (whole, layout, timed) = (Arc::clone(&pb), dec.clone(), modes.clone());
+    let per = each_rank(set, move |comm| {
+        let (rank, size) = (comm.rank(), comm.size());
+        let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
+        let fluid_cells = owned_fluid(&whole, &layout, rank);
+        let mut r = xranks::build(
+            Arc::clone(&whole),
+            layout.clone(),
+            Arc::clone(&comm),
+            &choice,
+        )
+        .unwrap_or_else(|e| fail(&e));
+        let name = r.local().backend_name();
+        let halo = Arc::clone(r.halo());
+        let timing = Timing {
+            dec: &layout,
+            fluid_cells,
+            warmup,
+            steps,
+            model,
+        };
+        let mut each = Vec::new();
+        for &mode in &timed {
+            if let Some(on) = mode {
+                r.local_mut().set_overlap(on);
+            }
+            let b = time_rank(comm.as_ref(), &timing, &mut |n| {
+                for _ in 0..n {
+                    r.local_mut().step_rank()?;
                 }
-                (name, each)
+                Ok((n, halo.stats()))
             })
-        })
-        .collect();
-    let (name, mut per_rank) = join_ranks(threads)?;
+            .unwrap_or_else(|e| fail(&e));
+            each.push(b);
+        }
+        (name, each)
+    })?;
+    let Some((name, mut per_rank)) = per else {
+        return Ok(());
+    };
     let mut reports = Vec::new();
     for mode in modes.iter().rev() {
         let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
         let what = (pb.common.name.clone(), m.nx, m.ny, "step");
         let mut report = RanksReport::of(what, &dec, name.clone(), model, each);
         report.exchange = exchange_name(opencl, mode.unwrap_or(default));
+        report.transport = transport(set);
         reports.insert(0, report);
     }
     reports_out(args, &reports)
@@ -200,28 +276,33 @@ fn owned_fluid(p: &simplets::methods::explicit::Problem, dec: &Decomposition, ra
 
 /// The exchange model of `--link-gbs` and `--latency-us` (both positive).
 fn exchange_model(args: &BenchArgs) -> Result<ExchangeModel, Failure> {
+    let (link_gbs, latency_us) = (
+        args.link_gbs.unwrap_or(25.0),
+        args.latency_us.unwrap_or(10.0),
+    );
     let bad = |x: f64| !(x.is_finite() && x > 0.0);
-    if bad(args.link_gbs) || bad(args.latency_us) {
+    if bad(link_gbs) || bad(latency_us) {
         return Err(Failure::Input(anyhow!(
             "--link-gbs and --latency-us must be positive numbers"
         )));
     }
     Ok(ExchangeModel {
-        link_gbs: args.link_gbs,
-        latency_us: args.latency_us,
+        link_gbs,
+        latency_us,
     })
 }
 
-/// The backend every rank runs (`opencl`: all on the one device chosen here, not one GPU
-/// per rank), with the thread pool of `--threads` for `parallel`.
-fn rank_choice(args: &BenchArgs, opencl: bool) -> Result<BackendChoice, Failure> {
+/// The backend every rank runs, with the thread pool of `--threads` for `parallel`. On OpenCL
+/// thread ranks all use the one device chosen here; MPI ranks the device `--device` names, else
+/// their node-local rank's GPU (as `simplets run`).
+fn rank_choice(args: &BenchArgs, opencl: bool, set: &RankSet) -> Result<BackendChoice, Failure> {
     let backend = if opencl {
         Backend::Opencl
     } else {
         args.backend
     };
     let mut choice = choice(backend, args.device.clone(), true);
-    if opencl {
+    if opencl && matches!(set, RankSet::Threads(_)) {
         let dev = simplets::device::select_device(args.device.as_deref())
             .map_err(|e| Failure::Input(e.into()))?;
         let list = simplets::device::list_devices().map_err(|e| Failure::Input(e.into()))?;

@@ -146,10 +146,13 @@ impl Failure {
 
 /// Run the parsed command line.
 pub fn execute(cli: Cli) -> Result<(), Failure> {
-    // Only `run` splits its work among MPI ranks; any other command would run N times over.
-    if !matches!(cli.command, Command::Run(_)) && ranks::launched_with_several() {
+    // Only `run` and `bench` split their work among MPI ranks; any other command would run N
+    // times over.
+    if !matches!(cli.command, Command::Run(_) | Command::Bench(_)) && ranks::launched_with_several()
+    {
         return Err(Failure::Input(anyhow!(
-            "only `simplets run` runs on several MPI ranks; start this command as one process"
+            "only `simplets run` and `simplets bench` run on several MPI ranks; start this \
+             command as one process"
         )));
     }
     match cli.command {

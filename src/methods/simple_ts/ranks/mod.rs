@@ -259,8 +259,8 @@ fn hostname() -> String {
         .unwrap_or_default()
 }
 
-/// Every rank's `text` on rank 0, in rank order (empty elsewhere).
-fn gather_text(comm: &dyn Comm, text: &str) -> Vec<String> {
+/// Every rank's `text` on rank 0, in rank order (empty elsewhere; collective).
+pub fn gather_text(comm: &dyn Comm, text: &str) -> Vec<String> {
     let lens = comm.all_gather(&[text.len() as f64]);
     let code = |t: &str| t.bytes().map(f64::from).collect::<Vec<_>>();
     if comm.rank() != 0 {
