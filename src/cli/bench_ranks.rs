@@ -136,18 +136,49 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, set: &RankSet) -> R
         }
         (name, each)
     })?;
-    let Some((name, mut per_rank)) = per else {
-        return Ok(());
+    let out = Reports {
+        modes: &modes,
+        default,
+        opencl,
+        set,
     };
-    let mut reports = Vec::new();
-    for mode in modes.iter().rev() {
-        let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
-        let mut report = RanksReport::new(&pb, &dec, name.clone(), model, each);
-        report.exchange = exchange_name(opencl, mode.unwrap_or(default));
-        report.transport = transport(set);
-        reports.insert(0, report);
+    out.write(args, per, |each, name| {
+        RanksReport::new(&pb, &dec, name, model, each)
+    })
+}
+
+/// What the reports of a decomposed bench say besides the timings: the timed exchange modes
+/// (`Some(overlap)` set on every rank, `None` the default), the default, whether the ranks ran
+/// OpenCL, and where they ran.
+struct Reports<'a> {
+    modes: &'a [Option<bool>],
+    default: bool,
+    opencl: bool,
+    set: &'a RankSet,
+}
+
+impl Reports<'_> {
+    /// Rank 0's reports, one per timed mode (`make` builds one from the ranks' timings and the
+    /// backend's name), printed and written; nothing on the other MPI ranks (`per` is `None`).
+    fn write(
+        &self,
+        args: &BenchArgs,
+        per: Option<Gathered>,
+        make: impl Fn(Vec<RankBench>, String) -> RanksReport,
+    ) -> Result<(), Failure> {
+        let Some((name, mut per_rank)) = per else {
+            return Ok(());
+        };
+        let mut reports = Vec::new();
+        for mode in self.modes.iter().rev() {
+            let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
+            let mut report = make(each, name.clone());
+            report.exchange = exchange_name(self.opencl, mode.unwrap_or(self.default));
+            report.transport = transport(self.set);
+            reports.insert(0, report);
+        }
+        reports_out(args, &reports)
     }
-    reports_out(args, &reports)
 }
 
 /// The report's name of the ranks' transport.
@@ -251,19 +282,16 @@ pub fn explicit(
         }
         (name, each)
     })?;
-    let Some((name, mut per_rank)) = per else {
-        return Ok(());
+    let out = Reports {
+        modes: &modes,
+        default,
+        opencl,
+        set,
     };
-    let mut reports = Vec::new();
-    for mode in modes.iter().rev() {
-        let each: Vec<_> = per_rank.iter_mut().filter_map(Vec::pop).collect();
+    out.write(args, per, |each, name| {
         let what = (pb.common.name.clone(), m.nx, m.ny, "step");
-        let mut report = RanksReport::of(what, &dec, name.clone(), model, each);
-        report.exchange = exchange_name(opencl, mode.unwrap_or(default));
-        report.transport = transport(set);
-        reports.insert(0, report);
-    }
-    reports_out(args, &reports)
+        RanksReport::of(what, &dec, name, model, each)
+    })
 }
 
 /// The computed cells of rank `rank`'s block that are not solid.
