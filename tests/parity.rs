@@ -205,6 +205,67 @@ fn phase_work_group_size_does_not_change_the_bits() {
     }
 }
 
+/// Phase kernels rebound to a second program of the same source in the same context
+/// (`BuiltProgram::sibling`, `Runtime::rebind_from`: how a register cap reaches single kernels
+/// on NVIDIA, `phase/regs.rs`) give the reference's bits in the C++ order with the second
+/// sweep's instances; a sibling whose `pseudo` is broken shows that the rebound kernels are the
+/// ones that run. `SIMPLETS_PHASE_REGS` off NVIDIA, or naming another kernel, is refused in one
+/// line naming the variable.
+#[test]
+fn phase_kernels_from_a_sibling_program_give_the_same_bits() {
+    use simplets::methods::simple_ts::opencl::phase::{source, PHASE_REGS_ENV};
+    let _g = cl_lock();
+    let mut c = case(Convection::Implicit, Interpolation::Tvd);
+    c.solver.order = SweepOrder::Cpp;
+    c.solver.inner_sweeps = 2;
+    let all = ["pseudo", "tp", "tp_o", "tp_sweep", "correct", "fluxes"];
+    let rebound = |src: &str| {
+        let mut d = OpenCl::new(&c, &cl_options()).unwrap();
+        let rt = Solver::runtime_mut(&mut d).unwrap();
+        let sibling = rt.program().sibling(src, "-D CFG_SIBLING=1", None).unwrap();
+        rt.rebind_from(sibling, &all).unwrap();
+        d
+    };
+    let mut d = rebound(&source());
+    let mut r = Reference::new(&c);
+    let nxt = r.p.grid.nxt;
+    for _ in 0..20 {
+        let a = r.step().unwrap();
+        let b = d.step().unwrap();
+        assert_eq!(a.iters, b.iters, "loop-2 iteration counts");
+    }
+    let e = diff_state(&r.state, d.state().unwrap(), nxt);
+    assert!(e.same(), "rebound kernels: {e}");
+    // The same with û doubled in the sibling's `pseudo`: the state must differ.
+    let broken = source().replace(
+        "U_HAT_D_U(i, j, u_hat[k], d_u[k]);",
+        "{ U_HAT_D_U(i, j, u_hat[k], d_u[k]); u_hat[k] *= 2.0; }",
+    );
+    assert_ne!(broken, source(), "the mutation must apply");
+    let mut m = rebound(&broken);
+    let mut r = Reference::new(&c);
+    for _ in 0..3 {
+        r.step().unwrap();
+        let _ = m.step();
+    }
+    if let Ok(st) = m.state() {
+        assert!(
+            !diff_state(&r.state, st, nxt).same(),
+            "the sibling's kernel did not run"
+        );
+    }
+    for bad in ["pseudo=64", "copy_hat=64"] {
+        std::env::set_var(PHASE_REGS_ENV, bad);
+        let e = OpenCl::new(&c, &cl_options()).err();
+        std::env::remove_var(PHASE_REGS_ENV);
+        let e = e.expect("refused").to_string();
+        assert!(
+            e.contains(PHASE_REGS_ENV) && e.contains(bad) && !e.contains('\n'),
+            "{bad}: {e}"
+        );
+    }
+}
+
 /// Periodic sides (Couette) and pressure sides (slip channel) exercise the copy lists, the
 /// periodic seam and the solved boundary faces.
 #[test]

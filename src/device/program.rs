@@ -100,33 +100,64 @@ pub fn build_cached(
             options = format!("{options} {extra}");
         }
     }
-    let key = KernelCache::key(device, source, &options);
+    let c = compile(&context, id, device, source, &options, log_dir, cache)?;
+    Ok(BuiltProgram {
+        program: c.program,
+        queue,
+        profiling: false,
+        context,
+        device_id: id,
+        device: device.clone(),
+        options,
+        log: c.log,
+        build_seconds: c.seconds,
+        cache_hit: c.hit,
+        cache_enabled: cache.is_some(),
+        cache_key: c.key,
+    })
+}
+
+/// A program compiled (or loaded from the cache) in a context.
+struct Compiled {
+    program: Program,
+    log: String,
+    seconds: f64,
+    hit: bool,
+    key: String,
+}
+
+/// Build `source` with `options` for device `id` in `context`: from the kernel cache when it
+/// holds the binary, else from source (the log and source written to `log_dir` on failure or
+/// when given; the binary stored in the cache).
+fn compile(
+    context: &Context,
+    id: cl_device_id,
+    device: &DeviceInfo,
+    source: &str,
+    options: &str,
+    log_dir: Option<&Path>,
+    cache: Option<&KernelCache>,
+) -> Result<Compiled, DeviceError> {
+    let key = KernelCache::key(device, source, options);
     let start = Instant::now();
-    if let Some(hit) = cache.and_then(|c| from_binary(c, &key, &context, id, &options)) {
+    if let Some(hit) = cache.and_then(|c| from_binary(c, &key, context, id, options)) {
         log::info!("kernels for {} loaded from the cache ({key})", device.name);
-        return Ok(BuiltProgram {
+        return Ok(Compiled {
             program: hit,
-            queue,
-            profiling: false,
-            context,
-            device_id: id,
-            device: device.clone(),
-            options,
             log: String::new(),
-            build_seconds: start.elapsed().as_secs_f64(),
-            cache_hit: true,
-            cache_key: key,
-            cache_enabled: true,
+            seconds: start.elapsed().as_secs_f64(),
+            hit: true,
+            key,
         });
     }
     log::info!("building kernels for {} (not in the cache)", device.name);
-    let mut program = Program::create_from_source(&context, source)
+    let mut program = Program::create_from_source(context, source)
         .map_err(api(device, "clCreateProgramWithSource"))?;
-    let built = program.build(&[id], &options);
-    let build_seconds = start.elapsed().as_secs_f64();
+    let built = program.build(&[id], options);
+    let seconds = start.elapsed().as_secs_f64();
     let log = program.get_build_log(id).unwrap_or_default();
     let log_path = match log_dir {
-        Some(dir) => Some(write_logs(dir, device, &options, &log, source)?),
+        Some(dir) => Some(write_logs(dir, device, options, &log, source)?),
         None => None,
     };
     if let Err(ClError(code)) = built {
@@ -140,7 +171,7 @@ pub fn build_cached(
             first_error,
         });
     }
-    log::info!("kernels built for {} in {build_seconds:.2} s", device.name);
+    log::info!("kernels built for {} in {seconds:.2} s", device.name);
     if let Some(c) = cache {
         match program.get_binaries() {
             Ok(bins) if bins.first().is_some_and(|b| !b.is_empty()) => c.store(&key, &bins[0]),
@@ -152,19 +183,12 @@ pub fn build_cached(
         log::warn!("kernel build on {} has warnings; see {at}", device.name);
         log::debug!("kernel build log:\n{log}");
     }
-    Ok(BuiltProgram {
+    Ok(Compiled {
         program,
-        queue,
-        profiling: false,
-        context,
-        device_id: id,
-        device: device.clone(),
-        options,
         log,
-        build_seconds,
-        cache_hit: false,
-        cache_enabled: cache.is_some(),
-        cache_key: key,
+        seconds,
+        hit: false,
+        key,
     })
 }
 
@@ -269,6 +293,28 @@ impl BuiltProgram {
             .filter(|s| !s.is_empty())
             .map(String::from)
             .collect()
+    }
+
+    /// Another program of `source` in this program's context, so that its kernels can take
+    /// this program's buffers: built with this program's options and `extra` after them (e.g.
+    /// a register cap for some of the kernels), through the kernel cache `cache`.
+    pub fn sibling(
+        &self,
+        source: &str,
+        extra: &str,
+        cache: Option<&KernelCache>,
+    ) -> Result<Program, DeviceError> {
+        let options = format!("{} {extra}", self.options);
+        let c = compile(
+            &self.context,
+            self.device_id,
+            &self.device,
+            source,
+            &options,
+            None,
+            cache,
+        )?;
+        Ok(c.program)
     }
 
     /// The OpenCL context (for buffers).

@@ -54,6 +54,9 @@ pub struct Runtime {
     pinned: [Option<pinned::Pinned>; 2],
     /// Completes when the last batch of [`Runtime::queue_writes`] has left the pinned area.
     writes_done: Option<opencl3::event::Event>,
+    /// Programs of the same context whose kernels replace some of the main program's
+    /// ([`Runtime::rebind_from`]: other build options, e.g. a register cap).
+    siblings: Vec<opencl3::program::Program>,
 }
 
 impl Runtime {
@@ -69,6 +72,7 @@ impl Runtime {
             stage: None,
             pinned: [None, None],
             writes_done: None,
+            siblings: Vec::new(),
         }
     }
 

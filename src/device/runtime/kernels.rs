@@ -78,6 +78,38 @@ impl Runtime {
         Ok(())
     }
 
+    /// Keep `program` (built in this runtime's context: [`BuiltProgram::sibling`]) and bind
+    /// the already bound kernel instances `instances` anew to its kernels of the same names,
+    /// each argument to the buffer it has now: the same launches, another build of the code.
+    ///
+    /// [`BuiltProgram::sibling`]: crate::device::BuiltProgram::sibling
+    pub fn rebind_from(
+        &mut self,
+        program: opencl3::program::Program,
+        instances: &[&str],
+    ) -> Result<(), DeviceError> {
+        let mut made = Vec::with_capacity(instances.len());
+        for instance in instances {
+            let Some((kernel, args)) = self.bindings.get(*instance) else {
+                return Err(self.missing(instance));
+            };
+            let k = Kernel::create(&program, kernel).map_err(self.err("clCreateKernel"))?;
+            for (a, binding) in args.iter().enumerate() {
+                let buf = self
+                    .bufs
+                    .get(&binding.buffer)
+                    .ok_or_else(|| self.missing(&binding.buffer))?;
+                // SAFETY: the argument is a __global pointer bound to a live buffer we own,
+                // the one the same argument of the main program's kernel has.
+                unsafe { k.set_arg(a as u32, &buf.mem()) }.map_err(self.err("clSetKernelArg"))?;
+            }
+            made.push((instance.to_string(), k));
+        }
+        self.siblings.push(program);
+        self.kernels.extend(made);
+        Ok(())
+    }
+
     /// Queue kernel instance `name` over a 2-D range `global` in work-groups of `local`.
     pub fn launch2(
         &self,

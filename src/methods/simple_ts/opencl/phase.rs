@@ -33,10 +33,12 @@ use crate::methods::simple_ts::problem::Problem;
 mod copies;
 mod ends;
 mod overlap;
+mod regs;
 mod seams;
 mod strips;
 
 use ends::Ends;
+pub use regs::{NV_CAPS, PHASE_REGS_ENV};
 
 use strips::{FLUXES, PSEUDO, SWEEP, SWEEP_OLD, VELOCITY};
 
@@ -140,6 +142,8 @@ pub struct OpenCl {
     overlap: bool,
     /// The rank's frame and interior where the overlap keeps the bits (`phase/overlap.rs`).
     split: Option<Arc<overlap::Split>>,
+    /// Kernels built apart with a register cap (`phase/regs.rs`).
+    caps: Vec<(String, u32)>,
 }
 
 /// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`, each bound once with
@@ -275,8 +279,9 @@ impl OpenCl {
         dev: &DeviceInfo,
         opts: &OpenClOptions,
     ) -> Result<OpenCl, DeviceError> {
-        // A bad work-group setting is refused before the build.
+        // A bad work-group or register setting is refused before the build.
         let wg = phase_wg(dev)?;
+        let caps = regs::caps(dev)?;
         let case = &p.case;
         let explicit = case.scheme.convection == Convection::Explicit;
         let sweeps = case.solver.sweeps();
@@ -332,6 +337,7 @@ impl OpenCl {
                 rt.bind_as(&format!("{kname}_o"), kname, &SWEEP_BACK)?;
             }
         }
+        regs::apply(&mut rt, &source(), &caps, opts.cache.as_ref())?;
         let (cells, faces) = (l.cells.len(), l.u.len() + l.v.len());
         let counts = [
             ("copy_hat", faces),
@@ -363,6 +369,7 @@ impl OpenCl {
             halo: None,
             overlap: crate::device::overlap_setting()?.unwrap_or(OVERLAP_BY_DEFAULT),
             split: None,
+            caps,
             p,
         };
         s.fluxes()?;

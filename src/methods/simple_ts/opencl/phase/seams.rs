@@ -65,13 +65,19 @@ impl Backend for OpenCl {
     }
 
     fn details(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let caps = super::regs::describe(&self.caps);
+        if !caps.is_empty() {
+            out.push(("register caps".into(), caps));
+        }
         let how = match (&self.halo, &self.split) {
-            (None, _) => return Vec::new(),
+            (None, _) => return out,
             (Some(_), Some(_)) if self.overlap => "overlapped with the interior",
             (Some(_), None) if self.overlap => "blocking (this window allows no overlap)",
             _ => "blocking",
         };
-        vec![("halo exchange".into(), how.into())]
+        out.push(("halo exchange".into(), how.into()));
+        out
     }
 
     fn set_overlap(&mut self, on: bool) {
