@@ -275,13 +275,15 @@ fn launches_it_cannot_serve_are_refused_in_one_line() {
     };
     let e = simplets(&["check", case], Some("2"));
     assert!(
-        e.contains("only `simplets run` runs on several MPI ranks"),
+        e.contains("only `simplets run` and `simplets bench` run on several MPI ranks"),
         "{e}"
     );
     let e = simplets(&["run", case, "--out", out, "--ranks-x", "2"], None);
     assert!(e.contains("need an MPI launch"), "{e}");
     if !cfg!(feature = "mpi") {
         let e = simplets(&["run", case, "--out", out], Some("3"));
+        assert!(e.contains("built without the feature `mpi`"), "{e}");
+        let e = simplets(&["bench", case, "--backend", "reference"], Some("3"));
         assert!(e.contains("built without the feature `mpi`"), "{e}");
     }
     assert!(!Path::new(out).join("rk.nc").exists());
