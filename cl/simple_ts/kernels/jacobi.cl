@@ -159,6 +159,82 @@ __kernel void tp_sweep(K_REALS_K, K_GEOMETRY, __global const real* u_n,
     TP_EVAL(T_PREV, P_PREV, t_old, p_old);
 }
 
+/* Loop 3 in two launches per sweep (SIMPLETS_TP_SPLIT=1, src/methods/simple_ts/opencl/phase.rs):
+ * T of every cell first (tp_t, tp_sweep_t), then p from that T (tp_p, tp_sweep_p). The same
+ * expressions as TP_EVAL cut at t1, which the second kernel reads back from t_new (the same
+ * double), so the same bits with fewer values live per work-item. */
+#define T_EVAL(TO, PO, t_prev) \
+    do { \
+        res_t[k] = 0.0; \
+        CELL_OF(k); \
+        if (cell[k] != CELL_FLUID || i < 1 || j < 1 || i > CFG_NXT - 2 || j > CFG_NYT - 2) { \
+            t_new[k] = t_prev[k]; \
+            break; \
+        } \
+        PATHS(fast[k], \
+            real t1; \
+            T_NEW_CC(TO, PO, i, j, t1); \
+            t_new[k] = t1; \
+            res_t[k] = fabs(t1 - TO(i, j));) \
+    } while (0)
+#define P_EVAL(PO, p_prev) \
+    do { \
+        res_p[k] = 0.0; \
+        CELL_OF(k); \
+        if (cell[k] != CELL_FLUID || i < 1 || j < 1 || i > CFG_NXT - 2 || j > CFG_NYT - 2) { \
+            p_new[k] = p_prev[k]; \
+            break; \
+        } \
+        PATHS(fast[k], \
+            const real p1 = p_new_cc(PO, i, j, t_new[k]); \
+            p_new[k] = p1; \
+            res_p[k] = fabs(p1 - PO(i, j));) \
+    } while (0)
+
+/* The arguments of every loop-3 kernel: those of tp_sweep (the first sweep's kernels leave
+ * p_old, t_old unread). */
+#define TP_ARGS K_REALS_K, K_GEOMETRY, __global const real* u_n, __global const real* v_n, \
+    __global const real* p_n, __global const real* t_n, __global const real* rho_n, \
+    __global const real* rho_u, __global const real* rho_v, __global const real* fx, \
+    __global const real* fy, __global const real* ct, __global const real* u_hat, \
+    __global const real* d_u, __global const real* v_hat, __global const real* d_v, \
+    __global const real* p_old, __global const real* t_old, __global real* p_new, \
+    __global real* t_new, __global real* res_p, __global real* res_t
+
+__kernel void tp_t(TP_ARGS FIRST_SWEEP_ARGS LOOP2_GATE_ARG)
+{
+    LOOP2_GATE
+    PHASE_CELL(k);
+    T_EVAL(T, P, t);
+#if CFG_COMPAT_STEADY_FIRST
+    res_t1[k] = res_t[k];
+#endif
+}
+
+__kernel void tp_p(TP_ARGS FIRST_SWEEP_ARGS LOOP2_GATE_ARG)
+{
+    LOOP2_GATE
+    PHASE_CELL(k);
+    P_EVAL(P, p);
+#if CFG_COMPAT_STEADY_FIRST
+    res_p1[k] = res_p[k];
+#endif
+}
+
+__kernel void tp_sweep_t(TP_ARGS LOOP2_GATE_ARG)
+{
+    LOOP2_GATE
+    PHASE_CELL(k);
+    T_EVAL(T_PREV, P_PREV, t_old);
+}
+
+__kernel void tp_sweep_p(TP_ARGS LOOP2_GATE_ARG)
+{
+    LOOP2_GATE
+    PHASE_CELL(k);
+    P_EVAL(P_PREV, p_old);
+}
+
 /* Copy ghosts of the new p and T between the T/p evaluation and the correction
  * (bc::Ghosts::apply_pt); a list entry is (dst, p src, T src), see kernels/boundary.cl. */
 __kernel void ghost_pt(__global const int* ghost_copy, __global real* p_new,

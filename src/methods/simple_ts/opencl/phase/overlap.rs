@@ -173,23 +173,28 @@ impl OpenCl {
         }
     }
 
-    /// Whole-grid kernel `kernel`, then copy-list kernel `list`, then (on a rank) the halo
-    /// strips of `names` replaced by their owners' values: overlapped with the interior when
-    /// `Backend::set_overlap` and the window allow it, else after the whole phase.
-    pub(super) fn phase(
+    /// Whole-grid kernels `kernels` in turn (each reads of the one before only its own cell),
+    /// then copy-list kernel `list`, then (on a rank) the halo strips of `names` replaced by
+    /// their owners' values: overlapped with the interior when `Backend::set_overlap` and the
+    /// window allow it, else after the whole phase.
+    pub(super) fn phase<S: AsRef<str>>(
         &mut self,
-        kernel: &str,
+        kernels: &[S],
         list: Option<&str>,
         names: &[&str],
     ) -> Result<(), DeviceError> {
         let Some((h, split)) = self.overlapped() else {
-            self.run(kernel)?;
+            for k in kernels {
+                self.run(k.as_ref())?;
+            }
             if let Some(l) = list {
                 self.copies(l)?;
             }
             return self.exchange(names);
         };
-        launch_parts(&self.rt, kernel, &split.frame)?;
+        for k in kernels {
+            launch_parts(&self.rt, k.as_ref(), &split.frame)?;
+        }
         let copies = list.map(|l| (l, self.list_items(l), self.wg));
         let queue_copies = |rt: &Runtime| match copies {
             Some((l, n, wg)) if n > 0 => rt.launch(l, n, wg),
@@ -198,7 +203,9 @@ impl OpenCl {
         queue_copies(&self.rt)?;
         let mut io = DeviceStrips::queued(&mut self.rt, names, self.p.grid.nxt);
         h.exchange_during(&mut io, |io| {
-            launch_parts(io.rt, kernel, &split.interior)?;
+            for k in kernels {
+                launch_parts(io.rt, k.as_ref(), &split.interior)?;
+            }
             queue_copies(io.rt)
         })
     }
