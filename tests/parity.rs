@@ -205,38 +205,6 @@ fn phase_work_group_size_does_not_change_the_bits() {
     }
 }
 
-/// Each loop-3 sweep as two launches, T then p (`SIMPLETS_TP_SPLIT=1`: `tp_t`, `tp_p` and
-/// their later-sweep twins), gives the reference's bits in the C++ order with three sweeps
-/// (both buffer directions) and in the GPU order, with equal loop-2 counts.
-#[test]
-fn loop3_split_into_t_then_p_gives_the_same_bits() {
-    use simplets::methods::simple_ts::opencl::phase::TP_SPLIT_ENV;
-    let _g = cl_lock();
-    for (order, sweeps) in [(SweepOrder::Cpp, 3), (SweepOrder::Gpu, 1)] {
-        let mut c = case(Convection::Implicit, Interpolation::Tvd);
-        c.solver.order = order;
-        c.solver.inner_sweeps = sweeps;
-        std::env::set_var(TP_SPLIT_ENV, "1");
-        let d = OpenCl::new(&c, &cl_options());
-        std::env::remove_var(TP_SPLIT_ENV);
-        let mut d = d.unwrap();
-        let mut r = Reference::new(&c);
-        let nxt = r.p.grid.nxt;
-        for _ in 0..20 {
-            let a = r.step().unwrap();
-            let b = d.step().unwrap();
-            assert_eq!(a.iters, b.iters, "{order:?}: loop-2 iteration counts");
-        }
-        let e = diff_state(&r.state, d.state().unwrap(), nxt);
-        assert!(e.same(), "{order:?} split: {e}");
-    }
-    std::env::set_var(TP_SPLIT_ENV, "2");
-    let e = OpenCl::new(&case(Convection::Implicit, Interpolation::Upwind), &cl_options()).err();
-    std::env::remove_var(TP_SPLIT_ENV);
-    let e = e.expect("refused").to_string();
-    assert!(e.contains(TP_SPLIT_ENV) && !e.contains('\n'), "{e}");
-}
-
 /// Phase kernels rebound to a second program of the same source in the same context
 /// (`BuiltProgram::sibling`, `Runtime::rebind_from`: how a register cap reaches single kernels
 /// on NVIDIA, `phase/regs.rs`) give the reference's bits in the C++ order with the second

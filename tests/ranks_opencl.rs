@@ -185,17 +185,6 @@ fn overlapped_exchange_equals_one_process() {
         same_bits_with(&case, &[(2, 1), (2, 2), (3, 1)], 3, Some(true));
     }
     same_bits_with(&base, &[(2, 2)], 2, Some(false));
-    // Loop 3 as two launches per sweep: both run over the frame, then both over the interior.
-    let var = simplets::methods::simple_ts::opencl::phase::TP_SPLIT_ENV;
-    std::env::set_var(var, "1");
-    let mut cpp = base.clone();
-    cpp.solver.order = SweepOrder::Cpp;
-    cpp.solver.inner_sweeps = 2;
-    let split = std::panic::catch_unwind(|| same_bits_with(&cpp, &[(2, 2)], 2, Some(true)));
-    std::env::remove_var(var);
-    if let Err(e) = split {
-        std::panic::resume_unwind(e);
-    }
 }
 
 /// Pressure sides (ghost rules on both x sides) on 2 × 1.

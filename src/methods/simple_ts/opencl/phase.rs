@@ -144,23 +144,17 @@ pub struct OpenCl {
     split: Option<Arc<overlap::Split>>,
     /// Kernels built apart with a register cap (`phase/regs.rs`).
     caps: Vec<(String, u32)>,
-    /// Loop 3's sweeps as two launches each, T then p ([`TP_SPLIT_ENV`]).
-    split_tp: bool,
 }
 
 /// Every kernel of `cl/simple_ts/kernels/jacobi.cl` and `boundary.cl`, each bound once with
 /// its arguments' own buffers (the loop-3 kernels also in the other direction: [`SWEEP_BACK`]).
-const KERNELS: [&str; 18] = [
+const KERNELS: [&str; 14] = [
     "fluxes",
     "convective",
     "pseudo",
     "copy_hat",
     "tp",
     "tp_sweep",
-    "tp_t",
-    "tp_p",
-    "tp_sweep_t",
-    "tp_sweep_p",
     "ghost_pt",
     "correct",
     "ghosts",
@@ -184,24 +178,6 @@ const SWEEP_BACK: [(&str, &str); 4] = [
 /// says: yes (two ranks sharing one H200 ran 15 % faster per iteration on column strips and
 /// 0–4 % on row strips, run 74; docs/decisions.md).
 pub const OVERLAP_BY_DEFAULT: bool = true;
-
-/// Environment variable that runs each loop-3 sweep as two launches, T then p (`1`), instead of
-/// one (`0` or unset): `tp_t`, `tp_p` of `jacobi.cl`, the same bits with fewer values live per
-/// work-item.
-pub const TP_SPLIT_ENV: &str = "SIMPLETS_TP_SPLIT";
-
-/// Whether loop 3 runs split ([`TP_SPLIT_ENV`]); another value is refused in one line.
-fn tp_split() -> Result<bool, DeviceError> {
-    match std::env::var(TP_SPLIT_ENV).as_deref().map(str::trim) {
-        Err(_) | Ok("" | "0") => Ok(false),
-        Ok("1") => Ok(true),
-        Ok(v) => Err(DeviceError::BadBuildOption {
-            var: TP_SPLIT_ENV,
-            value: v.to_string(),
-            reason: "1 (each loop-3 sweep as two launches, T then p) or 0".into(),
-        }),
-    }
-}
 
 /// Environment variable that sets the work-group size of the phase form's whole-grid and list
 /// kernels (`0`: the driver's choice), so that a run can compare sizes.
@@ -357,15 +333,7 @@ impl OpenCl {
             rt.bind_as(kname, kname, &RES_ALIAS)?;
         }
         if sweeps > 1 {
-            for kname in [
-                "tp",
-                "tp_sweep",
-                "ghost_pt",
-                "tp_t",
-                "tp_p",
-                "tp_sweep_t",
-                "tp_sweep_p",
-            ] {
+            for kname in ["tp", "tp_sweep", "ghost_pt"] {
                 rt.bind_as(&format!("{kname}_o"), kname, &SWEEP_BACK)?;
             }
         }
@@ -402,7 +370,6 @@ impl OpenCl {
             overlap: crate::device::overlap_setting()?.unwrap_or(OVERLAP_BY_DEFAULT),
             split: None,
             caps,
-            split_tp: tp_split()?,
             p,
         };
         s.fluxes()?;
@@ -481,7 +448,7 @@ impl OpenCl {
     /// copies, the reduction and `fluxes` follow), with a rank's exchanges.
     fn queue_sweeps(&mut self) -> Result<(), DeviceError> {
         self.dirty = true;
-        self.phase(&["pseudo"], Some("copy_hat"), &PSEUDO)?;
+        self.phase("pseudo", Some("copy_hat"), &PSEUDO)?;
         // Compat stale_ghosts_in_loop3 keeps the copied ghosts of loop 3 at their values of
         // the previous loop-2 iteration, as the reference does.
         let refresh = !self.p.geo.compat.has(Defect::StaleGhostsInLoop3);
@@ -497,17 +464,7 @@ impl OpenCl {
                 (false, true) => ("tp_sweep", "ghost_pt", &SWEEP),
                 (false, false) => ("tp_sweep_o", "ghost_pt_o", &SWEEP_OLD),
             };
-            let ghosts = refresh.then_some(ghosts);
-            if self.split_tp {
-                // tp → tp_t, tp_p; tp_o → tp_t_o, tp_p_o (the kernels of `TP_SPLIT_ENV`).
-                let (base, o) = kernel
-                    .strip_suffix("_o")
-                    .map_or((kernel, ""), |b| (b, "_o"));
-                let two = [format!("{base}_t{o}"), format!("{base}_p{o}")];
-                self.phase(&two, ghosts, strips)?;
-            } else {
-                self.phase(&[kernel], ghosts, strips)?;
-            }
+            self.phase(kernel, refresh.then_some(ghosts), strips)?;
         }
         Ok(())
     }
@@ -530,11 +487,11 @@ impl OpenCl {
         };
         let mine = if self.overlapped().is_some() {
             // The default end of an iteration (`plan_overlap`): `end_copies`, then `fluxes`.
-            self.phase(&["correct"], Some("end_copies"), &VELOCITY)?;
+            self.phase("correct", Some("end_copies"), &VELOCITY)?;
             self.zero_halo_residuals()?;
             self.rt
                 .launch("reduce_all", RED_WG * self.red_groups, Some(RED_WG))?;
-            self.phase(&["fluxes"], None, &FLUXES)?;
+            self.phase("fluxes", None, &FLUXES)?;
             self.merged_parts(|| Ok(()))?
         } else {
             self.queue_correct()?;

@@ -173,28 +173,23 @@ impl OpenCl {
         }
     }
 
-    /// Whole-grid kernels `kernels` in turn (each reads of the one before only its own cell),
-    /// then copy-list kernel `list`, then (on a rank) the halo strips of `names` replaced by
-    /// their owners' values: overlapped with the interior when `Backend::set_overlap` and the
-    /// window allow it, else after the whole phase.
-    pub(super) fn phase<S: AsRef<str>>(
+    /// Whole-grid kernel `kernel`, then copy-list kernel `list`, then (on a rank) the halo
+    /// strips of `names` replaced by their owners' values: overlapped with the interior when
+    /// `Backend::set_overlap` and the window allow it, else after the whole phase.
+    pub(super) fn phase(
         &mut self,
-        kernels: &[S],
+        kernel: &str,
         list: Option<&str>,
         names: &[&str],
     ) -> Result<(), DeviceError> {
         let Some((h, split)) = self.overlapped() else {
-            for k in kernels {
-                self.run(k.as_ref())?;
-            }
+            self.run(kernel)?;
             if let Some(l) = list {
                 self.copies(l)?;
             }
             return self.exchange(names);
         };
-        for k in kernels {
-            launch_parts(&self.rt, k.as_ref(), &split.frame)?;
-        }
+        launch_parts(&self.rt, kernel, &split.frame)?;
         let copies = list.map(|l| (l, self.list_items(l), self.wg));
         let queue_copies = |rt: &Runtime| match copies {
             Some((l, n, wg)) if n > 0 => rt.launch(l, n, wg),
@@ -203,9 +198,7 @@ impl OpenCl {
         queue_copies(&self.rt)?;
         let mut io = DeviceStrips::queued(&mut self.rt, names, self.p.grid.nxt);
         h.exchange_during(&mut io, |io| {
-            for k in kernels {
-                launch_parts(io.rt, k.as_ref(), &split.interior)?;
-            }
+            launch_parts(io.rt, kernel, &split.interior)?;
             queue_copies(io.rt)
         })
     }
