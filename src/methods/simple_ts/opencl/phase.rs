@@ -444,8 +444,8 @@ impl OpenCl {
         }))
     }
 
-    /// Queue the kernels of one loop-2 iteration up to loop 3 (the correction, the boundary
-    /// copies, the reduction and `fluxes` follow), with a rank's exchanges.
+    /// Queue the kernels of one loop-2 iteration through loop 3, with a rank's exchanges (the
+    /// correction, the boundary copies, the reduction and `fluxes` follow).
     fn queue_sweeps(&mut self) -> Result<(), DeviceError> {
         self.dirty = true;
         self.phase("pseudo", Some("copy_hat"), &PSEUDO)?;
