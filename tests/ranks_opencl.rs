@@ -90,10 +90,10 @@ fn on_ranks_with(
                     .unwrap_or_else(|e| panic!("rank {}: {e}", comm.rank()));
                 if let Some(on) = overlap {
                     r.set_overlap(on);
-                    let how = r.details().into_iter().find(|(k, _)| k == "halo exchange");
+                    let how = r.halo_exchange();
                     let want = if on { "overlapped" } else { "blocking" };
                     assert!(
-                        how.as_ref().is_some_and(|(_, v)| v.starts_with(want)),
+                        how.is_some_and(|v| v.starts_with(want)),
                         "rank {}: {how:?}",
                         comm.rank()
                     );

@@ -22,7 +22,6 @@ use super::bench_args::{BenchArgs, HaloExchange};
 use super::{choice, thread_pool, Backend, Failure, KernelForm};
 
 /// Where the ranks of a decomposed bench run.
-#[derive(Clone)]
 pub enum RankSet {
     /// N threads of this process (`--thread-ranks N`), all on one device.
     Threads(usize),
@@ -109,12 +108,13 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, set: &RankSet) -> R
     .map_err(|e| Failure::Input(anyhow!(e)))?;
     let choice = rank_choice(args, opencl, set)?;
     let (warmup, steps) = (args.warmup, args.steps);
-    let (default, modes) = exchange_modes(
+    let out = Reports::new(
         args,
         opencl,
+        set,
         simplets::methods::simple_ts::opencl::phase::OVERLAP_BY_DEFAULT,
     )?;
-    let (whole, layout, timed) = (Arc::clone(&pb), dec.clone(), modes.clone());
+    let (whole, layout, timed) = (Arc::clone(&pb), dec.clone(), out.modes.clone());
     let per = each_rank(set, move |comm| {
         let (rank, size) = (comm.rank(), comm.size());
         let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
@@ -136,12 +136,6 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, set: &RankSet) -> R
         }
         (name, each)
     })?;
-    let out = Reports {
-        modes: &modes,
-        default,
-        opencl,
-        set,
-    };
     out.write(args, per, |each, name| {
         RanksReport::new(&pb, &dec, name, model, each)
     })
@@ -151,13 +145,37 @@ pub fn simple_ts(args: &BenchArgs, case: Case, opencl: bool, set: &RankSet) -> R
 /// (`Some(overlap)` set on every rank, `None` the default), the default, whether the ranks ran
 /// OpenCL, and where they ran.
 struct Reports<'a> {
-    modes: &'a [Option<bool>],
+    modes: Vec<Option<bool>>,
     default: bool,
     opencl: bool,
     set: &'a RankSet,
 }
 
-impl Reports<'_> {
+impl<'a> Reports<'a> {
+    /// The exchanges `--halo-exchange` times on the ranks of `set`, in order, and the one
+    /// OpenCL ranks run unless told (`SIMPLETS_HALO_OVERLAP`, else the method's `by_default`;
+    /// a bad value refused here).
+    fn new(
+        args: &BenchArgs,
+        opencl: bool,
+        set: &'a RankSet,
+        by_default: bool,
+    ) -> Result<Reports<'a>, Failure> {
+        let env = simplets::device::overlap_setting().map_err(super::device_failure)?;
+        let modes = match args.halo_exchange {
+            None => vec![None],
+            Some(HaloExchange::Overlapped) => vec![Some(true)],
+            Some(HaloExchange::Blocking) => vec![Some(false)],
+            Some(HaloExchange::Both) => vec![Some(false), Some(true)],
+        };
+        Ok(Reports {
+            modes,
+            default: opencl && env.unwrap_or(by_default),
+            opencl,
+            set,
+        })
+    }
+
     /// Rank 0's reports, one per timed mode (`make` builds one from the ranks' timings and the
     /// backend's name), printed and written; nothing on the other MPI ranks (`per` is `None`).
     fn write(
@@ -187,25 +205,6 @@ fn transport(set: &RankSet) -> String {
         RankSet::Threads(_) => "threads".into(),
         RankSet::Mpi(_) => "mpi".into(),
     }
-}
-
-/// The exchange OpenCL ranks run unless told (`SIMPLETS_HALO_OVERLAP`, else the method's
-/// `by_default`; a bad value refused here) and the exchanges `--halo-exchange` times, in
-/// order: `Some(overlap)` set on every rank, `None` the default.
-fn exchange_modes(
-    args: &BenchArgs,
-    opencl: bool,
-    by_default: bool,
-) -> Result<(bool, Vec<Option<bool>>), Failure> {
-    let set = simplets::device::overlap_setting().map_err(super::device_failure)?;
-    let default = opencl && set.unwrap_or(by_default);
-    let modes = match args.halo_exchange {
-        None => vec![None],
-        Some(HaloExchange::Overlapped) => vec![Some(true)],
-        Some(HaloExchange::Blocking) => vec![Some(false)],
-        Some(HaloExchange::Both) => vec![Some(false), Some(true)],
-    };
-    Ok((default, modes))
 }
 
 /// The report's name of the exchange (OpenCL ranks only).
@@ -239,13 +238,14 @@ pub fn explicit(
     .map_err(|e| Failure::Input(anyhow!(e)))?;
     let choice = rank_choice(args, opencl, set)?;
     let (warmup, steps) = (args.warmup, args.steps);
-    let (default, modes) = exchange_modes(
+    let out = Reports::new(
         args,
         opencl,
+        set,
         simplets::methods::explicit::opencl::OVERLAP_BY_DEFAULT,
     )?;
     let pb = Arc::new(p);
-    let (whole, layout, timed) = (Arc::clone(&pb), dec.clone(), modes.clone());
+    let (whole, layout, timed) = (Arc::clone(&pb), dec.clone(), out.modes.clone());
     let per = each_rank(set, move |comm| {
         let (rank, size) = (comm.rank(), comm.size());
         let fail = |e: &dyn std::fmt::Display| -> ! { rank_failed(rank, size, e) };
@@ -282,12 +282,6 @@ pub fn explicit(
         }
         (name, each)
     })?;
-    let out = Reports {
-        modes: &modes,
-        default,
-        opencl,
-        set,
-    };
     out.write(args, per, |each, name| {
         let what = (pb.common.name.clone(), m.nx, m.ny, "step");
         RanksReport::of(what, &dec, name, model, each)

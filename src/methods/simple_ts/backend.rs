@@ -71,6 +71,10 @@ pub trait Backend {
     fn set_overlap(&mut self, on: bool) {
         let _ = on;
     }
+    /// A rank's device backend: how it exchanges its halos now (`None` elsewhere).
+    fn halo_exchange(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// A backend borrowed mutably is a backend (a caller keeps its solver while a [`SimpleTs`]
@@ -111,5 +115,8 @@ impl<B: Backend + ?Sized> Backend for &mut B {
     }
     fn set_overlap(&mut self, on: bool) {
         (**self).set_overlap(on)
+    }
+    fn halo_exchange(&self) -> Option<&'static str> {
+        (**self).halo_exchange()
     }
 }

@@ -285,9 +285,10 @@ impl OpenCl {
         let case = &p.case;
         let explicit = case.scheme.convection == Convection::Explicit;
         let sweeps = case.solver.sweeps();
+        let src = source();
         let built = build_cached(
             dev,
-            &source(),
+            &src,
             &defines(&p),
             opts.log_dir.as_deref(),
             opts.cache.as_ref(),
@@ -337,7 +338,7 @@ impl OpenCl {
                 rt.bind_as(&format!("{kname}_o"), kname, &SWEEP_BACK)?;
             }
         }
-        regs::apply(&mut rt, &source(), &caps, opts.cache.as_ref())?;
+        regs::apply(&mut rt, &src, &caps, opts.cache.as_ref())?;
         let (cells, faces) = (l.cells.len(), l.u.len() + l.v.len());
         let counts = [
             ("copy_hat", faces),

@@ -56,10 +56,7 @@ impl Ranks {
         dec: Decomposition,
     ) -> Ranks {
         let mut info = local.info();
-        let exchange = local
-            .details()
-            .into_iter()
-            .find_map(|(k, v)| (k == "halo exchange").then_some(v));
+        let exchange = local.halo_exchange().map(String::from);
         info.ranks = Some(ranks_record(
             &halo,
             &dec,
@@ -394,6 +391,10 @@ impl Backend for Ranks {
 
     fn set_overlap(&mut self, on: bool) {
         self.local.set_overlap(on)
+    }
+
+    fn halo_exchange(&self) -> Option<&'static str> {
+        self.local.halo_exchange()
     }
 }
 

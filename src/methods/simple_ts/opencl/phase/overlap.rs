@@ -85,21 +85,20 @@ pub(crate) fn split(halo: &Halo, lists: &CopyLists) -> Option<Split> {
         (x1, None)
     };
     let inner = Rect { x0, x1, y0, y1 };
-    let inside = |k: usize| {
+    // Whether rectangle `r` holds window index `k`.
+    let holds = |r: &Rect, k: usize| {
         let (x, y) = (k % w, k / w);
-        (inner.x0..inner.x1).contains(&x) && (inner.y0..inner.y1).contains(&y)
+        (r.x0..r.x1).contains(&x) && (r.y0..r.y1).contains(&y)
     };
+    let inside = |k: usize| holds(&inner, k);
     let sent: Vec<Rect> = halo.stages().iter().flatten().map(|s| s.send).collect();
-    let is_sent = |k: usize| {
-        let (x, y) = (k % w, k / w);
-        sent.iter()
-            .any(|r| (r.x0..r.x1).contains(&x) && (r.y0..r.y1).contains(&y))
-    };
+    let is_sent = |k: usize| sent.iter().any(|r| holds(r, k));
     let faces = lists.u.iter().chain(&lists.v).map(|&(d, s)| (d, s, s));
     let bad = faces
         .chain(lists.cells.iter().copied())
         .any(|(d, p, t)| is_sent(d) && (inside(p) || inside(t)));
-    if bad || sent.iter().flat_map(cells_of(w)).any(inside) {
+    let meets = |r: &Rect| r.x0 < inner.x1 && inner.x0 < r.x1 && r.y0 < inner.y1 && inner.y0 < r.y1;
+    if bad || sent.iter().any(meets) {
         log::info!(
             "rank {}: the exchange stays blocking (a sent copy reads the interior)",
             win.rank
@@ -145,15 +144,6 @@ pub(crate) fn split(halo: &Halo, lists: &CopyLists) -> Option<Split> {
             .collect(),
         interior: vec![part(inner, local)],
     })
-}
-
-/// The stored indices of a rectangle of a window `w` columns wide.
-fn cells_of(w: usize) -> impl Fn(&Rect) -> Vec<usize> {
-    move |r| {
-        (r.y0..r.y1)
-            .flat_map(|y| (r.x0..r.x1).map(move |x| x + y * w))
-            .collect()
-    }
 }
 
 /// Queue the `parts` of whole-grid kernel `kernel`.

@@ -70,18 +70,23 @@ impl Backend for OpenCl {
         if !caps.is_empty() {
             out.push(("register caps".into(), caps));
         }
-        let how = match (&self.halo, &self.split) {
-            (None, _) => return out,
-            (Some(_), Some(_)) if self.overlap => "overlapped with the interior",
-            (Some(_), None) if self.overlap => "blocking (this window allows no overlap)",
-            _ => "blocking",
-        };
-        out.push(("halo exchange".into(), how.into()));
+        if let Some(how) = self.halo_exchange() {
+            out.push(("halo exchange".into(), how.into()));
+        }
         out
     }
 
     fn set_overlap(&mut self, on: bool) {
         self.overlap = on;
+    }
+
+    fn halo_exchange(&self) -> Option<&'static str> {
+        match (&self.halo, &self.split) {
+            (None, _) => None,
+            (Some(_), Some(_)) if self.overlap => Some("overlapped with the interior"),
+            (Some(_), None) if self.overlap => Some("blocking (this window allows no overlap)"),
+            _ => Some("blocking"),
+        }
     }
 
     fn restore(&mut self, state: State) -> Result<(), RunError> {
