@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Install what simplets needs to build and test on Debian: a C toolchain, NetCDF (output),
+# Install what simplets needs to build and test on Debian: a C toolchain, python3 (the
+# kernel-count replay and the scaling tables the tests run), NetCDF (output),
 # OpenCL on the CPU through PoCL (tests), and Rust (stable, if cargo is missing).
 # `scripts/setup.sh mpi` adds Open MPI and libclang, what the cargo feature `mpi` builds with.
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 
-pkgs=(build-essential pkg-config libnetcdf-dev netcdf-bin ocl-icd-libopencl1 pocl-opencl-icd clinfo)
+pkgs=(build-essential pkg-config python3 libnetcdf-dev netcdf-bin ocl-icd-libopencl1 pocl-opencl-icd clinfo)
 if [ "${1:-}" = mpi ]; then
     pkgs+=(libopenmpi-dev openmpi-bin libclang-dev)
 fi
