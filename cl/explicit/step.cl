@@ -84,10 +84,11 @@ inline void mirror(const real* s, real* m)
 inline void phys(const real* s, const int axis, real* f, real* un, real* a)
 {
 #if CFG_SYS == 1
-    *un = s[1] / s[0];
-    const real ut = s[2] / s[0];
+    const real ri = 1.0 / s[0];
+    *un = s[1] * ri;
+    const real ut = s[2] * ri;
     const real p = euler_p(s[1], s[2], *un, ut, s[3]);
-    *a = euler_a(s[0], p);
+    *a = euler_a(ri, p);
     f[0] = s[1];
     f[1] = euler_f_mn(s[1], *un, p);
     f[2] = euler_f_mt(s[2], *un);
@@ -159,7 +160,8 @@ inline void face_flux(const real* l, const real* r, const int axis, real* f)
 inline bool admissible(const real* s)
 {
 #if CFG_SYS == 1
-    return s[0] > 0.0 && euler_p(s[1], s[2], s[1] / s[0], s[2] / s[0], s[3]) > 0.0;
+    const real ri = 1.0 / s[0];
+    return s[0] > 0.0 && euler_p(s[1], s[2], s[1] * ri, s[2] * ri, s[3]) > 0.0;
 #elif CFG_SYS == 2
     return s[0] >= 0.0;
 #else
@@ -271,11 +273,11 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 inline void prim(__global const real* q, const int k, real* P)
 {
 #if CFG_SYS == 1
-    const real r = Q(q, 0, k), mx = Q(q, 1, k), my = Q(q, 2, k);
-    P[0] = mx / r;
-    P[1] = my / r;
+    const real ri = 1.0 / Q(q, 0, k), mx = Q(q, 1, k), my = Q(q, 2, k);
+    P[0] = mx * ri;
+    P[1] = my * ri;
     P[2] = euler_p(mx, my, P[0], P[1], Q(q, 3, k));
-    P[3] = euler_a(r, P[2]);
+    P[3] = euler_a(ri, P[2]);
 #else
     const real phi = Q(q, 0, k);
     P[0] = sw_vel(phi, Q(q, 1, k));
@@ -370,12 +372,13 @@ inline real rate(const real* o)
 {
     const real dy = TWO_D ? CFG_DY : 1.0;
 #if CFG_SYS == 1
-    const real u = o[1] / o[0];
-    const real v = o[2] / o[0];
+    const real ri = 1.0 / o[0];
+    const real u = o[1] * ri;
+    const real v = o[2] * ri;
     const real pr = euler_p(o[1], o[2], u, v, o[3]);
     if (!(o[0] > 0.0 && pr > 0.0))
         return NAN;
-    const real a = euler_a(o[0], pr);
+    const real a = euler_a(ri, pr);
     const real sx = fabs(u) + a;
     const real sy = TWO_D ? fabs(v) + a : 0.0;
     return cfl_rate_2d(sx, sy, CFG_DX, dy);

@@ -7,8 +7,9 @@
 #define fv_update_2d(q,fw,fe,fs,fn,dtdx,dtdy)    ((q) - (dtdx) * ((fe) - (fw)) - (dtdy) * ((fn) - (fs)))
 /* (19) second SSP-RK2 stage: ½U⁰ + ½(U¹ + ΔtL(U¹)). */
 #define rk2_average(q0,q2)                       (0.5 * (q0) + 0.5 * (q2))
-/* (20) CFL rate of a cell: s_x/Δx + s_y/Δy (s: |u| + a). */
-#define cfl_rate_2d(sx,sy,dx,dy)                 ((sx) / (dx) + (sy) / (dy))
+/* (20) CFL rate of a cell: s_x·(1/Δx) + s_y·(1/Δy) (s: |u| + a); with the constant spacings
+ * the reciprocals are folded when the program is built. */
+#define cfl_rate_2d(sx,sy,dx,dy)                 ((sx) * (1.0 / (dx)) + (sy) * (1.0 / (dy)))
 /* (21) next time step from the largest rate, clipped to land on the end time. */
 #define next_dt(smax,t)                          (fmin(CFG_CFL / (smax), CFG_T_END - (t)))
 /* (21) the time after a step of dt: exactly the end time for the clipped last step. */

@@ -3,8 +3,9 @@
 
 /* (6) a cell is wet when φ exceeds the dry threshold g·h_dry. */
 #define sw_wet(phi)          ((phi) > CFG_PHI_DRY)
-/* (6) velocity of a wet cell, 0 in a dry one. */
-#define sw_vel(phi,m)        (sw_wet(phi) ? (m) / (phi) : 0.0)
+/* (6) velocity of a wet cell, m·(1/φ), 0 in a dry one (a cell's two velocities share one
+ * division). */
+#define sw_vel(phi,m)        (sw_wet(phi) ? (m) * (1.0 / (phi)) : 0.0)
 /* (7) gravity-wave speed a = √φ (0 when dry or negative). */
 #define sw_a(phi)            (sqrt(fmax((phi), 0.0)))
 /* (5) mass flux φu_n. */

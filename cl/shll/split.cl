@@ -2,8 +2,9 @@
  * Davis wave speeds, per component. Twins: src/methods/shll/split.rs. Needs CFG_D (the
  * dissipation coefficient) and CFG_CLAMP_CHI (1: χ clamped to [−1, 1], spec §3.3). */
 
-/* (8) critical number χ = u_n/a, clamped to [−1, 1] by default; 0 where a = 0 (dry). */
-#define shll_chi(un,a)          ((a) > 0.0 ? (CFG_CLAMP_CHI ? fmin(fmax((un) / (a), -1.0), 1.0) : (un) / (a)) : 0.0)
+/* (8) critical number χ = u_n/a = u_n·(1/a), clamped to [−1, 1] by default; 0 where a = 0
+ * (dry). A product with the reciprocal, so a cell's χ_x and χ_y share one division. */
+#define shll_chi(un,a)          ((a) > 0.0 ? (CFG_CLAMP_CHI ? fmin(fmax((un) * (1.0 / (a)), -1.0), 1.0) : (un) * (1.0 / (a))) : 0.0)
 /* (9) SHLL split flux toward the + side: ½[(1 + Dχ)F + D a (1 − χ²) U]. */
 #define shll_plus(q,f,a,chi)    (0.5 * ((1.0 + CFG_D * (chi)) * (f) + CFG_D * (a) * (1.0 - (chi) * (chi)) * (q)))
 /* (9) SHLL split flux toward the − side: ½[(1 − Dχ)F − D a (1 − χ²) U]. */

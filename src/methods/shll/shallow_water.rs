@@ -6,10 +6,11 @@ pub fn sw_wet(phi_dry: f64, phi: f64) -> bool {
     phi > phi_dry
 }
 
-/// (6) velocity of a wet cell, 0 in a dry one.
+/// (6) velocity of a wet cell, m·(1/φ), 0 in a dry one (as a product with the reciprocal so
+/// that a cell's two velocities share one division).
 pub fn sw_vel(phi_dry: f64, phi: f64, m: f64) -> f64 {
     if sw_wet(phi_dry, phi) {
-        m / phi
+        m * (1.0 / phi)
     } else {
         0.0
     }

@@ -2,16 +2,18 @@
 //! Davis wave speeds, per component. Twins of `cl/shll/split.cl` (`d` is `CFG_D`, `clamp`
 //! is `CFG_CLAMP_CHI`).
 
-/// (8) critical number χ = u_n/a, clamped to [−1, 1] when `clamp`; 0 where a = 0 (dry).
+/// (8) critical number χ = u_n/a = u_n·(1/a), clamped to [−1, 1] when `clamp`; 0 where a = 0
+/// (dry). As a product with the reciprocal so that a cell's two numbers (χ_x, χ_y) share one
+/// division.
 // max/min as OpenCL's fmax/fmin (a NaN quotient gives −1); f64::clamp would keep the NaN.
 #[allow(clippy::manual_clamp)]
 pub fn shll_chi(clamp: bool, un: f64, a: f64) -> f64 {
     if a > 0.0 {
         if clamp {
             // OpenCL's fmin(fmax(x, −1), 1): a NaN argument gives −1, as here.
-            (un / a).max(-1.0).min(1.0)
+            (un * (1.0 / a)).max(-1.0).min(1.0)
         } else {
-            un / a
+            un * (1.0 / a)
         }
     } else {
         0.0

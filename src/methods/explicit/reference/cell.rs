@@ -53,10 +53,11 @@ pub fn mirror(sys: &System, s: State) -> State {
 pub fn phys(sys: &System, s: &State, axis: usize) -> (State, f64, f64) {
     match *sys {
         System::Euler { gamma } => {
-            let un = s[1] / s[0];
-            let ut = s[2] / s[0];
+            let ri = 1.0 / s[0];
+            let un = s[1] * ri;
+            let ut = s[2] * ri;
             let p = euler_p(gamma, s[1], s[2], un, ut, s[3]);
-            let a = euler_a(gamma, s[0], p);
+            let a = euler_a(gamma, ri, p);
             let f = [
                 s[1],
                 euler_f_mn(s[1], un, p),
@@ -118,7 +119,8 @@ pub fn face_flux(p: &Problem, l: &State, r: &State, axis: usize) -> State {
 /// [`phys`] and [`rate`] compute it.
 #[inline(always)]
 pub fn pressure(gamma: f64, s: &State) -> f64 {
-    euler_p(gamma, s[1], s[2], s[1] / s[0], s[2] / s[0], s[3])
+    let ri = 1.0 / s[0];
+    euler_p(gamma, s[1], s[2], s[1] * ri, s[2] * ri, s[3])
 }
 
 /// True if a conserved state (natural frame) is admissible: ρ > 0 and p > 0 (Euler), φ ≥ 0
@@ -211,13 +213,14 @@ pub fn rate(p: &Problem, o: &State) -> f64 {
     };
     match p.system {
         System::Euler { gamma } => {
-            let u = o[1] / o[0];
-            let v = o[2] / o[0];
+            let ri = 1.0 / o[0];
+            let u = o[1] * ri;
+            let v = o[2] * ri;
             let pr = euler_p(gamma, o[1], o[2], u, v, o[3]);
             if !(o[0] > 0.0 && pr > 0.0) {
                 return f64::NAN;
             }
-            let a = euler_a(gamma, o[0], pr);
+            let a = euler_a(gamma, ri, pr);
             let sx = u.abs() + a;
             let sy = if twod { v.abs() + a } else { 0.0 };
             cfl_rate_2d(sx, sy, m.dx, dy)
