@@ -21,8 +21,8 @@
 #   convection_2d       seed 003 2D upwind, 128^2 ... 8192^2
 #   shll_muscl          the shock-bubble case with MUSCL + SSP-RK2 (two stage kernels) at
 #                       1024x512 and 3072x1536, GPU only
-# Each run is skipped with a SKIP line once the remaining BUDGET (seconds, default 480) is
-# short. For a dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first sizes.
+# TABLES="shll_euler shll_muscl" runs only the named tables (default: all). Each run is
+# skipped with a SKIP line once the remaining BUDGET (seconds, default 480) is short. For a dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first sizes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-.devbin/simplets}
@@ -100,28 +100,33 @@ markdown() {
     }' "$OUT/$name.csv" >"$OUT/$name.md"
 }
 
+# Whether table $1 is wanted (TABLES).
+want() { [ -z "${TABLES:-}" ] || [[ " $TABLES " == *" $1 "* ]]; }
+
 # Kernel builds first, in parallel, into the cache (each grid size is its own build).
 build() { "$BIN" build-kernels "configs/$1.json" --nx "$2" --ny "$3" >>"$OUT/log/build.txt" 2>&1; }
-for s in 512x256 1024x512 2048x1024 3072x1536; do build shll_shock_bubble ${s%x*} ${s#*x} & done
-for s in 256x256 512x512 1024x1024 2048x2048; do build shll_dam_break ${s%x*} ${s#*x} & done
+want shll_euler && for s in 512x256 1024x512 2048x1024 3072x1536; do build shll_shock_bubble ${s%x*} ${s#*x} & done
+want shll_shallow_water && for s in 256x256 512x512 1024x1024 2048x2048; do build shll_dam_break ${s%x*} ${s#*x} & done
 wait
-for n in 1000 10000 100000 1000000 10000000 100000000; do build convection_1d_cfl $n 1 & done
-for n in 128 512 2048 8192; do build convection_2d $n $n & done
-for s in 1024x512 3072x1536; do build shll_shock_bubble_muscl ${s%x*} ${s#*x} & done
+want convection_1d && for n in 1000 10000 100000 1000000 10000000 100000000; do build convection_1d_cfl $n 1 & done
+want convection_2d && for n in 128 512 2048 8192; do build convection_2d $n $n & done
+want shll_muscl && for s in 1024x512 3072x1536; do build shll_shock_bubble_muscl ${s%x*} ${s#*x} & done
 wait
 
-table shll_euler shll_shock_bubble "512x256 1024x512 2048x1024 3072x1536" 1000 \
+want shll_euler && table shll_euler shll_shock_bubble "512x256 1024x512 2048x1024 3072x1536" 1000 \
   "20 8 3 2" "200 100 30 15"
-table shll_shallow_water shll_dam_break "256x256 512x512 1024x1024 2048x2048" 1000 \
+want shll_shallow_water && table shll_shallow_water shll_dam_break "256x256 512x512 1024x1024 2048x2048" 1000 \
   "40 12 4 2" "400 120 40 15"
-table convection_1d convection_1d_cfl "1000x1 10000x1 100000x1 1000000x1 10000000x1 100000000x1" 1000 \
+want convection_1d && table convection_1d convection_1d_cfl "1000x1 10000x1 100000x1 1000000x1 10000000x1 100000000x1" 1000 \
   "2000 500 100 20 5 2" "2000 1000 400 100 30 10"
-table convection_2d convection_2d "128x128 512x512 2048x2048 8192x8192" 1000 \
+want convection_2d && table convection_2d convection_2d "128x128 512x512 2048x2048 8192x8192" 1000 \
   "200 50 5 2" "1000 200 40 8"
 # MUSCL + SSP-RK2 on the GPU (the option of the paper's comparison, two stage kernels).
-for s in 1024x512 3072x1536; do
-  [ -n "${SMALL:-}" ] && s=128x64
-  run shll_muscl shll_shock_bubble_muscl ${s%x*} ${s#*x} opencl 500
-done
-markdown shll_muscl shll_shock_bubble_muscl
+if want shll_muscl; then
+  for s in 1024x512 3072x1536; do
+    [ -n "${SMALL:-}" ] && s=128x64
+    run shll_muscl shll_shock_bubble_muscl ${s%x*} ${s#*x} opencl 500
+  done
+  markdown shll_muscl shll_shock_bubble_muscl
+fi
 say "done in $(( $(date +%s) - t0 )) s; tables: $(ls "$OUT"/*.md 2>/dev/null | xargs -n1 basename | tr '\n' ' ')"
