@@ -90,7 +90,7 @@ markdown() {
       printf "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
       for (i = 0; i < n; i++) {
         k = order[i]; g = ns[k, "opencl"]; r = ns[k, "reference"]; p = ns[k, "parallel"]
-        printf "| %s | %d | %s (%s) | %s | %s | %s (%s) | %s | %s (%s) | %s | %s | %s |\n", k, cells[k],
+        printf "| %s | %d | %s (%s) | %s | %s | %s (%s) | %s | %s (%s) | %s | %s | %s | %s |\n", k, cells[k],
           f(s[k, "opencl"]), st[k, "opencl"], f(g), bound[k, "opencl"], f(s[k, "reference"]), st[k, "reference"], f(r),
           f(s[k, "parallel"]), st[k, "parallel"], f(p),
           (g > 0 && r > 0) ? sprintf("%.0fx", r / g) : "",

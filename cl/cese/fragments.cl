@@ -1,7 +1,7 @@
 /* The CE/SE formulas (docs/method/cese.md), one scalar expression each. Twins:
  * src/methods/cese/fragments.rs (same names, same order, same operation order), checked bit
  * for bit by tests/cese_fragments.rs. Needs CFG_GAMMA and CFG_ALPHA (an integer 0 … 8).
- * 1D: u = (ρ, ρv, ρE), w2 = u2/u1, w3 = u3/u1. 2D: the y-direction formulas are the
+ * 1D: u = (ρ, ρv, ρE), w2 = u2·ri, w3 = u3·ri with ri = 1/u1 (one division per point). 2D: the y-direction formulas are the
  * x-direction ones with the two momenta swapped (the Rust file says why that keeps a
  * problem symmetric about y = x to the last bit). */
 
@@ -72,7 +72,7 @@ inline real cese_w0(const real a, const real b)
 #define c2_dx(da,db,rdx)              (((da) - (db)) * (rdx))
 /* (19) u_y from the diagonal increments. */
 #define c2_dy(da,db,rdy)              (((da) + (db)) * (rdy))
-/* (20) sound speed. */
-#define cese_a(rho,p)                 (sqrt(CFG_GAMMA * (p) / (rho)))
-/* (20) the CFL rate (|v| + a)/h. */
-#define cese_rate(s,h)                ((s) / (h))
+/* (20) sound speed √(γ·p·ri), from the point's reciprocal ri = 1/ρ. */
+#define cese_a(ri,p)                  (sqrt(CFG_GAMMA * (p) * (ri)))
+/* (20) the CFL rate (|v| + a)·(1/h) (1/h folded at build time). */
+#define cese_rate(s,h)                ((s) * (1.0 / (h)))

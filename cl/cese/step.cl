@@ -162,8 +162,9 @@ inline Parent1 parent_1d(const Point* pt, const StepK* k)
 {
     const real* u = pt->u;
     const real* ux = pt->ux;
-    const real w2 = u[1] / u[0];
-    const real w3 = u[2] / u[0];
+    const real ri = 1.0 / u[0];
+    const real w2 = u[1] * ri;
+    const real w3 = u[2] * ri;
     real ut[3], f[3], ft[3];
     ut[0] = -ux[1];
     ut[1] = -c1_a2(w2, ux[0], ux[1], ux[2]);
@@ -214,9 +215,10 @@ inline void ay(const real wx, const real wy, const real w4, const real* x, real*
 inline Parent2 parent_2d(const Point* pt, const StepK* k)
 {
     const real* u = pt->u;
-    const real wx = u[1] / u[0];
-    const real wy = u[2] / u[0];
-    const real w4 = u[3] / u[0];
+    const real ri = 1.0 / u[0];
+    const real wx = u[1] * ri;
+    const real wy = u[2] * ri;
+    const real w4 = u[3] * ri;
     real axx[4], ayy[4], ut[4], fx[4], fy[4], fxy[4], fxt[4], fyx[4], fyt[4];
     ax(wx, wy, w4, pt->ux, axx);
     ay(wx, wy, w4, pt->uy, ayy);
@@ -299,19 +301,20 @@ inline Point point_from(const Point* ld, const Point* rd, const Point* ru, const
 /* The CFL rate (|v| + a)/h, NaN if ρ ≤ 0 or p ≤ 0. */
 inline real rate(const real* u)
 {
+    const real ri = 1.0 / u[0];
 #if CFG_DIM == 1
-    const real w = u[1] / u[0];
+    const real w = u[1] * ri;
     const real p = c1_p(u[1], u[2], w);
     const real s = fabs(w);
 #else
-    const real wx = u[1] / u[0];
-    const real wy = u[2] / u[0];
+    const real wx = u[1] * ri;
+    const real wy = u[2] * ri;
     const real p = c2_p(u[1], u[2], u[3], wx, wy);
     const real s = sqrt(wx * wx + wy * wy);
 #endif
     if (!(u[0] > 0.0 && p > 0.0))
         return NAN;
-    return cese_rate(s + cese_a(u[0], p), CFG_H);
+    return cese_rate(s + cese_a(ri, p), CFG_H);
 }
 
 /* NaN-propagating maxima of (lr, ld) over the n items of a group (n a power of two);

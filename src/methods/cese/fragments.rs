@@ -2,7 +2,8 @@
 //! `cl/cese/fragments.cl` (same names, same order, same operation order; `g` is `CFG_GAMMA`,
 //! `alpha` is `CFG_ALPHA`), checked bit for bit by `tests/cese_fragments.rs`.
 //!
-//! 1D: u = (u1, u2, u3) = (ρ, ρv, ρE), w2 = u2/u1, w3 = u3/u1. 2D: u = (ρ, ρu, ρv, E) with
+//! 1D: u = (u1, u2, u3) = (ρ, ρv, ρE), w2 = u2·ri, w3 = u3·ri with ri = 1/u1 (one division per
+//! point; the callers compute it). 2D: u = (ρ, ρu, ρv, E) with
 //! w_n, w_t the velocities normal and tangential to a direction and w4 = E/ρ: the y-direction
 //! formulas are the x-direction ones with the two momenta (and their velocities) swapped, and
 //! every sum over the two momenta is grouped so that the swap only commutes operands of one
@@ -152,12 +153,13 @@ pub fn c2_dy(da: f64, db: f64, rdy: f64) -> f64 {
     (da + db) * rdy
 }
 
-/// (20) sound speed √(γ p/ρ).
-pub fn cese_a(g: f64, rho: f64, p: f64) -> f64 {
-    (g * p / rho).sqrt()
+/// (20) sound speed √(γ p/ρ) = √(γ·p·ri), from the point's reciprocal ri = 1/ρ.
+pub fn cese_a(g: f64, ri: f64, p: f64) -> f64 {
+    (g * p * ri).sqrt()
 }
 
-/// (20) the CFL rate (|v| + a)/h of a point.
+/// (20) the CFL rate (|v| + a)/h = (|v| + a)·(1/h) of a point (the constant 1/h is folded
+/// when a kernel is built).
 pub fn cese_rate(s: f64, h: f64) -> f64 {
-    s / h
+    s * (1.0 / h)
 }

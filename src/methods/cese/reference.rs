@@ -183,8 +183,9 @@ pub struct Parent1 {
 pub fn parent_1d(c: &Consts, k: &StepK, pt: &Point) -> Parent1 {
     let g = c.gamma;
     let (u, ux) = (&pt.u, &pt.ux);
-    let w2 = u[1] / u[0];
-    let w3 = u[2] / u[0];
+    let ri = 1.0 / u[0];
+    let w2 = u[1] * ri;
+    let w3 = u[2] * ri;
     let ut = [
         -ux[1],
         -c1_a2(g, w2, ux[0], ux[1], ux[2]),
@@ -266,9 +267,10 @@ pub fn ay(g: f64, wx: f64, wy: f64, w4: f64, x: &V4) -> V4 {
 pub fn parent_2d(c: &Consts, k: &StepK, pt: &Point) -> Parent2 {
     let g = c.gamma;
     let u = &pt.u;
-    let wx = u[1] / u[0];
-    let wy = u[2] / u[0];
-    let w4 = u[3] / u[0];
+    let ri = 1.0 / u[0];
+    let wx = u[1] * ri;
+    let wy = u[2] * ri;
+    let w4 = u[3] * ri;
     let axx = ax(g, wx, wy, w4, &pt.ux);
     let ayy = ay(g, wx, wy, w4, &pt.uy);
     let mut ut = [0.0; 4];
@@ -346,20 +348,21 @@ pub fn point_2d(
 #[inline(always)]
 pub fn rate(c: &Consts, dims: usize, u: &V4) -> f64 {
     let g = c.gamma;
+    let ri = 1.0 / u[0];
     let (p, s) = if dims == 1 {
-        let w = u[1] / u[0];
+        let w = u[1] * ri;
         let p = c1_p(g, u[1], u[2], w);
         (p, w.abs())
     } else {
-        let wx = u[1] / u[0];
-        let wy = u[2] / u[0];
+        let wx = u[1] * ri;
+        let wy = u[2] * ri;
         let p = c2_p(g, u[1], u[2], u[3], wx, wy);
         (p, (wx * wx + wy * wy).sqrt())
     };
     if !(u[0] > 0.0 && p > 0.0) {
         return f64::NAN;
     }
-    cese_rate(s + cese_a(g, u[0], p), c.h)
+    cese_rate(s + cese_a(g, ri, p), c.h)
 }
 
 /// Δt of a step from state time `t` and the largest rate `smax`.
