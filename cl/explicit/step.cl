@@ -626,9 +626,16 @@ __kernel void ghosts_x(__global real* q, __global const real* inflow)
     const int j = w / CFG_NG + J0, g = w % CFG_NG + 1;
     const int iw = CFG_NG - g, ie = CFG_NG + CFG_NX + g - 1;
     const int sw = ghost_src(CFG_WEST, CFG_NX, g, true), se = ghost_src(CFG_EAST, CFG_NX, g, false);
+    /* Every value read before any is written: the sources are computed cells, never ghosts,
+     * so the order is free, and the reads then overlap instead of waiting for each store. */
+    real vw[4], ve[4];
     for (int v = 0; v < CFG_NV; v++) {
-        Q(q, v, IDX(iw, j)) = ghost_value(q, inflow, CFG_WEST, 0, v, 1, IDX(sw, j));
-        Q(q, v, IDX(ie, j)) = ghost_value(q, inflow, CFG_EAST, 1, v, 1, IDX(se, j));
+        vw[v] = ghost_value(q, inflow, CFG_WEST, 0, v, 1, IDX(sw, j));
+        ve[v] = ghost_value(q, inflow, CFG_EAST, 1, v, 1, IDX(se, j));
+    }
+    for (int v = 0; v < CFG_NV; v++) {
+        Q(q, v, IDX(iw, j)) = vw[v];
+        Q(q, v, IDX(ie, j)) = ve[v];
     }
 }
 
@@ -642,9 +649,15 @@ __kernel void ghosts_y(__global real* q, __global const real* inflow)
     const int i = w / CFG_NG + CFG_NG, g = w % CFG_NG + 1;
     const int js = CFG_NG - g, jn = CFG_NG + CFG_NY + g - 1;
     const int ss = ghost_src(CFG_SOUTH, CFG_NY, g, true), sn = ghost_src(CFG_NORTH, CFG_NY, g, false);
+    /* Read all, then write (as ghosts_x). */
+    real vs[4], vn[4];
     for (int v = 0; v < CFG_NV; v++) {
-        Q(q, v, IDX(i, js)) = ghost_value(q, inflow, CFG_SOUTH, 2, v, 2, IDX(i, ss));
-        Q(q, v, IDX(i, jn)) = ghost_value(q, inflow, CFG_NORTH, 3, v, 2, IDX(i, sn));
+        vs[v] = ghost_value(q, inflow, CFG_SOUTH, 2, v, 2, IDX(i, ss));
+        vn[v] = ghost_value(q, inflow, CFG_NORTH, 3, v, 2, IDX(i, sn));
+    }
+    for (int v = 0; v < CFG_NV; v++) {
+        Q(q, v, IDX(i, js)) = vs[v];
+        Q(q, v, IDX(i, jn)) = vn[v];
     }
 #endif
 }
