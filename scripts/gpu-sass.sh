@@ -20,9 +20,9 @@ CUDA_BIN=${CUDA_BIN:-/usr/local/cuda/bin}
 mkdir -p "$OUT/sass" "$OUT/bench"
 # case-name | bench arguments | ptxas register cap of the program (none: no cap)
 cases=(
-  "shll_euler|configs/shll_shock_bubble.json --nx 512 --ny 256 --steps 2|72"
-  "shll_shallow_water|configs/shll_dam_break.json --nx 256 --ny 256 --steps 2|72"
-  "shll_muscl|configs/shll_shock_bubble_muscl.json --nx 512 --ny 256 --steps 2|none"
+  "shll_euler|configs/shll_shock_bubble.json --nx 512 --ny 256 --steps 2|80"
+  "shll_shallow_water|configs/shll_dam_break.json --nx 256 --ny 256 --steps 2|80"
+  "shll_muscl|configs/shll_shock_bubble_muscl.json --nx 512 --ny 256 --steps 2|96"
   "cese_2d|configs/cese_riemann_2d.json --nx 256 --ny 256 --steps 2 --kernel fused|none"
   "bp_euler|configs/bp_bump.json --nx 200 --ny 200 --steps 2 --kernel phase|none"
   "simple_ts|configs/confined_square.json --nx 403 --ny 400 --steps 1 --iters 2|none"

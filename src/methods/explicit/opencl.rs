@@ -206,21 +206,32 @@ pub fn defines(p: &Problem) -> Defines {
 }
 
 /// Register cap of the first-order 2D SHLL stages (Euler and shallow water) on NVIDIA
-/// devices: the stage otherwise takes 92 registers and 5 groups per SM; capped at 72 it ran
-/// 9 % faster on an H100 (device run 39: Euler's stage 440 → 402 µs at 3072 × 1536, shallow
-/// water's 416 → 387 µs at 2048²; 64 and 80 were slower for Euler). Registers only: the
-/// arithmetic, and so the bits, are the same.
-pub const NV_SHLL_MAX_REGISTERS: u32 = 72;
+/// devices. Registers only: the arithmetic, and so the bits, are the same. Uncapped, the
+/// stage took 92 registers and 5 groups per SM; 72 made it 9 % faster (device run 39). Since
+/// each state divides once (run 79) the stage needs fewer registers, and at 72 it spilled
+/// 48 B: 80 is the fastest of 64 … 96 (runs 79–80 on an H100: Euler's stage 223 → 195 µs at
+/// 3072 × 1536, shallow water's 203 → 193 µs at 2048²).
+pub const NV_SHLL_MAX_REGISTERS: u32 = 80;
 
-/// [`defines`] with the options of device `dev` ([`NV_SHLL_MAX_REGISTERS`]).
+/// Register cap of the 2D MUSCL stages on NVIDIA: 108–112 registers uncapped; 96 runs them
+/// 4–6 % faster (run 80: 370 / 397 → 353 / 372 µs at 3072 × 1536), 80 gains nothing. Before
+/// each state divided once, every cap below 120 spilled and was slower (run 48).
+pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
+
+/// [`defines`] with the options of device `dev` ([`NV_SHLL_MAX_REGISTERS`],
+/// [`NV_MUSCL_MAX_REGISTERS`]).
 pub fn device_defines(p: &Problem, dev: &DeviceInfo) -> Defines {
     let d = defines(p);
     let shll = matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
-    if dev.platform_name.contains("NVIDIA") && p.mesh.dims == 2 && shll && !p.num.muscl {
-        d.option(&format!("-cl-nv-maxrregcount={NV_SHLL_MAX_REGISTERS}"))
-    } else {
-        d
+    if !(dev.platform_name.contains("NVIDIA") && p.mesh.dims == 2 && shll) {
+        return d;
     }
+    let cap = if p.num.muscl {
+        NV_MUSCL_MAX_REGISTERS
+    } else {
+        NV_SHLL_MAX_REGISTERS
+    };
+    d.option(&format!("-cl-nv-maxrregcount={cap}"))
 }
 
 /// The assembled kernel source.
