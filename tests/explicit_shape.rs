@@ -88,20 +88,38 @@ const CESE: &str = r#"{"name":"c5","method":"cese_euler","scheme":{"alpha":3},
     {"circle":{"x":0.7,"y":0.4,"r":0.25},"state":{"rho":0.1,"p":1}}]},
     "time":{"cfl":0.5,"steps":12}}"#;
 
+/// The bits of a run on a shape the device can hold, or `None` where the device refused the
+/// shape's local memory in one line (a 16 × 8 CE/SE tile or a 64 × 4 × 4 SHLL tile needs
+/// more than the 48 KiB of an H100; PoCL holds them all). Any other error fails the test.
+fn fitting(shape: &str, got: Result<Vec<u64>, String>) -> Option<Vec<u64>> {
+    match got {
+        Ok(b) => Some(b),
+        Err(e) if e.contains("local memory") && !e.contains('\n') => None,
+        Err(e) => panic!("shape {shape}: {e}"),
+    }
+}
+
 #[test]
 fn any_stage_shape_gives_the_reference_bits() {
     let want = cese_bits(CESE, BackendKind::Reference, KernelForm::Phase, 12).unwrap();
+    let mut compared = 0;
     for tile in ["16x4", "4x16", "32x2", "1x1", "16x8"] {
         // The only test of this binary: no other thread reads the environment.
         std::env::set_var(TILE_ENV, tile);
         for kernel in [KernelForm::Phase, KernelForm::Fused] {
-            let got = cese_bits(CESE, BackendKind::OpenCl, kernel, 12).unwrap();
+            let got = cese_bits(CESE, BackendKind::OpenCl, kernel, 12);
+            let Some(got) = fitting(tile, got) else {
+                continue;
+            };
             assert!(
                 got == want,
                 "tile {tile} {kernel:?}: OpenCL differs from the reference"
             );
+            compared += 1;
         }
     }
+    // The default tile and three others fit any device with 32 KiB of local memory.
+    assert!(compared >= 8, "only {compared} CE/SE tiles ran");
     for bad in ["12x8", "8", "8x0", "8xeight"] {
         std::env::set_var(TILE_ENV, bad);
         let e = cese_bits(CESE, BackendKind::OpenCl, KernelForm::Fused, 1).unwrap_err();
@@ -109,18 +127,24 @@ fn any_stage_shape_gives_the_reference_bits() {
     }
     std::env::remove_var(TILE_ENV);
 
+    let mut compared = 0;
     for case in [EULER, WATER] {
         let want = bits(case, BackendKind::Reference, 15).unwrap();
         for shape in ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"] {
             // The only test of this binary: no other thread reads the environment.
             std::env::set_var(SHAPE_ENV, shape);
-            let got = bits(case, BackendKind::OpenCl, 15).unwrap();
+            let Some(got) = fitting(shape, bits(case, BackendKind::OpenCl, 15)) else {
+                continue;
+            };
             assert!(
                 got == want,
                 "shape {shape}: OpenCL differs from the reference"
             );
+            compared += 1;
         }
     }
+    // Every shape but 64 × 4 × 4 fits 32 KiB of local memory.
+    assert!(compared >= 8, "only {compared} stage shapes ran");
     for bad in ["48x4x4", "64x4", "64x4x0", "64xfourx4"] {
         std::env::set_var(SHAPE_ENV, bad);
         let e = bits(WATER, BackendKind::OpenCl, 1).unwrap_err();
