@@ -402,12 +402,11 @@ inline real rate(const real* o)
 }
 
 /* The new state of cell k (the twin of cell_update). In 2D a work-item updates a column of
- * cells bottom to top, so in the untiled stage (MUSCL, convection-diffusion) the north face
- * flux of one cell is the south face flux of the next (the same call with the same
- * arguments, so the same bits): on entry fy holds the south face flux when *have_fy is set;
- * on exit fy holds this cell's north face flux and *have_fy says whether it was computed
- * (not for a solid cell, convection or the tiled stage). With MUSCL, sy likewise carries the
- * y slope of the next cell (computed for this cell's north face). */
+ * cells bottom to top, so the north face flux of one cell is the south face flux of the
+ * next (the same call with the same arguments, so the same bits): on entry fy holds the
+ * south face flux when *have_fy is set; on exit fy holds this cell's north face flux and
+ * *have_fy says whether it was computed (not for a solid cell or convection). With MUSCL,
+ * sy likewise carries the y slope of the next cell (computed for this cell's north face). */
 inline void cell_update(__global const real* q_in, __global const real* q0, const bool rk2,
                         __global const int* mask, __local const real* tp, const int t,
                         const real dt, const int k, real* o, real* r, real* d, real* fy,
@@ -450,10 +449,17 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
 #if CFG_DIM == 2
     real fs[4], fn[4];
 #if DEV_TILE
-    /* Not reused here: the tiled stage's faces are cheap (primitives from the tile) and the
-     * four values kept from one cell to the next made it slower under the register cap. */
-    flux_tile(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, 1, fs);
+    /* The south face flux is the previous cell's north one where the item computed it. */
+    if (had_fy) {
+        for (int v = 0; v < 4; v++)
+            fs[v] = fy[v];
+    } else {
+        flux_tile(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, 1, fs);
+    }
     flux_tile(q_in, mask, tp, k, k + CFG_NXT, t, t + TILE_W, 1, fn);
+    for (int v = 0; v < 4; v++)
+        fy[v] = fn[v];
+    *have_fy = true;
 #elif CFG_MUSCL
     /* The y slope of the cell: the one its predecessor computed for its north face. */
     real sy0[4], syn[4];

@@ -21,13 +21,10 @@ pub fn host_bytes_per_cell(p: &Problem) -> u64 {
 /// ("explicit methods") derives each term.
 pub fn flops_per_cell(p: &Problem) -> f64 {
     let nv = p.nv() as f64;
-    // Faces evaluated per cell: 2 in 1D, 4 in the tiled 2D stage; in the untiled 2D stage
-    // the two x faces, and of the y faces one per cell plus one per work-item column of `rpi`
-    // cells (a cell's north face flux is the next cell's south face flux, `cell_update` in
-    // cl/explicit/step.cl).
-    let faces = if p.mesh.dims == 2 && tiled(p) {
-        4.0
-    } else if p.mesh.dims == 2 {
+    // Faces evaluated per cell: 2 in 1D; in 2D the two x faces, and of the y faces one per
+    // cell plus one per work-item column of `rpi` cells (a cell's north face flux is the next
+    // cell's south face flux, `cell_update` in cl/explicit/step.cl).
+    let faces = if p.mesh.dims == 2 {
         let (_, _, rpi) = shape(2);
         3.0 + 1.0 / rpi as f64
     } else {
