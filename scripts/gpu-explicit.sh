@@ -22,7 +22,8 @@
 #   shll_muscl          the shock-bubble case with MUSCL + SSP-RK2 (two stage kernels) at
 #                       1024x512 and 3072x1536, GPU only
 # TABLES="shll_euler shll_muscl" runs only the named tables (default: all). Each run is
-# skipped with a SKIP line once the remaining BUDGET (seconds, default 480) is short. For a dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first sizes.
+# skipped with a SKIP line once the remaining BUDGET (seconds, default 480) is short. For a
+# dry run elsewhere (PoCL): SMALL=1 shrinks every table to its first sizes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-.devbin/simplets}

@@ -1,9 +1,9 @@
 /* The CE/SE formulas (docs/method/cese.md), one scalar expression each. Twins:
  * src/methods/cese/fragments.rs (same names, same order, same operation order), checked bit
  * for bit by tests/cese_fragments.rs. Needs CFG_GAMMA and CFG_ALPHA (an integer 0 … 8).
- * 1D: u = (ρ, ρv, ρE), w2 = u2·ri, w3 = u3·ri with ri = 1/u1 (one division per point). 2D: the y-direction formulas are the
- * x-direction ones with the two momenta swapped (the Rust file says why that keeps a
- * problem symmetric about y = x to the last bit). */
+ * 1D: u = (ρ, ρv, ρE), w2 = u2·ri, w3 = u3·ri with ri = 1/u1 (one division per point).
+ * 2D: the y-direction formulas are the x-direction ones with the two momenta swapped (the
+ * Rust file says why that keeps a problem symmetric about y = x to the last bit). */
 
 /* (12) |x|^α as a product of α factors (pow is not correctly rounded). */
 inline real cese_pow(const real x)

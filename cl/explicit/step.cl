@@ -364,9 +364,22 @@ inline void flux_tile(__global const real* q, __global const int* mask, __local 
     frame(f, axis);
 }
 #else
+#define TILE_W   1
 #define TILE_N   1
 #define TILE_VALS 4
 #endif
+
+/* The first-order flux through the y face between stored cells kl and kr: from the tile's
+ * primitives (tile cells tl, tr) in the tiled stage, else from the states. */
+inline void flux_y1(__global const real* q, __global const int* mask, __local const real* tp,
+                    const int kl, const int kr, const int tl, const int tr, real* f)
+{
+#if DEV_TILE
+    flux_tile(q, mask, tp, kl, kr, tl, tr, 1, f);
+#else
+    flux_at(q, mask, kl, kr, CFG_NXT, 1, f);
+#endif
+}
 
 inline real rate(const real* o)
 {
@@ -448,19 +461,7 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
     const real dtdx = dt / CFG_DX;
 #if CFG_DIM == 2
     real fs[4], fn[4];
-#if DEV_TILE
-    /* The south face flux is the previous cell's north one where the item computed it. */
-    if (had_fy) {
-        for (int v = 0; v < 4; v++)
-            fs[v] = fy[v];
-    } else {
-        flux_tile(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, 1, fs);
-    }
-    flux_tile(q_in, mask, tp, k, k + CFG_NXT, t, t + TILE_W, 1, fn);
-    for (int v = 0; v < 4; v++)
-        fy[v] = fn[v];
-    *have_fy = true;
-#elif CFG_MUSCL
+#if CFG_MUSCL
     /* The y slope of the cell: the one its predecessor computed for its north face. */
     real sy0[4], syn[4];
     if (had_fy) {
@@ -486,9 +487,9 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
         for (int v = 0; v < 4; v++)
             fs[v] = fy[v];
     } else {
-        flux_at(q_in, mask, k - CFG_NXT, k, CFG_NXT, 1, fs);
+        flux_y1(q_in, mask, tp, k - CFG_NXT, k, t - TILE_W, t, fs);
     }
-    flux_at(q_in, mask, k, k + CFG_NXT, CFG_NXT, 1, fn);
+    flux_y1(q_in, mask, tp, k, k + CFG_NXT, t, t + TILE_W, fn);
     for (int v = 0; v < 4; v++)
         fy[v] = fn[v];
     *have_fy = true;

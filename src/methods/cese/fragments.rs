@@ -3,11 +3,10 @@
 //! `alpha` is `CFG_ALPHA`), checked bit for bit by `tests/cese_fragments.rs`.
 //!
 //! 1D: u = (u1, u2, u3) = (ρ, ρv, ρE), w2 = u2·ri, w3 = u3·ri with ri = 1/u1 (one division per
-//! point; the callers compute it). 2D: u = (ρ, ρu, ρv, E) with
-//! w_n, w_t the velocities normal and tangential to a direction and w4 = E/ρ: the y-direction
-//! formulas are the x-direction ones with the two momenta (and their velocities) swapped, and
-//! every sum over the two momenta is grouped so that the swap only commutes operands of one
-//! `+`. A problem symmetric about y = x therefore stays symmetric to the last bit.
+//! point; the callers compute it). 2D: u = (ρ, ρu, ρv, E) with w_n, w_t the velocities normal
+//! and tangential to a direction and w4 = E·ri: the y-direction formulas are the x-direction
+//! ones with the two momenta (and their velocities) swapped, and every sum over the two
+//! momenta is grouped so that the swap only commutes operands of one `+`. A problem symmetric about y = x therefore stays symmetric to the last bit.
 
 /// (12) |x|^α as a product of α factors (α a small integer; `pow` is not correctly rounded).
 pub fn cese_pow(alpha: i32, x: f64) -> f64 {

@@ -1,8 +1,8 @@
 //! Euler equations in a face frame (docs/method/shll.md §2): a state is (r, mn, mt, e) = (ρ,
 //! normal momentum, tangential momentum, total energy per unit volume), with its one
 //! reciprocal ri = 1/ρ and the velocities un = mn·ri, ut = mt·ri computed once per state (one
-//! division; the fluxes and the sound speed are then products). Twins of `cl/shll/euler.cl` (same names, same operation order; `gamma` is
-//! `CFG_GAMMA`).
+//! division; the fluxes and the sound speed are then products). Twins of `cl/shll/euler.cl`
+//! (same names, same operation order; `gamma` is `CFG_GAMMA`).
 
 /// (2) pressure of an ideal gas, p = (γ−1)(E − ½(m_n u_n + m_t u_t)).
 pub fn euler_p(gamma: f64, mn: f64, mt: f64, un: f64, ut: f64, e: f64) -> f64 {
