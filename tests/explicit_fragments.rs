@@ -163,6 +163,16 @@ fn check_all(c: Consts) {
     check(&b, "fv_update_2d", 7, |x| {
         update::fv_update_2d(x[0], x[1], x[2], x[3], x[4], x[5], x[6])
     });
+    // The strip stage computes (18) in two halves, the x part when the row's x faces are
+    // known and the y part one row later: fv_update_1d of fv_update_1d must be the 2D update.
+    check(&b, "fv_update_2d", 7, |x| {
+        update::fv_update_1d(
+            update::fv_update_1d(x[0], x[1], x[2], x[5]),
+            x[3],
+            x[4],
+            x[6],
+        )
+    });
     check(&b, "rk2_average", 2, |x| update::rk2_average(x[0], x[1]));
     check(&b, "cfl_rate_2d", 4, |x| {
         update::cfl_rate_2d(x[0], x[1], x[2], x[3])

@@ -119,9 +119,11 @@ fn euler_1d_rusanov_and_shll_muscl() {
     );
 }
 
-/// The tiled first-order stage across several work-group tiles (32 × 16 cells by default):
-/// 2D Euler with every flux, periodic and inflow sides, a wall across a tile edge; shallow
-/// water with Rusanov and SHLL, a wall and a dry region across tile edges.
+/// The first-order 2D stages across several work-groups: the tiled stage (HLL, Rusanov; 32 ×
+/// 16 cells by default) and the strip stage (SHLL; 126 columns × 16 rows by default): 2D
+/// Euler with every flux, periodic and inflow sides, a wall across a tile edge; shallow
+/// water with Rusanov and SHLL, a wall and a dry region across tile and strip edges. Other
+/// strip shapes, with walls across their edges in x and y: `tests/explicit_shape.rs`.
 #[test]
 fn first_order_across_tiles() {
     for flux in ["hll", "rusanov", "shll"] {

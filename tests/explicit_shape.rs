@@ -1,7 +1,8 @@
 //! The explicit methods' stage shape (`SIMPLETS_EXPLICIT_SHAPE`, work-group LX × LY items
-//! of RPI cells each; a tuning knob): any valid shape gives the reference's bits, in the
-//! tiled Euler stage (whose tile is the group's cells) and the untiled shallow-water one;
-//! an invalid shape is refused in one line naming the variable. The same for CE/SE's 2D
+//! of RPI cells each; a tuning knob) and form (`SIMPLETS_EXPLICIT_STAGE`): any valid shape
+//! gives the reference's bits, in the strip stage (a row of LX items sweeping RPI rows) and
+//! the tiled stage (whose tile is the group's cells), for Euler and shallow water; an
+//! invalid shape or form is refused in one line naming the variable. The same for CE/SE's 2D
 //! work-group (`SIMPLETS_CESE_TILE`, the fused kernel's tile: partial tiles at every side,
 //! both kernel forms). One test in its own binary, since it sets the process environment.
 //!
@@ -9,7 +10,7 @@
 
 use simplets::methods::cese::opencl::TILE_ENV;
 use simplets::methods::cese::solver::Cese;
-use simplets::methods::explicit::opencl::SHAPE_ENV;
+use simplets::methods::explicit::opencl::{PREFETCH_ENV, SHAPE_ENV, STAGE_ENV};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind, KernelForm};
 use simplets::solver::Solver;
@@ -127,28 +128,62 @@ fn any_stage_shape_gives_the_reference_bits() {
     }
     std::env::remove_var(TILE_ENV);
 
+    // Both first-order SHLL cases run the strip stage by default; any strip shape, and any
+    // shape of the tile form (STAGE_ENV=tile), gives the reference's bits. The small strips
+    // put group edges in x and y through the walls of EULER.
     let mut compared = 0;
     for case in [EULER, WATER] {
         let want = bits(case, BackendKind::Reference, 15).unwrap();
-        for shape in ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"] {
+        for (form, shapes) in [
+            ("strip", ["128x1x16", "4x1x1", "8x1x3", "32x1x7", "64x1x40"]),
+            ("tile", ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"]),
+        ] {
             // The only test of this binary: no other thread reads the environment.
-            std::env::set_var(SHAPE_ENV, shape);
-            let Some(got) = fitting(shape, bits(case, BackendKind::OpenCl, 15)) else {
-                continue;
-            };
-            assert!(
-                got == want,
-                "shape {shape}: OpenCL differs from the reference"
-            );
-            compared += 1;
+            std::env::set_var(STAGE_ENV, form);
+            for shape in shapes {
+                std::env::set_var(SHAPE_ENV, shape);
+                let Some(got) = fitting(shape, bits(case, BackendKind::OpenCl, 15)) else {
+                    continue;
+                };
+                assert!(
+                    got == want,
+                    "{form} shape {shape}: OpenCL differs from the reference"
+                );
+                compared += 1;
+            }
         }
+        // The strip reading each row when it comes to it, not one row ahead.
+        std::env::set_var(STAGE_ENV, "strip");
+        std::env::set_var(PREFETCH_ENV, "0");
+        for shape in ["128x1x16", "8x1x3"] {
+            std::env::set_var(SHAPE_ENV, shape);
+            let got = bits(case, BackendKind::OpenCl, 15).unwrap();
+            assert!(got == want, "strip shape {shape} without the prefetch");
+        }
+        std::env::set_var(PREFETCH_ENV, "2");
+        let e = bits(case, BackendKind::OpenCl, 1).unwrap_err();
+        assert!(e.contains(PREFETCH_ENV) && !e.contains('\n'), "{e}");
+        std::env::remove_var(PREFETCH_ENV);
     }
-    // Every shape but 64 × 4 × 4 fits 32 KiB of local memory.
-    assert!(compared >= 8, "only {compared} stage shapes ran");
+    // Every strip shape, and every tile shape but 64 × 4 × 4, fits 32 KiB of local memory.
+    assert!(compared >= 18, "only {compared} stage shapes ran");
+    std::env::set_var(STAGE_ENV, "tile");
     for bad in ["48x4x4", "64x4", "64x4x0", "64xfourx4"] {
         std::env::set_var(SHAPE_ENV, bad);
         let e = bits(WATER, BackendKind::OpenCl, 1).unwrap_err();
         assert!(e.contains(SHAPE_ENV) && !e.contains('\n'), "{bad}: {e}");
     }
+    // The strip takes rows of items (LY = 1) at least 4 wide.
+    std::env::remove_var(STAGE_ENV);
+    for bad in ["32x4x4", "2x1x8", "48x1x4"] {
+        std::env::set_var(SHAPE_ENV, bad);
+        let e = bits(WATER, BackendKind::OpenCl, 1).unwrap_err();
+        assert!(e.contains(SHAPE_ENV) && !e.contains('\n'), "{bad}: {e}");
+    }
+    std::env::remove_var(SHAPE_ENV);
+    std::env::set_var(STAGE_ENV, "tiles");
+    let e = bits(WATER, BackendKind::OpenCl, 1).unwrap_err();
+    assert!(e.contains(STAGE_ENV) && !e.contains('\n'), "{e}");
+    std::env::remove_var(STAGE_ENV);
     std::env::remove_var(SHAPE_ENV);
 }

@@ -344,7 +344,7 @@ fn sized(json: &str, from: &str, nx: usize, ny: usize) -> String {
     json.replace(from, &format!(r#""nx":{nx},"ny":{ny}"#))
 }
 
-/// OpenCL ranks: 2D Euler, first-order SHLL (the tiled stage), inflow/outflow/reflective sides
+/// OpenCL ranks: 2D Euler, first-order SHLL (the strip stage), inflow/outflow/reflective sides
 /// and a wall that the cuts run through.
 #[test]
 fn opencl_euler_first_order_with_a_wall() {
@@ -439,20 +439,24 @@ fn opencl_convection_diffusion_periodic_x() {
 
 /// OpenCL ranks on windows of several work-groups a side, where a stage computes its frame
 /// first and its interior while the halos travel (`opencl/bands.rs`): overlapped, blocking
-/// and single-process runs agree bit for bit; 2D first-order Euler (the tiled stage) on
-/// 2 × 2 and 1 × 3, 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, 1D
-/// convection (work-items strided over the row) on 2 × 1.
+/// and single-process runs agree bit for bit; 2D first-order SHLL Euler (the strip stage,
+/// groups of 126 columns and 16 rows) on 2 × 2 and 1 × 3, with HLL (the tiled stage) on 2 × 2,
+/// 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, 1D convection (work-items
+/// strided over the row) on 2 × 1.
 #[test]
 fn opencl_overlapped_and_blocking_exchanges() {
     let _g = common::cl_lock();
     let muscl = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 150, 100)
         .replace(r#""time""#, r#""scheme":{"reconstruction":"muscl"},"time""#);
+    let hll = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 200, 100)
+        .replace(r#""time""#, r#""scheme":{"flux":"hll"},"time""#);
     let runs = [
         (
-            sized(EULER_FIRST, r#""nx":21,"ny":13"#, 200, 100),
+            sized(EULER_FIRST, r#""nx":21,"ny":13"#, 600, 100),
             vec![(2, 2), (1, 3)],
             8,
         ),
+        (hll, vec![(2, 2)], 8),
         (muscl, vec![(2, 2)], 5),
         (
             r#"{"name":"c9","method":"convection","velocity":[1.0,0.0],

@@ -13,8 +13,10 @@
  * CFG_PHI_DRY, CFG_CX, CFG_CY, CFG_AX, CFG_AY, CFG_NU, CFG_NUX, CFG_NUY), the sides
  * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
  * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_TILE (1: the tiled
- * stage of 2D first-order Euler and shallow water, see tile_fill), DEV_RED (reduction
- * work-groups), CFG_NGROUPS2 (groups of `reduce`).
+ * stage of 2D first-order Euler and shallow water, see tile_fill; 2: the strip stage of
+ * first-order SHLL, see strip_body), DEV_PREFETCH (the strip reads each row one row ahead),
+ * DEV_RED (reduction work-groups), CFG_NGROUPS2 (the partial maxima `finish` reads: those of
+ * `reduce`, or of the stage when there are few).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
  * i = NG … NG+NX−1 and j = NG … NG+NY−1 (2D) or j = 0 (1D). Bytes per cell and stage
@@ -42,7 +44,10 @@
  * rectangle of the grid (a global work offset of whole groups: on a rank the boundary cells
  * are computed first, src/methods/explicit/opencl/bands.rs) and update the cells, fill the
  * tile and write the partial maxima of the whole launch's groups. */
-#if CFG_DIM == 2
+#if CFG_DIM == 2 && DEV_TILE == 2
+/* The strip stage: a group updates DEV_LX − 2 columns (its first and last items are halo). */
+#define STAGE_GX   ((CFG_NX + DEV_LX - 3) / (DEV_LX - 2))
+#elif CFG_DIM == 2
 #define STAGE_GX   ((CFG_NX + DEV_LX - 1) / DEV_LX)
 #else
 #define STAGE_GX   ((CFG_NX + DEV_LX * DEV_RPI - 1) / (DEV_LX * DEV_RPI))
@@ -246,6 +251,29 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 }
 
 #if DEV_TILE
+/* Primitives of a conserved state s (natural frame): Euler (u, v, p, a), shallow water
+ * (u, v, 0, a); the values `phys` computes in either face frame (the frame only swaps which
+ * velocity is normal, and p sums the same two products in the other order: IEEE addition
+ * commutes), so the tiled and strip stages stay bit-identical to the reference. */
+inline void prim_of(const real* s, real* P)
+{
+#if CFG_SYS == 1
+    const real ri = 1.0 / s[0], mx = s[1], my = s[2];
+    P[0] = mx * ri;
+    P[1] = my * ri;
+    P[2] = euler_p(mx, my, P[0], P[1], s[3]);
+    P[3] = euler_a(ri, P[2]);
+#else
+    const real phi = s[0];
+    P[0] = sw_vel(phi, s[1]);
+    P[1] = sw_vel(phi, s[2]);
+    P[2] = 0.0;
+    P[3] = sw_a(phi);
+#endif
+}
+#endif
+
+#if DEV_TILE == 1
 /* The tiled stage (2D first-order Euler and shallow water): a work-group's cells are a tile
  * of DEV_LX × (DEV_LY·DEV_RPI) cells; before the update the group computes the primitives
  * (prim) of every cell of the tile and its one-cell halo once, into local memory, so a
@@ -269,22 +297,12 @@ inline void flux_at(__global const real* q, __global const int* mask, const int 
 #error "the tiled stage is for Euler and shallow water (CFG_SYS 1, 2)"
 #endif
 
-/* Primitives of stored cell k: Euler (u, v, p, a); shallow water (u, v, 0, a). */
+/* Primitives of stored cell k (prim_of). */
 inline void prim(__global const real* q, const int k, real* P)
 {
-#if CFG_SYS == 1
-    const real ri = 1.0 / Q(q, 0, k), mx = Q(q, 1, k), my = Q(q, 2, k);
-    P[0] = mx * ri;
-    P[1] = my * ri;
-    P[2] = euler_p(mx, my, P[0], P[1], Q(q, 3, k));
-    P[3] = euler_a(ri, P[2]);
-#else
-    const real phi = Q(q, 0, k);
-    P[0] = sw_vel(phi, Q(q, 1, k));
-    P[1] = sw_vel(phi, Q(q, 2, k));
-    P[2] = 0.0;
-    P[3] = sw_a(phi);
-#endif
+    real s[4];
+    load(q, k, s);
+    prim_of(s, P);
 }
 
 /* Fill the tile's primitives (tp[c·TILE_N + t], t = column + row·TILE_W, the halo included)
@@ -374,7 +392,7 @@ inline void flux_tile(__global const real* q, __global const int* mask, __local 
 inline void flux_y1(__global const real* q, __global const int* mask, __local const real* tp,
                     const int kl, const int kr, const int tl, const int tr, real* f)
 {
-#if DEV_TILE
+#if DEV_TILE == 1
     flux_tile(q, mask, tp, kl, kr, tl, tr, 1, f);
 #else
     flux_at(q, mask, kl, kr, CFG_NXT, 1, f);
@@ -443,7 +461,7 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
     o[0] = ftbs_update(s[0], ddx, ddy);
 #else
     real fw[4], fe[4];
-#if DEV_TILE
+#if DEV_TILE == 1
     flux_tile(q_in, mask, tp, k - 1, k, t - 1, t, 0, fw);
     flux_tile(q_in, mask, tp, k, k + 1, t, t + 1, 0, fe);
 #elif CFG_MUSCL
@@ -535,6 +553,252 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
     }
 }
 
+#if DEV_TILE == 2
+/* The strip stage (2D first-order SHLL, Euler and shallow water; docs/method/shll.md §7).
+ * SHLL's interface flux is F⁺(left) + F⁻(right), and each half is a function of one state
+ * alone (eq. 9), so every cell computes its primitives, its critical numbers and its four
+ * split fluxes F±_x, F±_y once, and a face adds two of them: the same operations, in the
+ * same order, as the reference's face_flux, hence the same bits, with no face evaluated
+ * twice and no state read twice.
+ *
+ * A work-group is one row of DEV_LX work-items that sweeps up a strip of DEV_RPI rows. Item
+ * lx holds the column i = gx·(DEV_LX − 2) + lx − 1 of the computed cells: items 0 and
+ * DEV_LX − 1 hold the halo columns, whose split fluxes the neighbours need, and update
+ * nothing, so a group updates DEV_LX − 2 columns (STRIP_W). Per row, each item reads its
+ * state once, writes its F±_x to local memory (two row buffers: one barrier per row) and
+ * keeps its F⁺_y for the row above; a row is finished one row later, when its north face is
+ * known. The strip's first and last pass are the halo rows below and above (their F⁺_y and
+ * F⁻_y). A face next to a solid cell takes the mirror state's split flux, from `phys` as in
+ * the reference. */
+#if CFG_FLUX != 0 || CFG_MUSCL || CFG_DIM != 2 || DEV_LY != 1
+#error "the strip stage is 2D first-order SHLL with work-groups of one row (DEV_LY = 1)"
+#endif
+#define STRIP_W    (DEV_LX - 2)
+/* Local reals of the two row buffers: F⁺_x (components 0–3) and F⁻_x (4–7) of DEV_LX items. */
+#define STRIP_XS   (2 * 8 * DEV_LX)
+
+/* The split fluxes F⁺ (fp) and F⁻ (fm) of the framed state s along `axis`, from its
+ * primitives P and its critical number chi along the axis (tile_phys's physical flux). */
+inline void split_of(const real* s, const real* P, const real chi, const int axis, real* fp,
+                     real* fm)
+{
+    const real un = P[axis], a = P[3];
+    real f[4];
+#if CFG_SYS == 1
+    f[0] = s[1];
+    f[1] = euler_f_mn(s[1], un, P[2]);
+    f[2] = euler_f_mt(s[2], un);
+    f[3] = euler_f_e(s[3], P[2], un);
+#else
+    f[0] = sw_f_phi(s[0], un);
+    f[1] = sw_f_mn(s[0], s[1], un);
+    f[2] = sw_f_mt(s[2], un);
+    f[3] = 0.0;
+#endif
+    for (int v = 0; v < CFG_NV; v++) {
+        fp[v] = shll_plus(s[v], f[v], a, chi);
+        fm[v] = shll_minus(s[v], f[v], a, chi);
+    }
+}
+
+/* F⁺ (plus) or F⁻ of the mirror image of the framed state s across a wall normal to `axis`:
+ * the wall side of a face next to a solid cell (face_states' mirror, phys's flux). */
+inline void split_mirror(const real* s, const int axis, const bool plus, real* h)
+{
+    real m[4], f[4], un, a;
+    mirror(s, m);
+    phys(m, axis, f, &un, &a);
+    const real chi = chi_of(un, a);
+    for (int v = 0; v < CFG_NV; v++)
+        h[v] = plus ? shll_plus(m[v], f[v], a, chi) : shll_minus(m[v], f[v], a, chi);
+}
+
+inline void strip_body(__global const real* q_in, __global const real* q0, const bool rk2,
+                       __global real* q_out, __global const real* clock,
+                       __global real* part_rate, __global real* part_dq,
+                       __global const int* mask, __local real* lr, __local real* ld,
+                       __local real* xs, __local int* xsolid)
+{
+    const int lx = get_local_id(0);
+    const int i = GROUP_X * STRIP_W + lx - 1;
+    const int j0 = GROUP_Y * DEV_RPI;
+    /* Columns −1 … NX are stored (ghosts included); items past them only hold barriers. */
+    const bool col = i <= CFG_NX;
+    const bool updates = lx >= 1 && lx <= DEV_LX - 2 && i < CFG_NX;
+    const real dt = clock[0];
+    const real dtdx = dt / CFG_DX, dtdy = dt / CFG_DY;
+    real r = 0.0, d = 0.0;
+    /* The pending row (the one below): its state, s − Δt/Δx·(fe − fw) (the first half of
+     * fv_update_2d), its south face flux, whether it is solid. */
+    real ps[4] = {0.0, 0.0, 0.0, 0.0}, pa[4] = {0.0, 0.0, 0.0, 0.0};
+    real pfs[4] = {0.0, 0.0, 0.0, 0.0};
+    bool pend = false, psolid = false;
+    int pk = 0;
+    /* F⁺_y of the row below, and whether that cell is solid. */
+    real fpy_b[4] = {0.0, 0.0, 0.0, 0.0};
+    bool solid_b = false;
+#if DEV_PREFETCH
+    /* The next row's state, read one row ahead so that its latency hides behind this row's
+     * arithmetic. */
+    real sn[4] = {0.0, 0.0, 0.0, 0.0};
+    bool solid_n = false;
+    if (col) {
+        load(q_in, IDX(i + CFG_NG, j0 - 1 + CFG_NG), sn);
+        solid_n = SOLID(IDX(i + CFG_NG, j0 - 1 + CFG_NG));
+    }
+#endif
+    for (int rr = -1; rr <= DEV_RPI; rr++) {
+        const int j = j0 + rr;
+        const bool ok = col && j <= CFG_NY;
+        const int k = IDX(i + CFG_NG, j + CFG_NG);
+        real s[4] = {0.0, 0.0, 0.0, 0.0}, P[4] = {0.0, 0.0, 0.0, 0.0};
+        real cx = 0.0, cy = 0.0;
+        bool solid = false;
+#if DEV_PREFETCH
+        for (int v = 0; v < 4; v++)
+            s[v] = sn[v];
+        solid = solid_n;
+        if (rr < DEV_RPI && col && j + 1 <= CFG_NY) {
+            load(q_in, k + CFG_NXT, sn);
+            solid_n = SOLID(k + CFG_NXT);
+        }
+#endif
+        if (ok) {
+#if !DEV_PREFETCH
+            load(q_in, k, s);
+            solid = SOLID(k);
+#endif
+            prim_of(s, P);
+            cx = shll_chi(P[0], P[3]);
+            cy = shll_chi(P[1], P[3]);
+        }
+        /* The y face below this row: the pending row's north face, this row's south face. */
+        real sy[4], fpy[4], fmy[4], fsc[4];
+        for (int v = 0; v < 4; v++)
+            sy[v] = s[v];
+        frame(sy, 1);
+        split_of(sy, P, cy, 1, fpy, fmy);
+        if (rr >= 0) {
+            if (solid_b) {
+                split_mirror(sy, 1, true, fsc);
+                for (int v = 0; v < CFG_NV; v++)
+                    fsc[v] += fmy[v];
+            } else if (solid) {
+                /* Needed only as the pending fluid row's north face. */
+                real pb[4], mm[4];
+                for (int v = 0; v < 4; v++)
+                    pb[v] = ps[v];
+                frame(pb, 1);
+                split_mirror(pb, 1, false, mm);
+                for (int v = 0; v < CFG_NV; v++)
+                    fsc[v] = fpy_b[v] + mm[v];
+            } else {
+                for (int v = 0; v < CFG_NV; v++)
+                    fsc[v] = fpy_b[v] + fmy[v];
+            }
+            frame(fsc, 1);
+            if (pend) {
+                /* Finish the row below (cell_update's end). */
+                real o[4], b[4];
+                if (psolid) {
+                    for (int v = 0; v < 4; v++)
+                        o[v] = ps[v];
+                } else {
+                    o[3] = 0.0;
+                    for (int v = 0; v < CFG_NV; v++)
+                        o[v] = fv_update_1d(pa[v], pfs[v], fsc[v], dtdy);
+                }
+                if (rk2) {
+                    load(q0, pk, b);
+                    if (!psolid)
+                        for (int v = 0; v < CFG_NV; v++)
+                            o[v] = rk2_average(b[v], o[v]);
+                } else {
+                    for (int v = 0; v < 4; v++)
+                        b[v] = ps[v];
+                }
+                real rc = 0.0, dc = 0.0;
+                if (!psolid) {
+#if CFG_SYS == 2
+                    if (!sw_wet(o[0])) {
+                        o[1] = 0.0;
+                        o[2] = 0.0;
+                    }
+#endif
+                    rc = rate(o);
+                    dc = fabs(o[0] - b[0]);
+                }
+                for (int v = 0; v < CFG_NV; v++)
+                    Q(q_out, v, pk) = o[v];
+                r = nan_max(r, rc);
+                d = nan_max(d, dc);
+            }
+        }
+        /* This row's x faces, through the row buffer. */
+        const bool row = rr >= 0 && rr < DEV_RPI && j < CFG_NY;
+        __local real* xb = xs + (rr & 1) * (8 * DEV_LX);
+        __local int* xw = xsolid + (rr & 1) * DEV_LX;
+        if (row) {
+            real fpx[4], fmx[4];
+            split_of(s, P, cx, 0, fpx, fmx);
+            for (int v = 0; v < CFG_NV; v++) {
+                xb[v * DEV_LX + lx] = fpx[v];
+                xb[(4 + v) * DEV_LX + lx] = fmx[v];
+            }
+            xw[lx] = solid;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        pend = row && updates;
+        if (pend) {
+            if (solid) {
+                for (int v = 0; v < 4; v++)
+                    pa[v] = s[v];
+            } else {
+                real fw[4], fe[4], h[4];
+                if (xw[lx - 1]) {
+                    split_mirror(s, 0, true, h);
+                    for (int v = 0; v < CFG_NV; v++)
+                        fw[v] = h[v] + xb[(4 + v) * DEV_LX + lx];
+                } else {
+                    for (int v = 0; v < CFG_NV; v++)
+                        fw[v] = xb[v * DEV_LX + lx - 1] + xb[(4 + v) * DEV_LX + lx];
+                }
+                if (xw[lx + 1]) {
+                    split_mirror(s, 0, false, h);
+                    for (int v = 0; v < CFG_NV; v++)
+                        fe[v] = xb[v * DEV_LX + lx] + h[v];
+                } else {
+                    for (int v = 0; v < CFG_NV; v++)
+                        fe[v] = xb[v * DEV_LX + lx] + xb[(4 + v) * DEV_LX + lx + 1];
+                }
+                /* fv_update_2d(q, fw, fe, fs, fn) = (q − Δt/Δx·(fe − fw)) − Δt/Δy·(fn − fs):
+                 * its first half now, the second when the north face is known (the
+                 * same two roundings; tests/explicit_fragments.rs checks the identity). */
+                for (int v = 0; v < CFG_NV; v++)
+                    pa[v] = fv_update_1d(s[v], fw[v], fe[v], dtdx);
+            }
+            for (int v = 0; v < 4; v++) {
+                ps[v] = s[v];
+                pfs[v] = fsc[v];
+            }
+            psolid = solid;
+            pk = k;
+        }
+        for (int v = 0; v < 4; v++)
+            fpy_b[v] = fpy[v];
+        solid_b = solid;
+    }
+    lr[lx] = r;
+    ld[lx] = d;
+    group_max2(lr, ld, lx, DEV_LX);
+    if (lx == 0) {
+        const int g = GROUP_X + GROUP_Y * STAGE_GX;
+        part_rate[g] = lr[0];
+        part_dq[g] = ld[0];
+    }
+}
+#endif
+
 /* Each work-item updates DEV_RPI cells (amortising the group reduction): in 2D the rows
  * DEV_RPI·gj … DEV_RPI·gj + DEV_RPI − 1 of its column, in 1D the cells gi + r·(the whole
  * launch's global size). */
@@ -550,7 +814,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
     /* The north face flux of the item's previous cell (2D; see cell_update). */
     real fy[4] = {0.0, 0.0, 0.0, 0.0}, sy[4] = {0.0, 0.0, 0.0, 0.0};
     bool have_fy = false;
-#if DEV_TILE
+#if DEV_TILE == 1
     tile_fill(q_in, tp);
 #endif
     for (int c = 0; c < DEV_RPI; c++) {
@@ -588,8 +852,14 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask)
 {
+#if DEV_TILE == 2
+    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS];
+    __local int xsolid[2 * DEV_LX];
+    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid);
+#else
     __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
+#endif
 }
 
 /* The second SSP-RK2 stage: q_out = ½ q0 + ½ (q_in + Δt L(q_in)). */
@@ -598,8 +868,14 @@ __kernel void stage_rk2(__global const real* q_in, __global const real* q0,
                         __global real* part_rate, __global real* part_dq,
                         __global const int* mask)
 {
+#if DEV_TILE == 2
+    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS];
+    __local int xsolid[2 * DEV_LX];
+    strip_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid);
+#else
     __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
+#endif
 }
 
 /* Ghost value of variable v from a source cell (normal momentum `vn` reversed on a
@@ -624,12 +900,9 @@ inline int ghost_src(const int bc, const int n, const int g, const bool low)
     return low ? CFG_NG + n - g : CFG_NG + g - 1;
 }
 
-/* x-ghosts of the computed rows: one work-item per (row, layer), both sides. */
-__kernel void ghosts_x(__global real* q, __global const real* inflow)
+/* x-ghosts of computed row w / NG, layer w % NG + 1, both sides. */
+inline void ghost_row(__global real* q, __global const real* inflow, const int w)
 {
-    const int w = get_global_id(0);
-    if (w >= CFG_NY * CFG_NG)
-        return;
     const int j = w / CFG_NG + J0, g = w % CFG_NG + 1;
     const int iw = CFG_NG - g, ie = CFG_NG + CFG_NX + g - 1;
     const int sw = ghost_src(CFG_WEST, CFG_NX, g, true), se = ghost_src(CFG_EAST, CFG_NX, g, false);
@@ -646,17 +919,14 @@ __kernel void ghosts_x(__global real* q, __global const real* inflow)
     }
 }
 
-/* y-ghosts of the computed columns (2D): one work-item per (column, layer), both sides. */
-__kernel void ghosts_y(__global real* q, __global const real* inflow)
+/* y-ghosts (2D) of computed column w / NG, layer w % NG + 1, both sides. */
+inline void ghost_column(__global real* q, __global const real* inflow, const int w)
 {
-    const int w = get_global_id(0);
-    if (w >= CFG_NX * CFG_NG)
-        return;
 #if CFG_DIM == 2
     const int i = w / CFG_NG + CFG_NG, g = w % CFG_NG + 1;
     const int js = CFG_NG - g, jn = CFG_NG + CFG_NY + g - 1;
     const int ss = ghost_src(CFG_SOUTH, CFG_NY, g, true), sn = ghost_src(CFG_NORTH, CFG_NY, g, false);
-    /* Read all, then write (as ghosts_x). */
+    /* Read all, then write (as ghost_row). */
     real vs[4], vn[4];
     for (int v = 0; v < CFG_NV; v++) {
         vs[v] = ghost_value(q, inflow, CFG_SOUTH, 2, v, 2, IDX(i, ss));
@@ -667,6 +937,26 @@ __kernel void ghosts_y(__global real* q, __global const real* inflow)
         Q(q, v, IDX(i, jn)) = vn[v];
     }
 #endif
+}
+
+/* x-ghosts of the computed rows: one work-item per (row, layer), both sides (1D). */
+__kernel void ghosts_x(__global real* q, __global const real* inflow)
+{
+    const int w = get_global_id(0);
+    if (w < CFG_NY * CFG_NG)
+        ghost_row(q, inflow, w);
+}
+
+/* Both axes' ghosts in one launch (2D): items 0 … NY·NG − 1 fill the x-ghosts of the computed
+ * rows, the next NX·NG the y-ghosts of the computed columns. The two sets of cells are
+ * disjoint and every source is a computed cell, so one launch is the two in any order. */
+__kernel void ghosts_2d(__global real* q, __global const real* inflow)
+{
+    const int w = get_global_id(0);
+    if (w < CFG_NY * CFG_NG)
+        ghost_row(q, inflow, w);
+    else if (w < CFG_NY * CFG_NG + CFG_NX * CFG_NG)
+        ghost_column(q, inflow, w - CFG_NY * CFG_NG);
 }
 
 /* First level of the reduction of the stage's per-group maxima: CFG_NGROUPS2 groups of

@@ -209,7 +209,7 @@ pub fn counts(p: &Problem) -> Counts {
     // Ghost kernels: each item reads and writes nv values on two sides.
     let g = 8.0 * p.nv() as f64 * 2.0;
     kernels.insert("ghosts_x".into(), count("item", 0.0, g, g));
-    kernels.insert("ghosts_y".into(), count("item", 0.0, g, g));
+    kernels.insert("ghosts_2d".into(), count("item", 0.0, g, g));
     // The reductions: 16 B per partial read, spread over their work-items.
     let (ng, ng2) = (groups(p) as f64, groups2(p) as f64);
     kernels.insert(

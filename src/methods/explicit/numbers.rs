@@ -2,7 +2,7 @@
 //! kernels that `simplets bench` turns into its roofline counts (an analytic count from the
 //! code, per computed cell: there is no counting build of these kernels).
 
-use super::opencl::{device_bytes, groups, shape, tiled, work_group};
+use super::opencl::{device_bytes, groups, shape, stage_form, tiled, work_group, StageForm};
 use super::reference::max_rate;
 use super::{Flux, Problem, StepRule, System};
 
@@ -25,7 +25,7 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     // cell plus one per work-item column of `rpi` cells (a cell's north face flux is the next
     // cell's south face flux, `cell_update` in cl/explicit/step.cl).
     let faces = if p.mesh.dims == 2 {
-        let (_, _, rpi) = shape(2);
+        let (_, _, rpi) = shape(p);
         3.0 + 1.0 / rpi as f64
     } else {
         2.0
@@ -42,8 +42,11 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     };
     // The tiled stage (Euler) computes each cell's primitives once, plus its tile's halo;
     // the other forms compute them for both states of every face.
+    if stage_form(p) == StageForm::Strip {
+        return strip_flops_per_cell(p, prim, fluxes, rate);
+    }
     let (state, once) = if tiled(p) {
-        let (lx, ly, rpi) = shape(2);
+        let (lx, ly, rpi) = shape(p);
         let rows = (ly * rpi) as f64;
         let halo = (lx as f64 + 2.0) * (rows + 2.0) / (lx as f64 * rows);
         (fluxes, halo * prim)
@@ -67,7 +70,7 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     // next cell's y slope is carried, `cell_update` in cl/explicit/step.cl).
     let recon = if p.num.muscl {
         let per_cell = if p.mesh.dims == 2 {
-            let (_, _, rpi) = shape(2);
+            let (_, _, rpi) = shape(p);
             4.0 + 2.0 / rpi as f64
         } else {
             3.0
@@ -84,6 +87,24 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     let face = 2.0 * state + speeds + nv * per_comp + diffusion;
     let update = nv * 3.0 * p.mesh.dims as f64 + p.mesh.dims as f64;
     faces * face + recon + once + update + rate + 1.0
+}
+
+/// [`flops_per_cell`] of the strip stage: a work-group of LX items sweeps RPI + 2 rows (the
+/// halo rows below and above included) and updates (LX − 2) × RPI cells. Each item and row
+/// computes its state's primitives (`prim`), its critical numbers (one reciprocal and two
+/// products) and along y its physical flux (`fluxes`) and split fluxes (F⁺ and F⁻: 10 flops
+/// per component each, the terms of eq. 9); the RPI inner rows also along x. Per updated
+/// cell then three face sums per component (west, east and south: the north face is the
+/// next row's south), the update and the rate of the new state.
+fn strip_flops_per_cell(p: &Problem, prim: f64, fluxes: f64, rate: f64) -> f64 {
+    let nv = p.nv() as f64;
+    let (lx, _, rpi) = shape(p);
+    let (lx, rpi) = (lx as f64, rpi as f64);
+    let axis = fluxes + 2.0 * 10.0 * nv;
+    let per_group = lx * (rpi + 2.0) * (prim + 3.0 + axis) + lx * rpi * axis;
+    let computed = per_group / ((lx - 2.0) * rpi);
+    let update = nv * 3.0 * 2.0 + 2.0;
+    computed + 3.0 * nv + update + rate + 1.0
 }
 
 /// Compulsory DRAM bytes of one stage per computed cell: the input state read once, the
@@ -159,12 +180,13 @@ pub fn render(p: &Problem) -> String {
     let (r, w) = stage_bytes(p, false);
     let _ = writeln!(
         s,
-        "kernels     stage: {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
+        "kernels     stage ({} form): {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
+        stage_form(p).name(),
         r + w,
         flops_per_cell(p),
         groups(p),
-        work_group(m.dims).0 * work_group(m.dims).1,
-        shape(m.dims).2
+        work_group(p).0 * work_group(p).1,
+        shape(p).2
     );
     s
 }

@@ -33,13 +33,117 @@ use crate::methods::BackendChoice;
 const RED: usize = 256;
 
 /// Environment variable overriding the stage shape for tuning sweeps: `LXxLYxRPI`, e.g.
-/// `64x4x4` (LX·LY a power of two, at most 1024; LY = 1 in 1D). It becomes `DEV_LX`,
-/// `DEV_LY` and `DEV_RPI`, so it is part of the kernel cache key and of the recorded build
-/// options; results do not depend on it (every cell's update is the same function).
+/// `64x4x4` (LX·LY a power of two, at most 1024; LY = 1 in 1D and in the strip form, whose
+/// LX is at least 4). It becomes `DEV_LX`, `DEV_LY` and `DEV_RPI`, so it is part of the
+/// kernel cache key and of the recorded build options; results do not depend on it (every
+/// cell's update is the same function).
 pub const SHAPE_ENV: &str = "SIMPLETS_EXPLICIT_SHAPE";
 
-/// The shape `LXxLYxRPI` of [`SHAPE_ENV`] for a mesh of `dims` dimensions, or why not.
-pub fn parse_shape(value: &str, dims: usize) -> Result<(usize, usize, usize), String> {
+/// Environment variable choosing the form of the 2D first-order SHLL stages (Euler and
+/// shallow water) for comparisons: `strip` (the default) or `tile` ([`StageForm`]). Every
+/// form gives the same bits.
+pub const STAGE_ENV: &str = "SIMPLETS_EXPLICIT_STAGE";
+
+/// Environment variable for comparisons: `0` makes the strip stage read each row when it
+/// comes to it instead of one row ahead (`DEV_PREFETCH`; the default is `1`). The same bits.
+pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
+
+/// Whether the strip stage reads each row one row ahead ([`PREFETCH_ENV`]), or why the
+/// variable's value is refused.
+pub fn prefetch_setting() -> Result<bool, DeviceError> {
+    match std::env::var(PREFETCH_ENV) {
+        Ok(v) => match v.trim() {
+            "" | "1" => Ok(true),
+            "0" => Ok(false),
+            _ => Err(DeviceError::BadBuildOption {
+                var: PREFETCH_ENV,
+                value: v.clone(),
+                reason: "expected 0 or 1".into(),
+            }),
+        },
+        Err(_) => Ok(true),
+    }
+}
+
+/// The form of a problem's stage kernels (`DEV_TILE` of `cl/explicit/step.cl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageForm {
+    /// Every face flux from the two states (1D, MUSCL, convection, convection–diffusion).
+    Plain,
+    /// A work-group's tile of cells and its halo: the primitives (and with SHLL the critical
+    /// numbers) of each once, into local memory; each face from them (2D first-order Euler
+    /// and shallow water with HLL or Rusanov, or SHLL when [`STAGE_ENV`] says `tile`).
+    Tile,
+    /// SHLL's split fluxes of each cell once, a work-group of one row sweeping a strip of
+    /// rows, each face the sum of two halves (2D first-order SHLL, Euler and shallow water).
+    Strip,
+}
+
+impl StageForm {
+    /// Its `DEV_TILE` value.
+    pub fn id(self) -> i64 {
+        match self {
+            StageForm::Plain => 0,
+            StageForm::Tile => 1,
+            StageForm::Strip => 2,
+        }
+    }
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            StageForm::Plain => "plain",
+            StageForm::Tile => "tile",
+            StageForm::Strip => "strip",
+        }
+    }
+}
+
+/// The form [`STAGE_ENV`] asks for: `Ok(None)` when unset or empty, an error naming the
+/// variable for another value.
+pub fn stage_setting() -> Result<Option<StageForm>, DeviceError> {
+    match std::env::var(STAGE_ENV) {
+        Ok(v) => match v.trim() {
+            "" => Ok(None),
+            "strip" => Ok(Some(StageForm::Strip)),
+            "tile" => Ok(Some(StageForm::Tile)),
+            _ => Err(DeviceError::BadBuildOption {
+                var: STAGE_ENV,
+                value: v.clone(),
+                reason: "expected `strip` or `tile`".into(),
+            }),
+        },
+        Err(_) => Ok(None),
+    }
+}
+
+/// The stage form of `p`: the strip for 2D first-order SHLL on Euler and shallow water
+/// (unless [`STAGE_ENV`] says `tile`), the tile for the same systems with HLL or Rusanov,
+/// plain otherwise. The strip computes each cell's split fluxes once, where the tile
+/// computed each face from the tile's primitives (13 face evaluations per 4 cells, each
+/// reading both states).
+pub fn stage_form(p: &Problem) -> StageForm {
+    let first_order_2d = p.mesh.dims == 2
+        && !p.num.muscl
+        && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
+    if !first_order_2d {
+        return StageForm::Plain;
+    }
+    let asked = stage_setting().ok().flatten();
+    if matches!(p.num.flux, Flux::Shll) && asked != Some(StageForm::Tile) {
+        StageForm::Strip
+    } else {
+        StageForm::Tile
+    }
+}
+
+/// The shape `LXxLYxRPI` of [`SHAPE_ENV`] for the stage `form` of a mesh of `dims`
+/// dimensions, or why not.
+pub fn parse_shape(
+    value: &str,
+    dims: usize,
+    form: StageForm,
+) -> Result<(usize, usize, usize), String> {
     let parts: Vec<usize> = value
         .trim()
         .split('x')
@@ -58,93 +162,132 @@ pub fn parse_shape(value: &str, dims: usize) -> Result<(usize, usize, usize), St
     if dims == 1 && ly != 1 {
         return Err("a 1D mesh takes LY = 1".into());
     }
+    if form == StageForm::Strip && (ly != 1 || lx < 4) {
+        return Err(format!(
+            "the strip stage takes LY = 1 and LX of at least 4 (e.g. 128x1x16; {STAGE_ENV}=tile for tiles)"
+        ));
+    }
     Ok((lx, ly, rpi))
 }
 
-/// Stage shape (DEV_LX, DEV_LY, DEV_RPI) of a mesh: work-groups of 32 × 4 items in 2D (rows
-/// of 32 cells: coalesced, with a tile that reuses the y-neighbours in cache), 256 × 1 in
-/// 1D, each item updating 4 cells (the group reduction of the rate and the residual is then
-/// paid once per 4 cells); [`SHAPE_ENV`] overrides it where valid (`OpenCl::new` refuses an
-/// invalid one). 32 × 4 × 4 was the fastest of 13 shapes on an H100 for both first-order
-/// systems (device run 34: Euler's stage 514 → 439 µs against 64 × 4 × 4 at 3072 × 1536).
-pub fn shape(dims: usize) -> (usize, usize, usize) {
-    let default = if dims == 2 { (32, 4, 4) } else { (256, 1, 4) };
+/// Stage shape (DEV_LX, DEV_LY, DEV_RPI) of `p`. The strip: rows of 128 items, each sweeping
+/// 16 rows. Otherwise work-groups of 32 × 4 items in 2D (rows of 32 cells: coalesced, with a
+/// tile that reuses the y-neighbours in cache), 256 × 1 in 1D, each item updating 4 cells
+/// (the group reduction of the rate and the residual is then paid once per 4 cells); 32 × 4
+/// × 4 was the fastest of 13 shapes on an H100 for both first-order systems in the tile form
+/// (device run 34: Euler's stage 514 → 439 µs against 64 × 4 × 4 at 3072 × 1536).
+/// [`SHAPE_ENV`] overrides it where valid (`OpenCl::new` refuses an invalid one).
+pub fn shape(p: &Problem) -> (usize, usize, usize) {
+    let dims = p.mesh.dims;
+    let form = stage_form(p);
+    let default = match form {
+        StageForm::Strip => STRIP_SHAPE,
+        _ if dims == 2 => (32, 4, 4),
+        _ => (256, 1, 4),
+    };
     match std::env::var(SHAPE_ENV) {
-        Ok(v) if !v.trim().is_empty() => parse_shape(&v, dims).unwrap_or(default),
+        Ok(v) if !v.trim().is_empty() => parse_shape(&v, dims, form).unwrap_or(default),
         _ => default,
     }
 }
 
-/// Stage work-group (x, y) of a mesh ([`shape`]).
-pub fn work_group(dims: usize) -> (usize, usize) {
-    let (lx, ly, _) = shape(dims);
+/// The strip form's default shape (LX, 1, RPI).
+pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
+
+/// Stage work-group (x, y) of `p` ([`shape`]).
+pub fn work_group(p: &Problem) -> (usize, usize) {
+    let (lx, ly, _) = shape(p);
     (lx, ly)
 }
 
-/// Cells each stage work-item updates (`DEV_RPI`, [`shape`]).
-pub fn rpi(dims: usize) -> usize {
-    shape(dims).2
+/// Cells each stage work-item updates (`DEV_RPI`, [`shape`]): a column of them in 2D (the
+/// strip's rows), strided cells in 1D.
+pub fn rpi(p: &Problem) -> usize {
+    shape(p).2
 }
 
-/// The stage kernels' global size (x, y) of `p`: every computed cell covered with [`rpi`]
-/// cells per work-item (rows in 2D, strided cells in 1D).
+/// The computed cells of one stage work-group along x and y in 2D: LX × LY·RPI, or for the
+/// strip LX − 2 × RPI (its first and last items hold halo columns).
+pub fn group_cells(p: &Problem) -> (usize, usize) {
+    let (lx, ly, rpi) = shape(p);
+    if stage_form(p) == StageForm::Strip {
+        (lx - 2, rpi)
+    } else {
+        (lx, ly * rpi)
+    }
+}
+
+/// The stage kernels' global size (x, y) of `p`: every computed cell covered ([`shape`],
+/// [`group_cells`]; strided cells in 1D).
 pub fn global(p: &Problem) -> [usize; 2] {
-    let (lx, ly, rpi) = shape(p.mesh.dims);
+    let (lx, ly, rpi) = shape(p);
     let m = &p.mesh;
     if m.dims == 2 {
-        [m.nx.div_ceil(lx) * lx, m.ny.div_ceil(ly * rpi) * ly]
+        let (cx, cy) = group_cells(p);
+        [m.nx.div_ceil(cx) * lx, m.ny.div_ceil(cy) * ly]
     } else {
         [m.nx.div_ceil(lx * rpi) * lx, 1]
     }
 }
 
-/// Whether the stage kernels of `p` use the tiled form (`DEV_TILE`): 2D first order, Euler
-/// and shallow water. The primitives of each cell of a group's tile, and with the SHLL flux
-/// its critical numbers χ_x, χ_y, are computed once, into local memory, instead of once per
-/// face side. On an H100 (device runs 31, 41): Euler's stage 640 → 508 µs per step at
-/// 3072 × 1536 with the primitives, 402 → 298 µs with χ as well; shallow water, untiled
-/// before because the primitives alone did not pay (407 → 469 µs), 387 → 289 µs at 2048²
-/// with χ.
+/// Whether the stage kernels of `p` read a tile of primitives from local memory
+/// ([`StageForm::Tile`]). On an H100 (device runs 31, 41): Euler's stage 640 → 508 µs per
+/// step at 3072 × 1536 with the primitives, 402 → 298 µs with χ as well; shallow water,
+/// untiled before because the primitives alone did not pay (407 → 469 µs), 387 → 289 µs at
+/// 2048² with χ.
 pub fn tiled(p: &Problem) -> bool {
-    p.mesh.dims == 2
-        && !p.num.muscl
-        && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. })
+    stage_form(p) == StageForm::Tile
 }
 
-/// Local memory of a stage work-group in bytes: the two reduction arrays, and with the tiled
-/// form the 4 primitives (and with the SHLL flux the 2 critical numbers) of its
-/// (DEV_LX + 2) × (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`).
+/// Local memory of a stage work-group in bytes: the two reduction arrays; with the tile the
+/// 4 primitives (and with the SHLL flux the 2 critical numbers) of its (DEV_LX + 2) ×
+/// (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`); with the strip two row
+/// buffers of F±_x (8 reals per item) and of the solid flags (`STRIP_XS`).
 pub fn stage_local_bytes(p: &Problem) -> u64 {
-    let (lx, ly, rpi) = shape(p.mesh.dims);
-    let tile = if tiled(p) {
-        let vals = if matches!(p.num.flux, Flux::Shll) {
-            6
-        } else {
-            4
-        };
-        vals * (lx + 2) * (ly * rpi + 2)
-    } else {
-        4
+    let (lx, ly, rpi) = shape(p);
+    let bytes = match stage_form(p) {
+        StageForm::Strip => 8 * (2 * lx + 2 * 8 * lx) + 4 * 2 * lx,
+        StageForm::Tile => {
+            let vals = if matches!(p.num.flux, Flux::Shll) {
+                6
+            } else {
+                4
+            };
+            8 * (2 * lx * ly + vals * (lx + 2) * (ly * rpi + 2))
+        }
+        StageForm::Plain => 8 * (2 * lx * ly + 4),
     };
-    (8 * (2 * lx * ly + tile)) as u64
+    bytes as u64
 }
 
 /// Stage work-groups of `p`.
 pub fn groups(p: &Problem) -> usize {
-    let (lx, ly) = work_group(p.mesh.dims);
+    let (lx, ly) = work_group(p);
     let g = global(p);
     (g[0] / lx) * (g[1] / ly)
 }
 
-/// Groups of the first reduction level (`CFG_NGROUPS2`).
+/// Stage partial maxima up to which `finish` reads them itself, with no `reduce` launch
+/// before it: 16 per item of its one work-group.
+pub const DIRECT_MAX: usize = 16 * RED;
+
+/// Groups of the first reduction level, `reduce`; `None` when the stage has at most
+/// [`DIRECT_MAX`] groups and `finish` reads their maxima directly (one launch less per step:
+/// a maximum is exact, so the bits are the same).
+pub fn reduce_groups(p: &Problem) -> Option<usize> {
+    let g = groups(p);
+    (g > DIRECT_MAX).then(|| g.div_ceil(RED).clamp(1, 1024))
+}
+
+/// The partial maxima `finish` reads (`CFG_NGROUPS2`): those of `reduce`, or of the stage.
 pub fn groups2(p: &Problem) -> usize {
-    groups(p).div_ceil(RED).clamp(1, 1024)
+    reduce_groups(p).unwrap_or_else(|| groups(p))
 }
 
 /// The `-D` defines of `p` (see the contract in `cl/explicit/step.cl`).
 pub fn defines(p: &Problem) -> Defines {
     let m = &p.mesh;
-    let (lx, ly) = work_group(m.dims);
+    let (lx, ly) = work_group(p);
     let (gamma, phi_dry, c, a, nu, cn) = match p.system {
         System::Euler { gamma } => (gamma, 0.0, [0.0; 2], [0.0; 2], 0.0, [0.0; 2]),
         System::ShallowWater { phi_dry, .. } => (0.0, phi_dry, [0.0; 2], [0.0; 2], 0.0, [0.0; 2]),
@@ -200,8 +343,12 @@ pub fn defines(p: &Problem) -> Defines {
         .int("CFG_NORTH", p.sides[3].id())
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
-        .int("DEV_RPI", rpi(m.dims) as i64)
-        .int("DEV_TILE", i64::from(tiled(p)))
+        .int("DEV_RPI", rpi(p) as i64)
+        .int("DEV_TILE", stage_form(p).id())
+        .int(
+            "DEV_PREFETCH",
+            i64::from(prefetch_setting().unwrap_or(true)),
+        )
         .int("DEV_RED", RED as i64)
 }
 
@@ -218,8 +365,11 @@ pub const NV_SHLL_MAX_REGISTERS: u32 = 80;
 /// each state divided once, every cap below 120 spilled and was slower (run 48).
 pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
 
-/// [`defines`] with the options of device `dev` ([`NV_SHLL_MAX_REGISTERS`],
-/// [`NV_MUSCL_MAX_REGISTERS`]).
+/// Register cap of the strip stage on NVIDIA (provisional until measured on a GPU).
+pub const NV_STRIP_MAX_REGISTERS: u32 = 80;
+
+/// [`defines`] with the options of device `dev` ([`NV_SHLL_MAX_REGISTERS`] for the tile,
+/// [`NV_STRIP_MAX_REGISTERS`], [`NV_MUSCL_MAX_REGISTERS`]).
 pub fn device_defines(p: &Problem, dev: &DeviceInfo) -> Defines {
     let d = defines(p);
     let shll = matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
@@ -228,6 +378,8 @@ pub fn device_defines(p: &Problem, dev: &DeviceInfo) -> Defines {
     }
     let cap = if p.num.muscl {
         NV_MUSCL_MAX_REGISTERS
+    } else if stage_form(p) == StageForm::Strip {
+        NV_STRIP_MAX_REGISTERS
     } else {
         NV_SHLL_MAX_REGISTERS
     };
@@ -249,21 +401,25 @@ pub fn device_bytes(p: &Problem) -> (u64, u64) {
     (reals + ints, p.nv() as u64 * cells * 8)
 }
 
-/// Whether `p` can run on `dev`: a valid [`SHAPE_ENV`], FP64, room for its buffers and its
+/// Whether `p` can run on `dev`: a valid [`STAGE_ENV`], [`PREFETCH_ENV`] and [`SHAPE_ENV`], FP64, room for its buffers and its
 /// stage work-groups.
 pub fn check(p: &Problem, dev: &DeviceInfo) -> Result<(), DeviceError> {
+    stage_setting()?;
+    prefetch_setting()?;
     if let Ok(v) = std::env::var(SHAPE_ENV) {
         if !v.trim().is_empty() {
-            parse_shape(&v, p.mesh.dims).map_err(|reason| DeviceError::BadBuildOption {
-                var: SHAPE_ENV,
-                value: v.clone(),
-                reason,
+            parse_shape(&v, p.mesh.dims, stage_form(p)).map_err(|reason| {
+                DeviceError::BadBuildOption {
+                    var: SHAPE_ENV,
+                    value: v.clone(),
+                    reason,
+                }
             })?;
         }
     }
     require_fp64(dev)?;
     let (total, largest) = device_bytes(p);
-    let (lx, ly) = work_group(p.mesh.dims);
+    let (lx, ly) = work_group(p);
     check_capacity(dev, total, largest, stage_local_bytes(p), lx * ly)
 }
 
@@ -321,7 +477,7 @@ impl OpenCl {
             rt.real_zeros(name, ng)?;
         }
         for name in ["part2_rate", "part2_dq"] {
-            rt.real_zeros(name, groups2(&p))?;
+            rt.real_zeros(name, reduce_groups(&p).unwrap_or(1))?;
         }
         let mut inflow = [0.0; 16];
         for (s, bc) in p.sides.iter().enumerate() {
@@ -362,13 +518,26 @@ impl OpenCl {
                 &[("q_in", "q1"), ("q0", from), ("q_out", to)],
             )?;
         }
+        let ghosts = if p.mesh.dims == 2 {
+            "ghosts_2d"
+        } else {
+            "ghosts_x"
+        };
         for b in ["qa", "qb", "q1"] {
-            rt.bind_as(&format!("gx_{b}"), "ghosts_x", &[("q", b)])?;
-            rt.bind_as(&format!("gy_{b}"), "ghosts_y", &[("q", b)])?;
+            rt.bind_as(&format!("g_{b}"), ghosts, &[("q", b)])?;
         }
         rt.bind("reduce")?;
-        rt.bind("finish")?;
-        let (lx, ly) = work_group(p.mesh.dims);
+        if reduce_groups(&p).is_some() {
+            rt.bind("finish")?;
+        } else {
+            // The step's last stage writes part_rate, part_dq: `finish` reads them directly.
+            rt.bind_as(
+                "finish",
+                "finish",
+                &[("part2_rate", "part_rate"), ("part2_dq", "part_dq")],
+            )?;
+        }
+        let (lx, ly) = work_group(&p);
         log::info!(
             "OpenCL backend on {} ({}): {} MiB of buffers",
             dev.name,
@@ -409,13 +578,15 @@ impl OpenCl {
         &self.rt
     }
 
+    /// Fill the ghosts of state buffer `buf`: one launch, both axes in 2D (`ghosts_2d`).
     fn ghosts(&self, buf: &str) -> Result<(), DeviceError> {
         let m = &self.p.mesh;
-        self.rt.launch(&format!("gx_{buf}"), m.ny * m.ng, None)?;
-        if m.dims == 2 {
-            self.rt.launch(&format!("gy_{buf}"), m.nx * m.ng, None)?;
-        }
-        Ok(())
+        let items = if m.dims == 2 {
+            (m.nx + m.ny) * m.ng
+        } else {
+            m.ny * m.ng
+        };
+        self.rt.launch(&format!("g_{buf}"), items, None)
     }
 
     /// One step; on a non-admissible state the step is undone and the bad cell named. On a

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::{global, shape};
+use super::{global, group_cells, shape};
 use crate::methods::explicit::Problem;
 
 /// A rectangle of the stage's work-groups, as launched: the first item (the global work
@@ -53,20 +53,22 @@ fn edge_groups(n: usize, cells: usize, ng: usize, group: impl Fn(usize) -> usize
 }
 
 /// The frame and the interior of `p`'s stage launch ([`global`], [`shape`]). In 2D a group
-/// holds `LX` columns and `LY·RPI` rows; in 1D an item updates the cells `i + r·G`, `r <
-/// RPI`, of the whole launch's size `G`, so a group's cells are spread over the row.
+/// holds the cells of [`group_cells`] (`LX` columns and `LY·RPI` rows; the strip `LX − 2`
+/// columns and `RPI` rows); in 1D an item updates the cells `i + r·G`, `r < RPI`, of the
+/// whole launch's size `G`, so a group's cells are spread over the row.
 pub fn split(p: &Problem) -> Split {
     let m = &p.mesh;
-    let (lx, ly, rpi) = shape(m.dims);
+    let (lx, ly, _) = shape(p);
+    let (cx, cy) = group_cells(p);
     let g = global(p);
     let (gx, gy) = (g[0] / lx, g[1] / ly);
     let ex = if m.dims == 2 {
-        edge_groups(gx, m.nx, m.ng, |c| c / lx)
+        edge_groups(gx, m.nx, m.ng, |c| c / cx)
     } else {
         edge_groups(gx, m.nx, m.ng, |c| (c % g[0]) / lx)
     };
     let ey = if m.dims == 2 {
-        edge_groups(gy, m.ny, m.ng, |r| r / (ly * rpi))
+        edge_groups(gy, m.ny, m.ng, |r| r / cy)
     } else {
         vec![false; gy]
     };
@@ -122,11 +124,38 @@ mod tests {
         .unwrap();
         let p = c.explicit_problem().unwrap();
         let s = split(&p);
-        let (lx, ly, _) = shape(2);
+        let (lx, ly, _) = shape(&p);
         covers_once(&s, global(&p), [lx, ly]);
         // 4 × 5 groups of 32 × 16 cells: the frame is the outer ring, 2 × 3 inside.
         assert_eq!(s.interior.len(), 1);
         assert_eq!(s.interior[0].size, [2 * lx, 3 * ly]);
         assert_eq!(s.frame.len(), 4);
+    }
+
+    #[test]
+    fn strip_groups_are_split_by_the_cells_they_update() {
+        let c = crate::methods::AnyCase::from_json(
+            r#"{"name":"b","method":"shll_euler","grid":{"nx":300,"ny":70,"x":[0,1],"y":[0,1]},
+            "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},
+            "south":{"kind":"outflow"},"north":{"kind":"outflow"}},
+            "initial":{"state":{"rho":1,"p":1}},"time":{"cfl":0.5,"steps":1}}"#,
+            "<test>",
+        )
+        .unwrap();
+        let p = c.explicit_problem().unwrap();
+        assert_eq!(super::super::stage_form(&p), super::super::StageForm::Strip);
+        let (lx, ly, rpi) = shape(&p);
+        assert_eq!(ly, 1);
+        assert_eq!(group_cells(&p), (lx - 2, rpi));
+        let g = global(&p);
+        // Groups of (LX − 2) columns: 300 columns in ⌈300 / 126⌉ = 3 groups of 128 items.
+        assert_eq!(g[0] / lx, 300usize.div_ceil(lx - 2));
+        assert_eq!(g[1], 70usize.div_ceil(rpi));
+        let s = split(&p);
+        covers_once(&s, g, [lx, ly]);
+        // The frame: the first and last strips, and the first and last groups of the others.
+        assert_eq!(s.interior.len(), 1);
+        assert_eq!(s.interior[0].offset, [lx, 1]);
+        assert_eq!(s.interior[0].size, [(g[0] / lx - 2) * lx, g[1] - 2]);
     }
 }

@@ -23,7 +23,7 @@
 use std::sync::Arc;
 
 use super::bands::{split, Part};
-use super::{groups2, OpenCl, RED};
+use super::{reduce_groups, OpenCl, RED};
 use crate::decomp::{Halo, Rect, StripIo};
 use crate::device::{Block, PendingReads, Runtime};
 use crate::error::DeviceError;
@@ -142,7 +142,7 @@ impl OpenCl {
                     inst,
                     &[],
                     self.local,
-                    last.then(|| groups2(&self.p)),
+                    last.then(|| reduce_groups(&self.p)),
                 )?;
                 return self.exchange(to);
             }
@@ -152,7 +152,7 @@ impl OpenCl {
                 .launch2_at(inst, part.offset, part.size, self.local)?;
         }
         self.ghosts(to)?;
-        let (local, reduce) = (self.local, last.then(|| groups2(&self.p)));
+        let (local, reduce) = (self.local, last.then(|| reduce_groups(&self.p)));
         let mut io = self.strips(to, false);
         h.exchange_during(&mut io, |io| {
             tail(io.rt, inst, &split.interior, local, reduce)
@@ -207,20 +207,23 @@ impl OpenCl {
     }
 }
 
-/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the groups of the
-/// first level), the step's reduction (`reduce`, `finish`).
+/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the step's last
+/// stage: the groups of the first level, [`reduce_groups`]), the step's reduction (`reduce`
+/// where there is a first level, then `finish`).
 fn tail(
     rt: &Runtime,
     inst: &str,
     parts: &[Part],
     local: [usize; 2],
-    reduce: Option<usize>,
+    reduce: Option<Option<usize>>,
 ) -> Result<(), DeviceError> {
     for part in parts {
         rt.launch2_at(inst, part.offset, part.size, local)?;
     }
-    if let Some(g2) = reduce {
-        rt.launch("reduce", RED * g2, Some(RED))?;
+    if let Some(first) = reduce {
+        if let Some(g2) = first {
+            rt.launch("reduce", RED * g2, Some(RED))?;
+        }
         rt.launch("finish", RED, Some(RED))?;
     }
     Ok(())

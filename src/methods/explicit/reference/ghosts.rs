@@ -1,7 +1,7 @@
 //! The ghost layers of an explicit state ([`fill_ghosts`]): which computed cell each ghost
 //! copies on each kind of side ([`ghost_source`]), reflected for a wall, fixed for an inflow.
-//! The reference fills them after every stage; the twins are `ghost_src` and the kernels
-//! `ghosts_x`, `ghosts_y` of `cl/explicit/step.cl`.
+//! The reference fills them after every stage; the twins are `ghost_src`, `ghost_row` and
+//! `ghost_column` of `cl/explicit/step.cl` (launched as `ghosts_x` in 1D, `ghosts_2d` in 2D).
 
 use crate::methods::explicit::{Bc, Problem};
 
