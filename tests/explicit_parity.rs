@@ -9,6 +9,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use simplets::methods::explicit::opencl::{Stage, StageForm};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind};
 use simplets::solver::Solver;
@@ -22,18 +23,24 @@ fn case(json: &str) -> AnyCase {
     AnyCase::from_json(json, "<test>").expect("a valid case")
 }
 
-fn solver(c: &AnyCase, kind: BackendKind) -> Explicit {
+fn solver(c: &AnyCase, kind: BackendKind, stage: Option<StageForm>) -> Explicit {
     let choice = BackendChoice {
         kind,
+        stage,
         ..BackendChoice::default()
     };
     Explicit::new(c.explicit_problem().unwrap(), &choice).expect("the backend builds")
 }
 
 /// Bits of every conserved value, the time and the next Δt after `n` steps (or fewer if
-/// the run reaches its end time).
-fn run(c: &AnyCase, kind: BackendKind, n: u64) -> (Vec<u64>, u64, u64, u64) {
-    let mut s = solver(c, kind);
+/// the run reaches its end time), OpenCL's with the stage form `stage` (where it applies).
+fn run(
+    c: &AnyCase,
+    kind: BackendKind,
+    stage: Option<StageForm>,
+    n: u64,
+) -> (Vec<u64>, u64, u64, u64) {
+    let mut s = solver(c, kind, stage);
     for _ in 0..n {
         if s.finished() {
             break;
@@ -46,21 +53,31 @@ fn run(c: &AnyCase, kind: BackendKind, n: u64) -> (Vec<u64>, u64, u64, u64) {
     (bits, step, t.to_bits(), s.next_dt().to_bits())
 }
 
+/// The reference, parallel and OpenCL agree; OpenCL in every stage form that applies to
+/// the case (2D first-order SHLL: the strip, a GPU's default, and the tile, a CPU device's).
 fn all_backends_agree(json: &str, n: u64) -> u64 {
     let c = case(json);
-    let r = run(&c, BackendKind::Reference, n);
-    let p = run(&c, BackendKind::Parallel, n);
+    let r = run(&c, BackendKind::Reference, None, n);
+    let p = run(&c, BackendKind::Parallel, None, n);
     assert!(r == p, "parallel differs from the reference");
     let _g = cl_lock();
-    let o = run(&c, BackendKind::OpenCl, n);
-    assert_eq!(r.1, o.1, "step count");
-    assert_eq!(f64::from_bits(r.2), f64::from_bits(o.2), "time");
-    assert_eq!(f64::from_bits(r.3), f64::from_bits(o.3), "next dt");
-    let first = r.0.iter().zip(&o.0).position(|(a, b)| a != b);
-    assert!(
-        first.is_none(),
-        "OpenCL differs at conserved value {first:?}"
-    );
+    let pb = c.explicit_problem().unwrap();
+    let mut forms = vec![Stage::new(&pb, true, None).form];
+    let other = Stage::new(&pb, false, None).form;
+    if other != forms[0] {
+        forms.push(other);
+    }
+    for form in forms {
+        let o = run(&c, BackendKind::OpenCl, Some(form), n);
+        assert_eq!(r.1, o.1, "step count");
+        assert_eq!(f64::from_bits(r.2), f64::from_bits(o.2), "time");
+        assert_eq!(f64::from_bits(r.3), f64::from_bits(o.3), "next dt");
+        let first = r.0.iter().zip(&o.0).position(|(a, b)| a != b);
+        assert!(
+            first.is_none(),
+            "OpenCL ({form:?}) differs at conserved value {first:?}"
+        );
+    }
     r.1
 }
 
@@ -231,7 +248,7 @@ fn restore_continues_bit_identically() {
     );
     let _g = cl_lock();
     for kind in [BackendKind::Reference, BackendKind::OpenCl] {
-        let mut a = solver(&c, kind);
+        let mut a = solver(&c, kind, None);
         for _ in 0..7 {
             a.step().unwrap();
         }
@@ -239,7 +256,7 @@ fn restore_continues_bit_identically() {
         for _ in 0..8 {
             a.step().unwrap();
         }
-        let mut b = solver(&c, kind);
+        let mut b = solver(&c, kind, None);
         b.restore(saved).unwrap();
         for _ in 0..8 {
             b.step().unwrap();
@@ -253,14 +270,15 @@ fn restore_continues_bit_identically() {
 }
 
 /// The NVIDIA register caps are build options of the 2D SHLL stages on NVIDIA only: the
-/// first-order one (`NV_SHLL_MAX_REGISTERS`) and MUSCL's (`NV_MUSCL_MAX_REGISTERS`), not of
-/// convection or on another platform (they change registers, not arithmetic, so they are
-/// checked here and not by the bits).
+/// strip's per system (`NV_STRIP_MAX_REGISTERS`: none for Euler), the tile's
+/// (`NV_SHLL_MAX_REGISTERS`) and MUSCL's (`NV_MUSCL_MAX_REGISTERS`), not of convection or on
+/// another platform (they change registers, not arithmetic, so they are checked here and not
+/// by the bits).
 #[test]
 fn register_cap_only_for_2d_shll_on_nvidia() {
     use simplets::device::DeviceInfo;
     use simplets::methods::explicit::opencl::{
-        device_defines, NV_MUSCL_MAX_REGISTERS, NV_SHLL_MAX_REGISTERS,
+        device_defines, NV_MUSCL_MAX_REGISTERS, NV_SHLL_MAX_REGISTERS, NV_STRIP_MAX_REGISTERS,
     };
     let dev = |platform: &str| DeviceInfo {
         platform_index: 0,
@@ -283,23 +301,24 @@ fn register_cap_only_for_2d_shll_on_nvidia() {
     };
     let two_d = r#""grid":{"nx":8,"ny":8,"x":[0,1],"y":[0,1]},
         "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},"south":{"kind":"outflow"},"north":{"kind":"outflow"}},"#;
+    let euler = format!(
+        r#"{{"name":"e","method":"shll_euler",{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+    );
+    let water = format!(
+        r#"{{"name":"w","method":"shll_shallow_water",{two_d}"initial":{{"state":{{"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+    );
+    let (strip, tile) = (Some(StageForm::Strip), Some(StageForm::Tile));
+    // (case, stage form asked for, the cap on NVIDIA): the strip's per system, the tile's.
     let cases = [
-        (
-            format!(
-                r#"{{"name":"e","method":"shll_euler",{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
-            ),
-            Some(NV_SHLL_MAX_REGISTERS),
-        ),
-        (
-            format!(
-                r#"{{"name":"w","method":"shll_shallow_water",{two_d}"initial":{{"state":{{"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
-            ),
-            Some(NV_SHLL_MAX_REGISTERS),
-        ),
+        (euler.clone(), strip, NV_STRIP_MAX_REGISTERS[0]),
+        (water.clone(), strip, NV_STRIP_MAX_REGISTERS[1]),
+        (euler, tile, Some(NV_SHLL_MAX_REGISTERS)),
+        (water, tile, Some(NV_SHLL_MAX_REGISTERS)),
         (
             format!(
                 r#"{{"name":"m","method":"shll_euler","scheme":{{"reconstruction":"muscl"}},{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
             ),
+            None,
             Some(NV_MUSCL_MAX_REGISTERS),
         ),
         (
@@ -307,11 +326,14 @@ fn register_cap_only_for_2d_shll_on_nvidia() {
                 r#"{{"name":"c","method":"convection","velocity":[1.0,0.5],{two_d}"initial":{{"value":1}},"time":{{"cfl":0.5,"steps":1}}}}"#
             ),
             None,
+            None,
         ),
     ];
-    for (json, cap) in &cases {
+    for (json, want, cap) in &cases {
         let p = case(json).explicit_problem().unwrap();
-        let nv = device_defines(&p, &dev("NVIDIA CUDA")).to_options();
+        let nvidia = dev("NVIDIA CUDA");
+        let st = Stage::on(&p, &nvidia, *want);
+        let nv = device_defines(&p, &nvidia, &st).to_options();
         match cap {
             Some(c) => assert!(
                 nv.contains(&format!("-cl-nv-maxrregcount={c}")),
@@ -319,7 +341,8 @@ fn register_cap_only_for_2d_shll_on_nvidia() {
             ),
             None => assert!(!nv.contains("maxrregcount"), "{json}: {nv}"),
         }
-        let other = device_defines(&p, &dev("Portable Computing Language")).to_options();
+        let pocl = dev("Portable Computing Language");
+        let other = device_defines(&p, &pocl, &Stage::on(&p, &pocl, *want)).to_options();
         assert!(!other.contains("maxrregcount"), "{json}: {other}");
     }
 }

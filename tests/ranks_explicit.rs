@@ -21,6 +21,7 @@ mod common;
 use std::sync::Arc;
 
 use simplets::decomp::{Comm, ThreadComm};
+use simplets::methods::explicit::opencl::StageForm;
 use simplets::methods::explicit::ranks;
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind};
@@ -30,11 +31,14 @@ fn case(json: &str) -> AnyCase {
     AnyCase::from_json(json, "<test>").expect("a valid case")
 }
 
+/// The backend `kind`; on OpenCL the strip stage for first-order SHLL (a GPU's default, which
+/// the ranks then exercise on PoCL too; the tile is HLL's).
 fn choice(kind: BackendKind) -> BackendChoice {
     BackendChoice {
         kind,
         cache: (kind == BackendKind::OpenCl)
             .then(|| simplets::device::KernelCache::new(common::kernel_cache_dir())),
+        stage: Some(StageForm::Strip),
         ..BackendChoice::default()
     }
 }
@@ -483,7 +487,13 @@ fn opencl_overlapped_and_blocking_exchanges() {
             )
             .unwrap();
             let sub = ranks::sub_problem(&pb, &dec.window(0));
-            let split = simplets::methods::explicit::opencl::split(&sub);
+            let dev = simplets::device::select_device(None).unwrap();
+            let st = simplets::methods::explicit::opencl::Stage::on(
+                &sub,
+                &dev,
+                choice(BackendKind::OpenCl).stage,
+            );
+            let split = simplets::methods::explicit::opencl::split(&sub, &st);
             assert!(
                 !split.interior.is_empty(),
                 "{}: an interior",

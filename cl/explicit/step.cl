@@ -15,8 +15,7 @@
  * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_TILE (1: the tiled
  * stage of 2D first-order Euler and shallow water, see tile_fill; 2: the strip stage of
  * first-order SHLL, see strip_body), DEV_PREFETCH (the strip reads each row one row ahead),
- * DEV_RED (reduction work-groups), CFG_NGROUPS2 (the partial maxima `finish` reads: those of
- * `reduce`, or of the stage when there are few).
+ * DEV_RED (reduction work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
  * i = NG … NG+NX−1 and j = NG … NG+NY−1 (2D) or j = 0 (1D). Bytes per cell and stage

@@ -7,9 +7,7 @@ use std::path::Path;
 use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::explicit::numbers::{flops_per_cell, stage_bytes, FORM};
-use simplets::methods::explicit::opencl::{
-    defines, device_defines, global, groups, groups2, source,
-};
+use simplets::methods::explicit::opencl::{defines, device_defines, source, Stage};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::explicit::Problem;
 use simplets::methods::AnyCase;
@@ -115,7 +113,7 @@ pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failu
         env!("CARGO_PKG_VERSION"),
         p.common.name,
         p.num.label(),
-        defines(&p).to_options(),
+        defines(&p, &Stage::new(&p, true, None)).to_options(),
         source()
     );
     write_kernel(file, &text, force)
@@ -151,7 +149,7 @@ pub fn build_kernels(
     let built = simplets::device::build_cached(
         &dev,
         &source(),
-        &device_defines(&p, &dev),
+        &device_defines(&p, &dev, &Stage::on(&p, &dev, None)),
         None,
         Some(&cache),
     )
@@ -186,14 +184,15 @@ fn count(unit: &str, flops: f64, read: f64, written: f64) -> KernelCount {
     }
 }
 
-/// The analytic model of `p`'s kernels as bench counts, per work-item of each launch (a
-/// stage work-item updates up to 4 cells; the launch is rounded up to whole work-groups).
-pub fn counts(p: &Problem) -> Counts {
+/// The analytic model of `p`'s kernels with the stage launch `st` as bench counts, per
+/// work-item of each launch (a stage work-item updates up to `st.rpi` cells; the launch is
+/// rounded up to whole work-groups).
+pub fn counts(p: &Problem, st: &Stage) -> Counts {
     let m = &p.mesh;
-    let g = global(p);
+    let g = st.global(p);
     let items = (g[0] * g[1]) as f64;
     let per_item = (m.nx * m.ny) as f64 / items;
-    let fl = flops_per_cell(p) * per_item;
+    let fl = flops_per_cell(p, st) * per_item;
     let mut kernels = std::collections::BTreeMap::new();
     let (r, w) = stage_bytes(p, false);
     kernels.insert(
@@ -211,7 +210,7 @@ pub fn counts(p: &Problem) -> Counts {
     kernels.insert("ghosts_x".into(), count("item", 0.0, g, g));
     kernels.insert("ghosts_2d".into(), count("item", 0.0, g, g));
     // The reductions: 16 B per partial read, spread over their work-items.
-    let (ng, ng2) = (groups(p) as f64, groups2(p) as f64);
+    let (ng, ng2) = (st.groups(p) as f64, st.groups2(p) as f64);
     kernels.insert(
         "reduce".into(),
         count("item", 0.0, 16.0 * ng / (256.0 * ng2), 16.0 / 256.0),
@@ -298,10 +297,15 @@ pub fn bench(case: &AnyCase, o: BenchOpts) -> Result<(), Failure> {
             .filter(|s| !s.is_empty())
             .unwrap_or("unknown")
             .to_string(),
-        counts: Some(counts(&p)),
         ..Default::default()
     };
     let ch = bench_machine(&mut spec, &o, opencl)?;
+    // The kernels' model for the stage launch of the device the bench runs on.
+    let st = match &spec.device {
+        Some(dev) => Stage::on(&p, dev, None),
+        None => Stage::new(&p, true, None),
+    };
+    spec.counts = Some(counts(&p, &st));
     let common = p.common.clone();
     let setup = std::time::Instant::now();
     let mut solver = Explicit::new(p, &ch).map_err(device_failure)?;

@@ -181,6 +181,10 @@ pub struct BackendChoice {
     /// The run never reads the whole state back nor writes a snapshot (`simplets bench`): a
     /// device backend's host memory is then its set-up alone.
     pub no_read_back: bool,
+    /// Explicit methods, 2D first-order SHLL: the stage form (strip or tile) instead of the
+    /// device's default (`methods::explicit::opencl::Stage`); `None`: the default, or what
+    /// `SIMPLETS_EXPLICIT_STAGE` says.
+    pub stage: Option<explicit::opencl::StageForm>,
 }
 
 /// Build the solver of `case` on the backend `choice` asks for.

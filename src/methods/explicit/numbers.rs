@@ -2,7 +2,7 @@
 //! kernels that `simplets bench` turns into its roofline counts (an analytic count from the
 //! code, per computed cell: there is no counting build of these kernels).
 
-use super::opencl::{device_bytes, groups, shape, stage_form, tiled, work_group, StageForm};
+use super::opencl::{device_bytes, Stage, StageForm};
 use super::reference::max_rate;
 use super::{Flux, Problem, StepRule, System};
 
@@ -19,14 +19,13 @@ pub fn host_bytes_per_cell(p: &Problem) -> u64 {
 /// flux formula per component) + the update + the rate of the new state; the tiled stage
 /// computes the states' primitives once per cell of its tile. docs/PERFORMANCE.md
 /// ("explicit methods") derives each term.
-pub fn flops_per_cell(p: &Problem) -> f64 {
+pub fn flops_per_cell(p: &Problem, st: &Stage) -> f64 {
     let nv = p.nv() as f64;
     // Faces evaluated per cell: 2 in 1D; in 2D the two x faces, and of the y faces one per
     // cell plus one per work-item column of `rpi` cells (a cell's north face flux is the next
     // cell's south face flux, `cell_update` in cl/explicit/step.cl).
     let faces = if p.mesh.dims == 2 {
-        let (_, _, rpi) = shape(p);
-        3.0 + 1.0 / rpi as f64
+        3.0 + 1.0 / st.rpi as f64
     } else {
         2.0
     };
@@ -42,11 +41,11 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     };
     // The tiled stage (Euler) computes each cell's primitives once, plus its tile's halo;
     // the other forms compute them for both states of every face.
-    if stage_form(p) == StageForm::Strip {
-        return strip_flops_per_cell(p, prim, fluxes, rate);
+    if st.form == StageForm::Strip {
+        return strip_flops_per_cell(p, st, prim, fluxes, rate);
     }
-    let (state, once) = if tiled(p) {
-        let (lx, ly, rpi) = shape(p);
+    let (state, once) = if st.form == StageForm::Tile {
+        let (lx, ly, rpi) = (st.lx, st.ly, st.rpi);
         let rows = (ly * rpi) as f64;
         let halo = (lx as f64 + 2.0) * (rows + 2.0) / (lx as f64 * rows);
         (fluxes, halo * prim)
@@ -70,8 +69,7 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
     // next cell's y slope is carried, `cell_update` in cl/explicit/step.cl).
     let recon = if p.num.muscl {
         let per_cell = if p.mesh.dims == 2 {
-            let (_, _, rpi) = shape(p);
-            4.0 + 2.0 / rpi as f64
+            4.0 + 2.0 / st.rpi as f64
         } else {
             3.0
         };
@@ -96,10 +94,9 @@ pub fn flops_per_cell(p: &Problem) -> f64 {
 /// per component each, the terms of eq. 9); the RPI inner rows also along x. Per updated
 /// cell then three face sums per component (west, east and south: the north face is the
 /// next row's south), the update and the rate of the new state.
-fn strip_flops_per_cell(p: &Problem, prim: f64, fluxes: f64, rate: f64) -> f64 {
+fn strip_flops_per_cell(p: &Problem, st: &Stage, prim: f64, fluxes: f64, rate: f64) -> f64 {
     let nv = p.nv() as f64;
-    let (lx, _, rpi) = shape(p);
-    let (lx, rpi) = (lx as f64, rpi as f64);
+    let (lx, rpi) = (st.lx as f64, st.rpi as f64);
     let axis = fluxes + 2.0 * 10.0 * nv;
     let per_group = lx * (rpi + 2.0) * (prim + 3.0 + axis) + lx * rpi * axis;
     let computed = per_group / ((lx - 2.0) * rpi);
@@ -178,15 +175,27 @@ pub fn render(p: &Problem) -> String {
         (host_bytes_per_cell(p) * m.ns as u64) as f64 / 1048576.0
     );
     let (r, w) = stage_bytes(p, false);
+    let (gpu, other) = (Stage::new(p, true, None), Stage::new(p, false, None));
     let _ = writeln!(
         s,
-        "kernels     stage ({} form): {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
-        stage_form(p).name(),
+        "kernels     stage on a GPU ({} form): {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
+        gpu.form.name(),
         r + w,
-        flops_per_cell(p),
-        groups(p),
-        work_group(p).0 * work_group(p).1,
-        shape(p).2
+        flops_per_cell(p, &gpu),
+        gpu.groups(p),
+        gpu.lx * gpu.ly,
+        gpu.rpi
     );
+    if other != gpu {
+        let _ = writeln!(
+            s,
+            "            on a CPU device ({} form): {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
+            other.form.name(),
+            flops_per_cell(p, &other),
+            other.groups(p),
+            other.lx * other.ly,
+            other.rpi
+        );
+    }
     s
 }

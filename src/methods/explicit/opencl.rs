@@ -9,6 +9,7 @@
 //! the ranks.
 
 mod bands;
+mod stage;
 mod strips;
 
 pub use crate::device::OVERLAP_ENV;
@@ -17,6 +18,10 @@ pub use crate::device::OVERLAP_ENV;
 /// [`OVERLAP_ENV`] says: no (two ranks sharing one GPU ran 9–26 % slower overlapped, run 56).
 pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, Part, Split};
+pub use stage::{
+    is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm, PREFETCH_ENV, RED,
+    SHAPE_ENV, STAGE_ENV, STRIP_SHAPE,
+};
 
 use std::sync::Arc;
 
@@ -29,265 +34,11 @@ use crate::device::{
 use crate::error::{DeviceError, RunError};
 use crate::methods::BackendChoice;
 
-/// Work-group of the finish kernel (`DEV_RED`).
-const RED: usize = 256;
-
-/// Environment variable overriding the stage shape for tuning sweeps: `LXxLYxRPI`, e.g.
-/// `64x4x4` (LX·LY a power of two, at most 1024; LY = 1 in 1D and in the strip form, whose
-/// LX is at least 4). It becomes `DEV_LX`, `DEV_LY` and `DEV_RPI`, so it is part of the
-/// kernel cache key and of the recorded build options; results do not depend on it (every
-/// cell's update is the same function).
-pub const SHAPE_ENV: &str = "SIMPLETS_EXPLICIT_SHAPE";
-
-/// Environment variable choosing the form of the 2D first-order SHLL stages (Euler and
-/// shallow water) for comparisons: `strip` (the default) or `tile` ([`StageForm`]). Every
-/// form gives the same bits.
-pub const STAGE_ENV: &str = "SIMPLETS_EXPLICIT_STAGE";
-
-/// Environment variable for comparisons: `0` makes the strip stage read each row when it
-/// comes to it instead of one row ahead (`DEV_PREFETCH`; the default is `1`). The same bits.
-pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
-
-/// Whether the strip stage reads each row one row ahead ([`PREFETCH_ENV`]), or why the
-/// variable's value is refused.
-pub fn prefetch_setting() -> Result<bool, DeviceError> {
-    match std::env::var(PREFETCH_ENV) {
-        Ok(v) => match v.trim() {
-            "" | "1" => Ok(true),
-            "0" => Ok(false),
-            _ => Err(DeviceError::BadBuildOption {
-                var: PREFETCH_ENV,
-                value: v.clone(),
-                reason: "expected 0 or 1".into(),
-            }),
-        },
-        Err(_) => Ok(true),
-    }
-}
-
-/// The form of a problem's stage kernels (`DEV_TILE` of `cl/explicit/step.cl`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StageForm {
-    /// Every face flux from the two states (1D, MUSCL, convection, convection–diffusion).
-    Plain,
-    /// A work-group's tile of cells and its halo: the primitives (and with SHLL the critical
-    /// numbers) of each once, into local memory; each face from them (2D first-order Euler
-    /// and shallow water with HLL or Rusanov, or SHLL when [`STAGE_ENV`] says `tile`).
-    Tile,
-    /// SHLL's split fluxes of each cell once, a work-group of one row sweeping a strip of
-    /// rows, each face the sum of two halves (2D first-order SHLL, Euler and shallow water).
-    Strip,
-}
-
-impl StageForm {
-    /// Its `DEV_TILE` value.
-    pub fn id(self) -> i64 {
-        match self {
-            StageForm::Plain => 0,
-            StageForm::Tile => 1,
-            StageForm::Strip => 2,
-        }
-    }
-
-    /// Its name in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            StageForm::Plain => "plain",
-            StageForm::Tile => "tile",
-            StageForm::Strip => "strip",
-        }
-    }
-}
-
-/// The form [`STAGE_ENV`] asks for: `Ok(None)` when unset or empty, an error naming the
-/// variable for another value.
-pub fn stage_setting() -> Result<Option<StageForm>, DeviceError> {
-    match std::env::var(STAGE_ENV) {
-        Ok(v) => match v.trim() {
-            "" => Ok(None),
-            "strip" => Ok(Some(StageForm::Strip)),
-            "tile" => Ok(Some(StageForm::Tile)),
-            _ => Err(DeviceError::BadBuildOption {
-                var: STAGE_ENV,
-                value: v.clone(),
-                reason: "expected `strip` or `tile`".into(),
-            }),
-        },
-        Err(_) => Ok(None),
-    }
-}
-
-/// The stage form of `p`: the strip for 2D first-order SHLL on Euler and shallow water
-/// (unless [`STAGE_ENV`] says `tile`), the tile for the same systems with HLL or Rusanov,
-/// plain otherwise. The strip computes each cell's split fluxes once, where the tile
-/// computed each face from the tile's primitives (13 face evaluations per 4 cells, each
-/// reading both states).
-pub fn stage_form(p: &Problem) -> StageForm {
-    let first_order_2d = p.mesh.dims == 2
-        && !p.num.muscl
-        && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
-    if !first_order_2d {
-        return StageForm::Plain;
-    }
-    let asked = stage_setting().ok().flatten();
-    if matches!(p.num.flux, Flux::Shll) && asked != Some(StageForm::Tile) {
-        StageForm::Strip
-    } else {
-        StageForm::Tile
-    }
-}
-
-/// The shape `LXxLYxRPI` of [`SHAPE_ENV`] for the stage `form` of a mesh of `dims`
-/// dimensions, or why not.
-pub fn parse_shape(
-    value: &str,
-    dims: usize,
-    form: StageForm,
-) -> Result<(usize, usize, usize), String> {
-    let parts: Vec<usize> = value
-        .trim()
-        .split('x')
-        .map(|t| {
-            t.parse::<usize>()
-                .map_err(|_| format!("`{t}` is not a count"))
-        })
-        .collect::<Result<_, _>>()?;
-    let [lx, ly, rpi] = parts[..] else {
-        return Err("expected LXxLYxRPI, e.g. 64x4x4".into());
-    };
-    let n = lx * ly;
-    if lx == 0 || ly == 0 || rpi == 0 || !n.is_power_of_two() || n > 1024 {
-        return Err("LX·LY must be a power of two from 1 to 1024, RPI at least 1".into());
-    }
-    if dims == 1 && ly != 1 {
-        return Err("a 1D mesh takes LY = 1".into());
-    }
-    if form == StageForm::Strip && (ly != 1 || lx < 4) {
-        return Err(format!(
-            "the strip stage takes LY = 1 and LX of at least 4 (e.g. 128x1x16; {STAGE_ENV}=tile for tiles)"
-        ));
-    }
-    Ok((lx, ly, rpi))
-}
-
-/// Stage shape (DEV_LX, DEV_LY, DEV_RPI) of `p`. The strip: rows of 128 items, each sweeping
-/// 16 rows. Otherwise work-groups of 32 × 4 items in 2D (rows of 32 cells: coalesced, with a
-/// tile that reuses the y-neighbours in cache), 256 × 1 in 1D, each item updating 4 cells
-/// (the group reduction of the rate and the residual is then paid once per 4 cells); 32 × 4
-/// × 4 was the fastest of 13 shapes on an H100 for both first-order systems in the tile form
-/// (device run 34: Euler's stage 514 → 439 µs against 64 × 4 × 4 at 3072 × 1536).
-/// [`SHAPE_ENV`] overrides it where valid (`OpenCl::new` refuses an invalid one).
-pub fn shape(p: &Problem) -> (usize, usize, usize) {
-    let dims = p.mesh.dims;
-    let form = stage_form(p);
-    let default = match form {
-        StageForm::Strip => STRIP_SHAPE,
-        _ if dims == 2 => (32, 4, 4),
-        _ => (256, 1, 4),
-    };
-    match std::env::var(SHAPE_ENV) {
-        Ok(v) if !v.trim().is_empty() => parse_shape(&v, dims, form).unwrap_or(default),
-        _ => default,
-    }
-}
-
-/// The strip form's default shape (LX, 1, RPI).
-pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
-
-/// Stage work-group (x, y) of `p` ([`shape`]).
-pub fn work_group(p: &Problem) -> (usize, usize) {
-    let (lx, ly, _) = shape(p);
-    (lx, ly)
-}
-
-/// Cells each stage work-item updates (`DEV_RPI`, [`shape`]): a column of them in 2D (the
-/// strip's rows), strided cells in 1D.
-pub fn rpi(p: &Problem) -> usize {
-    shape(p).2
-}
-
-/// The computed cells of one stage work-group along x and y in 2D: LX × LY·RPI, or for the
-/// strip LX − 2 × RPI (its first and last items hold halo columns).
-pub fn group_cells(p: &Problem) -> (usize, usize) {
-    let (lx, ly, rpi) = shape(p);
-    if stage_form(p) == StageForm::Strip {
-        (lx - 2, rpi)
-    } else {
-        (lx, ly * rpi)
-    }
-}
-
-/// The stage kernels' global size (x, y) of `p`: every computed cell covered ([`shape`],
-/// [`group_cells`]; strided cells in 1D).
-pub fn global(p: &Problem) -> [usize; 2] {
-    let (lx, ly, rpi) = shape(p);
+/// The `-D` defines of `p` with the stage launch `st` (see the contract in
+/// `cl/explicit/step.cl`).
+pub fn defines(p: &Problem, st: &Stage) -> Defines {
     let m = &p.mesh;
-    if m.dims == 2 {
-        let (cx, cy) = group_cells(p);
-        [m.nx.div_ceil(cx) * lx, m.ny.div_ceil(cy) * ly]
-    } else {
-        [m.nx.div_ceil(lx * rpi) * lx, 1]
-    }
-}
-
-/// Whether the stage kernels of `p` read a tile of primitives from local memory
-/// ([`StageForm::Tile`]). On an H100 (device runs 31, 41): Euler's stage 640 → 508 µs per
-/// step at 3072 × 1536 with the primitives, 402 → 298 µs with χ as well; shallow water,
-/// untiled before because the primitives alone did not pay (407 → 469 µs), 387 → 289 µs at
-/// 2048² with χ.
-pub fn tiled(p: &Problem) -> bool {
-    stage_form(p) == StageForm::Tile
-}
-
-/// Local memory of a stage work-group in bytes: the two reduction arrays; with the tile the
-/// 4 primitives (and with the SHLL flux the 2 critical numbers) of its (DEV_LX + 2) ×
-/// (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`); with the strip two row
-/// buffers of F±_x (8 reals per item) and of the solid flags (`STRIP_XS`).
-pub fn stage_local_bytes(p: &Problem) -> u64 {
-    let (lx, ly, rpi) = shape(p);
-    let bytes = match stage_form(p) {
-        StageForm::Strip => 8 * (2 * lx + 2 * 8 * lx) + 4 * 2 * lx,
-        StageForm::Tile => {
-            let vals = if matches!(p.num.flux, Flux::Shll) {
-                6
-            } else {
-                4
-            };
-            8 * (2 * lx * ly + vals * (lx + 2) * (ly * rpi + 2))
-        }
-        StageForm::Plain => 8 * (2 * lx * ly + 4),
-    };
-    bytes as u64
-}
-
-/// Stage work-groups of `p`.
-pub fn groups(p: &Problem) -> usize {
-    let (lx, ly) = work_group(p);
-    let g = global(p);
-    (g[0] / lx) * (g[1] / ly)
-}
-
-/// Stage partial maxima up to which `finish` reads them itself, with no `reduce` launch
-/// before it: 16 per item of its one work-group.
-pub const DIRECT_MAX: usize = 16 * RED;
-
-/// Groups of the first reduction level, `reduce`; `None` when the stage has at most
-/// [`DIRECT_MAX`] groups and `finish` reads their maxima directly (one launch less per step:
-/// a maximum is exact, so the bits are the same).
-pub fn reduce_groups(p: &Problem) -> Option<usize> {
-    let g = groups(p);
-    (g > DIRECT_MAX).then(|| g.div_ceil(RED).clamp(1, 1024))
-}
-
-/// The partial maxima `finish` reads (`CFG_NGROUPS2`): those of `reduce`, or of the stage.
-pub fn groups2(p: &Problem) -> usize {
-    reduce_groups(p).unwrap_or_else(|| groups(p))
-}
-
-/// The `-D` defines of `p` (see the contract in `cl/explicit/step.cl`).
-pub fn defines(p: &Problem) -> Defines {
-    let m = &p.mesh;
-    let (lx, ly) = work_group(p);
+    let (lx, ly) = st.work_group();
     let (gamma, phi_dry, c, a, nu, cn) = match p.system {
         System::Euler { gamma } => (gamma, 0.0, [0.0; 2], [0.0; 2], 0.0, [0.0; 2]),
         System::ShallowWater { phi_dry, .. } => (0.0, phi_dry, [0.0; 2], [0.0; 2], 0.0, [0.0; 2]),
@@ -326,8 +77,8 @@ pub fn defines(p: &Problem) -> Defines {
         .real("CFG_CFL", cfl)
         .real("CFG_T_END", p.t_end)
         .int("CFG_FIXED_DT", fixed)
-        .int("CFG_NGROUPS", groups(p) as i64)
-        .int("CFG_NGROUPS2", groups2(p) as i64)
+        .int("CFG_NGROUPS", st.groups(p) as i64)
+        .int("CFG_NGROUPS2", st.groups2(p) as i64)
         .real("CFG_GAMMA", gamma)
         .real("CFG_PHI_DRY", phi_dry)
         .real("CFG_CX", c[0])
@@ -343,8 +94,8 @@ pub fn defines(p: &Problem) -> Defines {
         .int("CFG_NORTH", p.sides[3].id())
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
-        .int("DEV_RPI", rpi(p) as i64)
-        .int("DEV_TILE", stage_form(p).id())
+        .int("DEV_RPI", st.rpi as i64)
+        .int("DEV_TILE", st.form.id())
         .int(
             "DEV_PREFETCH",
             i64::from(prefetch_setting().unwrap_or(true)),
@@ -365,25 +116,33 @@ pub const NV_SHLL_MAX_REGISTERS: u32 = 80;
 /// each state divided once, every cap below 120 spilled and was slower (run 48).
 pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
 
-/// Register cap of the strip stage on NVIDIA (provisional until measured on a GPU).
-pub const NV_STRIP_MAX_REGISTERS: u32 = 80;
+/// Register caps of the strip stage on NVIDIA, Euler and shallow water (run 86 on an H200,
+/// 128 × 1 × 16): Euler takes 114 registers uncapped and spills at any cap below (80: 184 B,
+/// 96: 56 B); uncapped it runs 128.8 µs per step at 3072 × 1536 against 163.4 at 96 and
+/// 212.8 at 80. Shallow water takes 100 uncapped and 94 at a cap of 96 without spilling:
+/// 142.0 µs at 2048² against 162.5 uncapped and 144.2 at 80 (spilling 64 B).
+pub const NV_STRIP_MAX_REGISTERS: [Option<u32>; 2] = [None, Some(96)];
 
-/// [`defines`] with the options of device `dev` ([`NV_SHLL_MAX_REGISTERS`] for the tile,
-/// [`NV_STRIP_MAX_REGISTERS`], [`NV_MUSCL_MAX_REGISTERS`]).
-pub fn device_defines(p: &Problem, dev: &DeviceInfo) -> Defines {
-    let d = defines(p);
+/// [`defines`] with the stage launch `st` on device `dev` ([`Stage::on`]) and its options
+/// ([`NV_SHLL_MAX_REGISTERS`] for the tile, [`NV_STRIP_MAX_REGISTERS`],
+/// [`NV_MUSCL_MAX_REGISTERS`]).
+pub fn device_defines(p: &Problem, dev: &DeviceInfo, st: &Stage) -> Defines {
+    let d = defines(p, st);
     let shll = matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
     if !(dev.platform_name.contains("NVIDIA") && p.mesh.dims == 2 && shll) {
         return d;
     }
     let cap = if p.num.muscl {
-        NV_MUSCL_MAX_REGISTERS
-    } else if stage_form(p) == StageForm::Strip {
-        NV_STRIP_MAX_REGISTERS
+        Some(NV_MUSCL_MAX_REGISTERS)
+    } else if st.form == StageForm::Strip {
+        NV_STRIP_MAX_REGISTERS[usize::from(matches!(p.system, System::ShallowWater { .. }))]
     } else {
-        NV_SHLL_MAX_REGISTERS
+        Some(NV_SHLL_MAX_REGISTERS)
     };
-    d.option(&format!("-cl-nv-maxrregcount={cap}"))
+    match cap {
+        Some(n) => d.option(&format!("-cl-nv-maxrregcount={n}")),
+        None => d,
+    }
 }
 
 /// The assembled kernel source.
@@ -401,14 +160,16 @@ pub fn device_bytes(p: &Problem) -> (u64, u64) {
     (reals + ints, p.nv() as u64 * cells * 8)
 }
 
-/// Whether `p` can run on `dev`: a valid [`STAGE_ENV`], [`PREFETCH_ENV`] and [`SHAPE_ENV`], FP64, room for its buffers and its
+/// Whether `p` can run on `dev` with the stage form `want` ([`Stage::on`]): a valid
+/// [`STAGE_ENV`], [`PREFETCH_ENV`] and [`SHAPE_ENV`], FP64, room for its buffers and its
 /// stage work-groups.
-pub fn check(p: &Problem, dev: &DeviceInfo) -> Result<(), DeviceError> {
+pub fn check(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Result<(), DeviceError> {
     stage_setting()?;
     prefetch_setting()?;
+    let st = Stage::on(p, dev, want);
     if let Ok(v) = std::env::var(SHAPE_ENV) {
         if !v.trim().is_empty() {
-            parse_shape(&v, p.mesh.dims, stage_form(p)).map_err(|reason| {
+            parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {
                 DeviceError::BadBuildOption {
                     var: SHAPE_ENV,
                     value: v.clone(),
@@ -419,8 +180,7 @@ pub fn check(p: &Problem, dev: &DeviceInfo) -> Result<(), DeviceError> {
     }
     require_fp64(dev)?;
     let (total, largest) = device_bytes(p);
-    let (lx, ly) = work_group(p);
-    check_capacity(dev, total, largest, stage_local_bytes(p), lx * ly)
+    check_capacity(dev, total, largest, st.local_bytes(p), st.lx * st.ly)
 }
 
 /// The OpenCL solver of an explicit method.
@@ -434,6 +194,8 @@ pub struct OpenCl {
     clock: [f64; 4],
     global: [usize; 2],
     local: [usize; 2],
+    /// The stage kernels' form and shape on this device.
+    stage: Stage,
     /// On a rank of a decomposed run (`p` is then its window): the halo exchange and the
     /// reductions over all ranks (`strips.rs`).
     halo: Option<Arc<Halo>>,
@@ -449,7 +211,7 @@ impl OpenCl {
     /// Set up `p` on the device `choice` names: buffers, initial state, kernels.
     pub fn new(p: Arc<Problem>, choice: &BackendChoice) -> Result<OpenCl, DeviceError> {
         let dev = select_device(choice.device.as_deref())?;
-        check(&p, &dev)?;
+        check(&p, &dev, choice.stage)?;
         OpenCl::on(p, &dev, choice)
     }
 
@@ -459,10 +221,11 @@ impl OpenCl {
         dev: &DeviceInfo,
         choice: &BackendChoice,
     ) -> Result<OpenCl, DeviceError> {
+        let st = Stage::on(&p, dev, choice.stage);
         let built = build_cached(
             dev,
             &source(),
-            &device_defines(&p, dev),
+            &device_defines(&p, dev, &st),
             choice.log_dir.as_deref(),
             choice.cache.as_ref(),
         )?;
@@ -472,12 +235,11 @@ impl OpenCl {
         rt.real("qa", &q)?;
         rt.real("qb", &q)?;
         rt.real_zeros("q1", if p.num.muscl { q.len() } else { 0 })?;
-        let ng = groups(&p);
         for name in ["part_rate", "part_dq", "part1_rate", "part1_dq"] {
-            rt.real_zeros(name, ng)?;
+            rt.real_zeros(name, st.groups(&p))?;
         }
         for name in ["part2_rate", "part2_dq"] {
-            rt.real_zeros(name, reduce_groups(&p).unwrap_or(1))?;
+            rt.real_zeros(name, st.groups2(&p))?;
         }
         let mut inflow = [0.0; 16];
         for (s, bc) in p.sides.iter().enumerate() {
@@ -527,26 +289,20 @@ impl OpenCl {
             rt.bind_as(&format!("g_{b}"), ghosts, &[("q", b)])?;
         }
         rt.bind("reduce")?;
-        if reduce_groups(&p).is_some() {
-            rt.bind("finish")?;
-        } else {
-            // The step's last stage writes part_rate, part_dq: `finish` reads them directly.
-            rt.bind_as(
-                "finish",
-                "finish",
-                &[("part2_rate", "part_rate"), ("part2_dq", "part_dq")],
-            )?;
-        }
-        let (lx, ly) = work_group(&p);
+        rt.bind("finish")?;
         log::info!(
-            "OpenCL backend on {} ({}): {} MiB of buffers",
+            "OpenCL backend on {} ({}): {} MiB of buffers, {} stage, work-groups of {} x {} items",
             dev.name,
             dev.platform_name,
-            rt.bytes() >> 20
+            rt.bytes() >> 20,
+            st.form.name(),
+            st.lx,
+            st.ly
         );
         Ok(OpenCl {
-            global: global(&p),
-            local: [lx, ly],
+            global: st.global(&p),
+            local: [st.lx, st.ly],
+            stage: st,
             p,
             rt,
             cur: 0,
@@ -576,6 +332,11 @@ impl OpenCl {
     /// The runtime.
     pub fn runtime(&self) -> &Runtime {
         &self.rt
+    }
+
+    /// The stage kernels' form and shape.
+    pub fn stage_launch(&self) -> Stage {
+        self.stage
     }
 
     /// Fill the ghosts of state buffer `buf`: one launch, both axes in 2D (`ghosts_2d`).

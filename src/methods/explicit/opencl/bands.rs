@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::{global, group_cells, shape};
+use super::Stage;
 use crate::methods::explicit::Problem;
 
 /// A rectangle of the stage's work-groups, as launched: the first item (the global work
@@ -52,15 +52,15 @@ fn edge_groups(n: usize, cells: usize, ng: usize, group: impl Fn(usize) -> usize
     edge
 }
 
-/// The frame and the interior of `p`'s stage launch ([`global`], [`shape`]). In 2D a group
-/// holds the cells of [`group_cells`] (`LX` columns and `LY·RPI` rows; the strip `LX − 2`
-/// columns and `RPI` rows); in 1D an item updates the cells `i + r·G`, `r < RPI`, of the
-/// whole launch's size `G`, so a group's cells are spread over the row.
-pub fn split(p: &Problem) -> Split {
+/// The frame and the interior of `p`'s stage launch `st` ([`Stage::global`]). In 2D a group
+/// holds the cells of [`Stage::group_cells`] (`LX` columns and `LY·RPI` rows; the strip
+/// `LX − 2` columns and `RPI` rows); in 1D an item updates the cells `i + r·G`, `r < RPI`,
+/// of the whole launch's size `G`, so a group's cells are spread over the row.
+pub fn split(p: &Problem, st: &Stage) -> Split {
     let m = &p.mesh;
-    let (lx, ly, _) = shape(p);
-    let (cx, cy) = group_cells(p);
-    let g = global(p);
+    let (lx, ly) = st.work_group();
+    let (cx, cy) = st.group_cells();
+    let g = st.global(p);
     let (gx, gy) = (g[0] / lx, g[1] / ly);
     let ex = if m.dims == 2 {
         edge_groups(gx, m.nx, m.ng, |c| c / cx)
@@ -123,9 +123,10 @@ mod tests {
         )
         .unwrap();
         let p = c.explicit_problem().unwrap();
-        let s = split(&p);
-        let (lx, ly, _) = shape(&p);
-        covers_once(&s, global(&p), [lx, ly]);
+        let st = Stage::new(&p, true, None);
+        let s = split(&p, &st);
+        let (lx, ly) = st.work_group();
+        covers_once(&s, st.global(&p), [lx, ly]);
         // 4 × 5 groups of 32 × 16 cells: the frame is the outer ring, 2 × 3 inside.
         assert_eq!(s.interior.len(), 1);
         assert_eq!(s.interior[0].size, [2 * lx, 3 * ly]);
@@ -143,15 +144,16 @@ mod tests {
         )
         .unwrap();
         let p = c.explicit_problem().unwrap();
-        assert_eq!(super::super::stage_form(&p), super::super::StageForm::Strip);
-        let (lx, ly, rpi) = shape(&p);
+        let st = Stage::new(&p, true, None);
+        assert_eq!(st.form, super::super::StageForm::Strip);
+        let (lx, ly, rpi) = (st.lx, st.ly, st.rpi);
         assert_eq!(ly, 1);
-        assert_eq!(group_cells(&p), (lx - 2, rpi));
-        let g = global(&p);
+        assert_eq!(st.group_cells(), (lx - 2, rpi));
+        let g = st.global(&p);
         // Groups of (LX − 2) columns: 300 columns in ⌈300 / 126⌉ = 3 groups of 128 items.
         assert_eq!(g[0] / lx, 300usize.div_ceil(lx - 2));
         assert_eq!(g[1], 70usize.div_ceil(rpi));
-        let s = split(&p);
+        let s = split(&p, &st);
         covers_once(&s, g, [lx, ly]);
         // The frame: the first and last strips, and the first and last groups of the others.
         assert_eq!(s.interior.len(), 1);

@@ -23,7 +23,7 @@
 use std::sync::Arc;
 
 use super::bands::{split, Part};
-use super::{reduce_groups, OpenCl, RED};
+use super::{OpenCl, RED};
 use crate::decomp::{Halo, Rect, StripIo};
 use crate::device::{Block, PendingReads, Runtime};
 use crate::error::DeviceError;
@@ -105,7 +105,8 @@ impl OpenCl {
     /// exchange. The initial state gets its halo and the clock the largest rate of all ranks
     /// (collective: every rank calls it).
     pub fn set_halo(&mut self, halo: Arc<Halo>) -> Result<(), DeviceError> {
-        self.split = (!halo.stages().iter().all(Vec::is_empty)).then(|| Arc::new(split(&self.p)));
+        self.split = (!halo.stages().iter().all(Vec::is_empty))
+            .then(|| Arc::new(split(&self.p, &self.stage)));
         self.halo = Some(halo);
         let (smax, time) = (self.clock[2], self.clock[1]);
         self.start(smax, time)
@@ -142,7 +143,7 @@ impl OpenCl {
                     inst,
                     &[],
                     self.local,
-                    last.then(|| reduce_groups(&self.p)),
+                    last.then(|| self.stage.groups2(&self.p)),
                 )?;
                 return self.exchange(to);
             }
@@ -152,7 +153,7 @@ impl OpenCl {
                 .launch2_at(inst, part.offset, part.size, self.local)?;
         }
         self.ghosts(to)?;
-        let (local, reduce) = (self.local, last.then(|| reduce_groups(&self.p)));
+        let (local, reduce) = (self.local, last.then(|| self.stage.groups2(&self.p)));
         let mut io = self.strips(to, false);
         h.exchange_during(&mut io, |io| {
             tail(io.rt, inst, &split.interior, local, reduce)
@@ -207,23 +208,20 @@ impl OpenCl {
     }
 }
 
-/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the step's last
-/// stage: the groups of the first level, [`reduce_groups`]), the step's reduction (`reduce`
-/// where there is a first level, then `finish`).
+/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the groups of the
+/// first level), the step's reduction (`reduce`, `finish`).
 fn tail(
     rt: &Runtime,
     inst: &str,
     parts: &[Part],
     local: [usize; 2],
-    reduce: Option<Option<usize>>,
+    reduce: Option<usize>,
 ) -> Result<(), DeviceError> {
     for part in parts {
         rt.launch2_at(inst, part.offset, part.size, local)?;
     }
-    if let Some(first) = reduce {
-        if let Some(g2) = first {
-            rt.launch("reduce", RED * g2, Some(RED))?;
-        }
+    if let Some(g2) = reduce {
+        rt.launch("reduce", RED * g2, Some(RED))?;
         rt.launch("finish", RED, Some(RED))?;
     }
     Ok(())

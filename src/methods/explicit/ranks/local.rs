@@ -41,7 +41,7 @@ pub(super) fn engine(
                 choice.device.as_deref(),
                 halo.comm.node_rank(),
             )?;
-            opencl::check(&sub, &dev)?;
+            opencl::check(&sub, &dev, choice.stage)?;
             let mut cl = {
                 let _one = BUILD
                     .lock()

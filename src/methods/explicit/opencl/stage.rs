@@ -1,0 +1,331 @@
+//! The launch of the explicit stage kernels ([`Stage`]): their form (`DEV_TILE` of
+//! `cl/explicit/step.cl`), the work-group shape, the grid of work-groups and their local
+//! memory, and the tuning knobs that override them (every choice gives the same bits).
+//!
+//! The form depends on the kind of device: the strip stage (a work-group of one row with a
+//! barrier per row) is the fastest form of the 2D first-order SHLL stages on a GPU (run 86, an
+//! H200: Euler 188 → 129 µs per step at 3072 × 1536, shallow water 183 → 142 µs at 2048²),
+//! and half as fast as the tile on PoCL's CPU device (10.2 against 4.7 ms at 512 × 256),
+//! which runs a work-group's items one after another between barriers.
+
+use crate::device::DeviceInfo;
+use crate::error::DeviceError;
+use crate::methods::explicit::{Flux, Problem, System};
+
+/// Work-group of the reduction kernels (`DEV_RED`).
+pub const RED: usize = 256;
+
+/// Environment variable overriding the stage shape for tuning sweeps: `LXxLYxRPI`, e.g.
+/// `64x4x4` (LX·LY a power of two, at most 1024; LY = 1 in 1D and in the strip form, whose
+/// LX is at least 4). It becomes `DEV_LX`, `DEV_LY` and `DEV_RPI`, so it is part of the
+/// kernel cache key and of the recorded build options; results do not depend on it (every
+/// cell's update is the same function).
+pub const SHAPE_ENV: &str = "SIMPLETS_EXPLICIT_SHAPE";
+
+/// Environment variable choosing the form of the 2D first-order SHLL stages (Euler and
+/// shallow water) on any device: `strip` or `tile` ([`StageForm`]). Unset, a GPU runs the
+/// strip and another device the tile.
+pub const STAGE_ENV: &str = "SIMPLETS_EXPLICIT_STAGE";
+
+/// Environment variable for comparisons: `0` makes the strip stage read each row when it
+/// comes to it instead of one row ahead (`DEV_PREFETCH`; the default is `1`). The same bits.
+pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
+
+/// The strip form's default shape (LX, 1, RPI): rows of 128 items sweeping 16 rows, the
+/// fastest of ten shapes from 32 to 256 items and 8 to 64 rows for both systems (run 86).
+pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
+
+/// The form of a problem's stage kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageForm {
+    /// Every face flux from the two states (1D, MUSCL, convection, convection–diffusion).
+    Plain,
+    /// A work-group's tile of cells and its halo: the primitives (and with SHLL the critical
+    /// numbers) of each once, into local memory; each face from them (2D first-order Euler
+    /// and shallow water off a GPU, or with HLL or Rusanov).
+    Tile,
+    /// SHLL's split fluxes of each cell once, a work-group of one row sweeping a strip of
+    /// rows, each face the sum of two halves (2D first-order SHLL, Euler and shallow water,
+    /// on a GPU).
+    Strip,
+}
+
+impl StageForm {
+    /// Its `DEV_TILE` value.
+    pub fn id(self) -> i64 {
+        match self {
+            StageForm::Plain => 0,
+            StageForm::Tile => 1,
+            StageForm::Strip => 2,
+        }
+    }
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            StageForm::Plain => "plain",
+            StageForm::Tile => "tile",
+            StageForm::Strip => "strip",
+        }
+    }
+}
+
+/// The form [`STAGE_ENV`] asks for: `Ok(None)` when unset or empty, an error naming the
+/// variable for another value.
+pub fn stage_setting() -> Result<Option<StageForm>, DeviceError> {
+    setting(STAGE_ENV, "expected `strip` or `tile`", |v| match v {
+        "strip" => Some(Some(StageForm::Strip)),
+        "tile" => Some(Some(StageForm::Tile)),
+        _ => None,
+    })
+    .map(Option::flatten)
+}
+
+/// Whether the strip stage reads each row one row ahead ([`PREFETCH_ENV`]), or why the
+/// variable's value is refused.
+pub fn prefetch_setting() -> Result<bool, DeviceError> {
+    setting(PREFETCH_ENV, "expected 0 or 1", |v| match v {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    })
+    .map(|b| b.unwrap_or(true))
+}
+
+/// The value of environment variable `var` through `parse` (`Ok(None)` when unset or empty),
+/// or an error naming it with `reason`.
+fn setting<T>(
+    var: &'static str,
+    reason: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, DeviceError> {
+    let Ok(v) = std::env::var(var) else {
+        return Ok(None);
+    };
+    if v.trim().is_empty() {
+        return Ok(None);
+    }
+    parse(v.trim())
+        .map(Some)
+        .ok_or(DeviceError::BadBuildOption {
+            var,
+            value: v.clone(),
+            reason: reason.into(),
+        })
+}
+
+/// The shape `LXxLYxRPI` of [`SHAPE_ENV`] for the stage `form` of a mesh of `dims`
+/// dimensions, or why not.
+pub fn parse_shape(
+    value: &str,
+    dims: usize,
+    form: StageForm,
+) -> Result<(usize, usize, usize), String> {
+    let parts: Vec<usize> = value
+        .trim()
+        .split('x')
+        .map(|t| {
+            t.parse::<usize>()
+                .map_err(|_| format!("`{t}` is not a count"))
+        })
+        .collect::<Result<_, _>>()?;
+    let [lx, ly, rpi] = parts[..] else {
+        return Err("expected LXxLYxRPI, e.g. 64x4x4".into());
+    };
+    let n = lx * ly;
+    if lx == 0 || ly == 0 || rpi == 0 || !n.is_power_of_two() || n > 1024 {
+        return Err("LX·LY must be a power of two from 1 to 1024, RPI at least 1".into());
+    }
+    if dims == 1 && ly != 1 {
+        return Err("a 1D mesh takes LY = 1".into());
+    }
+    if form == StageForm::Strip && (ly != 1 || lx < 4) {
+        return Err(format!(
+            "the strip stage takes LY = 1 and LX of at least 4 (e.g. 128x1x16; {STAGE_ENV}=tile for tiles)"
+        ));
+    }
+    Ok((lx, ly, rpi))
+}
+
+/// Whether the stages run on a GPU (the strip's device kind).
+pub fn is_gpu(dev: &DeviceInfo) -> bool {
+    dev.device_type == "GPU"
+}
+
+/// The launch of a problem's stage kernels: form and shape (`DEV_LX`, `DEV_LY`, `DEV_RPI`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stage {
+    /// The form.
+    pub form: StageForm,
+    /// Work-items of a group along x.
+    pub lx: usize,
+    /// Work-items of a group along y.
+    pub ly: usize,
+    /// Cells each item updates: a column of them in 2D (the strip's rows), strided cells in
+    /// 1D.
+    pub rpi: usize,
+}
+
+impl Stage {
+    /// The stage of `p` on a GPU (`gpu`) or another device. The form: the strip for 2D
+    /// first-order SHLL on Euler and shallow water on a GPU, the tile for the same systems
+    /// elsewhere or with HLL or Rusanov, plain otherwise; for first-order SHLL, `want` (a
+    /// caller's choice, `BackendChoice::stage`) or else [`STAGE_ENV`] chooses between strip
+    /// and tile. The strip computes each cell's split fluxes once, where the tile computes
+    /// each face from the tile's primitives (13 face evaluations per 4 cells, each reading
+    /// both states). The shape: [`STRIP_SHAPE`] for the strip; otherwise work-groups of 32 ×
+    /// 4 items in 2D (rows of 32 cells: coalesced, with a tile that reuses the y-neighbours
+    /// in cache), 256 × 1 in 1D, each item updating 4 cells (the group reduction of the rate
+    /// and the residual is then paid once per 4 cells; 32 × 4 × 4 was the fastest of 13
+    /// shapes on an H100 for both first-order systems in the tile form, device run 34:
+    /// Euler's stage 514 → 439 µs against 64 × 4 × 4 at 3072 × 1536). [`SHAPE_ENV`] overrides
+    /// the shape where valid (`OpenCl::new` refuses an invalid one).
+    pub fn new(p: &Problem, gpu: bool, want: Option<StageForm>) -> Stage {
+        let dims = p.mesh.dims;
+        let first_order_2d = dims == 2
+            && !p.num.muscl
+            && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
+        let form = if !first_order_2d {
+            StageForm::Plain
+        } else if !matches!(p.num.flux, Flux::Shll) {
+            StageForm::Tile
+        } else {
+            match want
+                .filter(|f| *f != StageForm::Plain)
+                .or(stage_setting().ok().flatten())
+            {
+                Some(f) => f,
+                None if gpu => StageForm::Strip,
+                None => StageForm::Tile,
+            }
+        };
+        let default = match form {
+            StageForm::Strip => STRIP_SHAPE,
+            _ if dims == 2 => (32, 4, 4),
+            _ => (256, 1, 4),
+        };
+        let (lx, ly, rpi) = match std::env::var(SHAPE_ENV) {
+            Ok(v) if !v.trim().is_empty() => parse_shape(&v, dims, form).unwrap_or(default),
+            _ => default,
+        };
+        Stage { form, lx, ly, rpi }
+    }
+
+    /// The stage of `p` on `dev` ([`Stage::new`]).
+    pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
+        Stage::new(p, is_gpu(dev), want)
+    }
+
+    /// The work-group (x, y).
+    pub fn work_group(&self) -> (usize, usize) {
+        (self.lx, self.ly)
+    }
+
+    /// The computed cells of one work-group along x and y in 2D: LX × LY·RPI, or for the
+    /// strip LX − 2 × RPI (its first and last items hold halo columns).
+    pub fn group_cells(&self) -> (usize, usize) {
+        if self.form == StageForm::Strip {
+            (self.lx - 2, self.rpi)
+        } else {
+            (self.lx, self.ly * self.rpi)
+        }
+    }
+
+    /// The stage kernels' global size (x, y) for `p`: every computed cell covered
+    /// ([`Stage::group_cells`]; strided cells in 1D).
+    pub fn global(&self, p: &Problem) -> [usize; 2] {
+        let m = &p.mesh;
+        if m.dims == 2 {
+            let (cx, cy) = self.group_cells();
+            [m.nx.div_ceil(cx) * self.lx, m.ny.div_ceil(cy) * self.ly]
+        } else {
+            [m.nx.div_ceil(self.lx * self.rpi) * self.lx, 1]
+        }
+    }
+
+    /// Work-groups of a stage launch for `p`.
+    pub fn groups(&self, p: &Problem) -> usize {
+        let g = self.global(p);
+        (g[0] / self.lx) * (g[1] / self.ly)
+    }
+
+    /// Groups of the first reduction level (`CFG_NGROUPS2`).
+    pub fn groups2(&self, p: &Problem) -> usize {
+        self.groups(p).div_ceil(RED).clamp(1, 1024)
+    }
+
+    /// Local memory of a work-group in bytes: the two reduction arrays; with the tile the 4
+    /// primitives (and with the SHLL flux the 2 critical numbers) of its (DEV_LX + 2) ×
+    /// (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`); with the strip two row
+    /// buffers of F±_x (8 reals per item) and of the solid flags (`STRIP_XS`).
+    pub fn local_bytes(&self, p: &Problem) -> u64 {
+        let (lx, ly, rpi) = (self.lx, self.ly, self.rpi);
+        let bytes = match self.form {
+            StageForm::Strip => 8 * (2 * lx + 2 * 8 * lx) + 4 * 2 * lx,
+            StageForm::Tile => {
+                let vals = if matches!(p.num.flux, Flux::Shll) {
+                    6
+                } else {
+                    4
+                };
+                8 * (2 * lx * ly + vals * (lx + 2) * (ly * rpi + 2))
+            }
+            StageForm::Plain => 8 * (2 * lx * ly + 4),
+        };
+        bytes as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(method: &str, scheme: &str) -> Problem {
+        let json = format!(
+            r#"{{"name":"s","method":"{method}",{scheme}"grid":{{"nx":40,"ny":30,"x":[0,1],"y":[0,1]}},
+            "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
+            "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},
+            "initial":{{"state":{{"rho":1,"p":1,"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+        );
+        let json = if method == "shll_shallow_water" {
+            json.replace(r#""rho":1,"p":1,"#, "")
+        } else {
+            json.replace(r#","h":1"#, "")
+        };
+        crate::methods::AnyCase::from_json(&json, "<test>")
+            .unwrap()
+            .explicit_problem()
+            .unwrap()
+    }
+
+    /// The strip on a GPU for first-order SHLL, the tile elsewhere and for the other fluxes,
+    /// plain for MUSCL; a caller's choice between strip and tile where both apply (the
+    /// environment variables are not set in the unit tests).
+    #[test]
+    fn the_form_follows_the_scheme_and_the_device() {
+        for m in ["shll_euler", "shll_shallow_water"] {
+            let shll = problem(m, "");
+            assert_eq!(Stage::new(&shll, true, None).form, StageForm::Strip, "{m}");
+            assert_eq!(Stage::new(&shll, false, None).form, StageForm::Tile, "{m}");
+            let strip = Some(StageForm::Strip);
+            assert_eq!(
+                Stage::new(&shll, false, strip).form,
+                StageForm::Strip,
+                "{m}"
+            );
+            let tile = Some(StageForm::Tile);
+            assert_eq!(Stage::new(&shll, true, tile).form, StageForm::Tile, "{m}");
+            let hll = problem(m, r#""scheme":{"flux":"hll"},"#);
+            assert_eq!(Stage::new(&hll, true, strip).form, StageForm::Tile, "{m}");
+            let muscl = problem(m, r#""scheme":{"reconstruction":"muscl"},"#);
+            assert_eq!(
+                Stage::new(&muscl, true, strip).form,
+                StageForm::Plain,
+                "{m}"
+            );
+        }
+        let s = Stage::new(&problem("shll_euler", ""), true, None);
+        assert_eq!((s.lx, s.ly, s.rpi), STRIP_SHAPE);
+        assert_eq!(s.group_cells(), (STRIP_SHAPE.0 - 2, STRIP_SHAPE.2));
+    }
+}
