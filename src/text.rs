@@ -1,5 +1,6 @@
 //! Human-readable numbers: byte counts, durations and UTC timestamps (used by every layer
-//! that prints or stamps something; imports nothing of the crate).
+//! that prints or stamps something; imports nothing of the crate), and the `AxBxC` counts of
+//! the tuning variables.
 
 /// Seconds as `h:mm:ss` (`-` when unknown).
 pub fn hms(secs: f64) -> String {
@@ -74,4 +75,16 @@ mod tests {
         assert_eq!(bytes(512.0), "512 B");
         assert_eq!(bytes(1.5 * 1024.0 * 1024.0 * 1024.0), "1.50 GiB");
     }
+}
+
+/// The counts of a shape written `AxBx…` (e.g. `128x1x16`), or which part is not a count.
+pub fn x_counts(value: &str) -> Result<Vec<usize>, String> {
+    value
+        .trim()
+        .split('x')
+        .map(|t| {
+            t.parse::<usize>()
+                .map_err(|_| format!("`{t}` is not a count"))
+        })
+        .collect()
 }

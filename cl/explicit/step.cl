@@ -15,6 +15,7 @@
  * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_TILE (1: the tiled
  * stage of 2D first-order Euler and shallow water, see tile_fill; 2: the strip stage of
  * first-order SHLL, see strip_body), DEV_PREFETCH (the strip reads each row one row ahead),
+ * DEV_UNROLL (the strip's row loop unrolled that many times; 1: not unrolled),
  * DEV_RED (reduction work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
@@ -646,6 +647,9 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
         solid_n = SOLID(IDX(i + CFG_NG, j0 - 1 + CFG_NG));
     }
 #endif
+#if DEV_UNROLL > 1
+#pragma unroll DEV_UNROLL
+#endif
     for (int rr = -1; rr <= DEV_RPI; rr++) {
         const int j = j0 + rr;
         const bool ok = col && j <= CFG_NY;
@@ -733,12 +737,13 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                 d = nan_max(d, dc);
             }
         }
-        /* This row's x faces, through the row buffer. */
+        /* This row's x faces: the item's own F±_x stay in registers, its neighbours' come
+         * through the row buffer. */
         const bool row = rr >= 0 && rr < DEV_RPI && j < CFG_NY;
         __local real* xb = xs + (rr & 1) * (8 * DEV_LX);
         __local int* xw = xsolid + (rr & 1) * DEV_LX;
+        real fpx[4] = {0.0, 0.0, 0.0, 0.0}, fmx[4] = {0.0, 0.0, 0.0, 0.0};
         if (row) {
-            real fpx[4], fmx[4];
             split_of(s, P, cx, 0, fpx, fmx);
             for (int v = 0; v < CFG_NV; v++) {
                 xb[v * DEV_LX + lx] = fpx[v];
@@ -757,18 +762,18 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                 if (xw[lx - 1]) {
                     split_mirror(s, 0, true, h);
                     for (int v = 0; v < CFG_NV; v++)
-                        fw[v] = h[v] + xb[(4 + v) * DEV_LX + lx];
+                        fw[v] = h[v] + fmx[v];
                 } else {
                     for (int v = 0; v < CFG_NV; v++)
-                        fw[v] = xb[v * DEV_LX + lx - 1] + xb[(4 + v) * DEV_LX + lx];
+                        fw[v] = xb[v * DEV_LX + lx - 1] + fmx[v];
                 }
                 if (xw[lx + 1]) {
                     split_mirror(s, 0, false, h);
                     for (int v = 0; v < CFG_NV; v++)
-                        fe[v] = xb[v * DEV_LX + lx] + h[v];
+                        fe[v] = fpx[v] + h[v];
                 } else {
                     for (int v = 0; v < CFG_NV; v++)
-                        fe[v] = xb[v * DEV_LX + lx] + xb[(4 + v) * DEV_LX + lx + 1];
+                        fe[v] = fpx[v] + xb[(4 + v) * DEV_LX + lx + 1];
                 }
                 /* fv_update_2d(q, fw, fe, fs, fn) = (q − Δt/Δx·(fe − fw)) − Δt/Δy·(fn − fs):
                  * its first half now, the second when the north face is known (the

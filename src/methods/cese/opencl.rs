@@ -53,14 +53,7 @@ pub const TILE_ENV: &str = "SIMPLETS_CESE_TILE";
 /// The 2D shape `LXxLY` of [`TILE_ENV`], or why not (the group reduction needs LX·LY a
 /// power of two).
 pub fn parse_tile(value: &str) -> Result<(usize, usize), String> {
-    let parts: Vec<usize> = value
-        .trim()
-        .split('x')
-        .map(|t| {
-            t.parse::<usize>()
-                .map_err(|_| format!("`{t}` is not a count"))
-        })
-        .collect::<Result<_, _>>()?;
+    let parts = crate::text::x_counts(value)?;
     let [lx, ly] = parts[..] else {
         return Err("expected LXxLY, e.g. 8x8".into());
     };

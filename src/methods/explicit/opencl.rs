@@ -100,6 +100,7 @@ pub fn defines(p: &Problem, st: &Stage) -> Defines {
             "DEV_PREFETCH",
             i64::from(prefetch_setting().unwrap_or(true)),
         )
+        .int("DEV_UNROLL", st.unroll(p) as i64)
         .int("DEV_RED", RED as i64)
 }
 

@@ -35,6 +35,12 @@ pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
 /// fastest of ten shapes from 32 to 256 items and 8 to 64 rows for both systems (run 86).
 pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
 
+/// How many times the strip's row loop is unrolled (`DEV_UNROLL`), Euler and shallow water
+/// (run 88 on an H200, each item's own F±_x in registers: Euler 127.2/126.1 → 123.8/122.7 µs
+/// per step at 3072 × 1536 unrolled twice; shallow water, at its cap of 96 registers,
+/// 139.4/139.2 → 149.9/149.4 µs at 2048², so it is not unrolled).
+pub const STRIP_UNROLL: [usize; 2] = [2, 1];
+
 /// The form of a problem's stage kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StageForm {
@@ -121,14 +127,7 @@ pub fn parse_shape(
     dims: usize,
     form: StageForm,
 ) -> Result<(usize, usize, usize), String> {
-    let parts: Vec<usize> = value
-        .trim()
-        .split('x')
-        .map(|t| {
-            t.parse::<usize>()
-                .map_err(|_| format!("`{t}` is not a count"))
-        })
-        .collect::<Result<_, _>>()?;
+    let parts = crate::text::x_counts(value)?;
     let [lx, ly, rpi] = parts[..] else {
         return Err("expected LXxLYxRPI, e.g. 64x4x4".into());
     };
@@ -214,6 +213,16 @@ impl Stage {
     /// The stage of `p` on `dev` ([`Stage::new`]).
     pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
         Stage::new(p, is_gpu(dev), want)
+    }
+
+    /// How many times the strip's row loop is unrolled for `p` ([`STRIP_UNROLL`]; 1 in the
+    /// other forms, which have no such loop).
+    pub fn unroll(&self, p: &Problem) -> usize {
+        match (self.form, &p.system) {
+            (StageForm::Strip, System::Euler { .. }) => STRIP_UNROLL[0],
+            (StageForm::Strip, _) => STRIP_UNROLL[1],
+            _ => 1,
+        }
     }
 
     /// The work-group (x, y).
