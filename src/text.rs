@@ -57,6 +57,18 @@ pub fn iso_date(secs: u64) -> String {
     )
 }
 
+/// The counts of a shape written `AxBx…` (e.g. `128x1x16`), or which part is not a count.
+pub fn x_counts(value: &str) -> Result<Vec<usize>, String> {
+    value
+        .trim()
+        .split('x')
+        .map(|t| {
+            t.parse::<usize>()
+                .map_err(|_| format!("`{t}` is not a count"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,16 +87,4 @@ mod tests {
         assert_eq!(bytes(512.0), "512 B");
         assert_eq!(bytes(1.5 * 1024.0 * 1024.0 * 1024.0), "1.50 GiB");
     }
-}
-
-/// The counts of a shape written `AxBx…` (e.g. `128x1x16`), or which part is not a count.
-pub fn x_counts(value: &str) -> Result<Vec<usize>, String> {
-    value
-        .trim()
-        .split('x')
-        .map(|t| {
-            t.parse::<usize>()
-                .map_err(|_| format!("`{t}` is not a count"))
-        })
-        .collect()
 }

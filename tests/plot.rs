@@ -28,13 +28,31 @@ const CASE: &str = r#"{
 
 const FIELDS: [&str; 6] = ["p", "T", "rho", "u", "v", "mach"];
 
+/// Held while a NetCDF file is open for writing in this process and while a child starts: a
+/// child inherits the open files of the moment it is started (HDF5 opens them without
+/// close-on-exec), and with them HDF5's lock, so a file being written in one test's thread
+/// could not be read by another's `simplets plot` while that child runs.
+static SPAWN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn spawn_lock() -> std::sync::MutexGuard<'static, ()> {
+    SPAWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn simplets(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_simplets"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run simplets")
+    let child = {
+        let _g = spawn_lock();
+        Command::new(env!("CARGO_BIN_EXE_simplets"))
+            .args(args)
+            .current_dir(cwd)
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run simplets")
+    };
+    child.wait_with_output().expect("run simplets")
 }
 
 fn ok(out: &Output) -> Vec<PathBuf> {
@@ -275,6 +293,7 @@ fn bad_input_is_named() {
     let line = one_error_line(&simplets(&["plot", "text.nc"], d), 2);
     assert!(line.contains("text.nc: cannot read as NetCDF"), "{line}");
     {
+        let _g = spawn_lock();
         let mut f = netcdf::create(d.join("other.nc")).unwrap();
         f.add_dimension("x", 3).unwrap();
         f.add_variable::<f64>("x", &["x"]).unwrap();

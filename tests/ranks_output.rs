@@ -51,7 +51,10 @@ fn case_json() -> serde_json::Value {
 }
 
 /// One test at a time: HDF5 (under NetCDF) is not thread-safe, and each test writes and reads
-/// NetCDF files.
+/// NetCDF files. A test that starts a process takes it too: the child inherits the open file
+/// of a NetCDF file being written in another thread (HDF5 opens it without close-on-exec),
+/// and with it HDF5's lock, so reading that file back fails ("unable to lock file") while the
+/// child runs.
 fn nc_lock() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock()
@@ -246,6 +249,7 @@ fn a_signal_to_any_rank_stops_the_run_with_a_checkpoint() {
 /// layout without one: one `error:` line and status 2, nothing run.
 #[test]
 fn launches_it_cannot_serve_are_refused_in_one_line() {
+    let _g = nc_lock();
     let dir = tempfile::tempdir().unwrap();
     let case = dir.path().join("rk.json");
     std::fs::write(&case, serde_json::to_string(&case_json()).unwrap()).unwrap();

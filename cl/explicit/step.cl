@@ -554,7 +554,7 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
 }
 
 #if DEV_TILE == 2
-/* The strip stage (2D first-order SHLL, Euler and shallow water; docs/method/shll.md §7).
+/* The strip stage (2D first-order SHLL, Euler and shallow water; docs/method/shll.md §9).
  * SHLL's interface flux is F⁺(left) + F⁻(right), and each half is a function of one state
  * alone (eq. 9), so every cell computes its primitives, its critical numbers and its four
  * split fluxes F±_x, F±_y once, and a face adds two of them: the same operations, in the
@@ -565,8 +565,8 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
  * lx holds the column i = gx·(DEV_LX − 2) + lx − 1 of the computed cells: items 0 and
  * DEV_LX − 1 hold the halo columns, whose split fluxes the neighbours need, and update
  * nothing, so a group updates DEV_LX − 2 columns (STRIP_W). Per row, each item reads its
- * state once, writes its F±_x to local memory (two row buffers: one barrier per row) and
- * keeps its F⁺_y for the row above; a row is finished one row later, when its north face is
+ * state once (one row ahead with DEV_PREFETCH), writes its F±_x to local memory (two row
+ * buffers: one barrier per row) and keeps its F⁺_y for the row above; a row is finished one row later, when its north face is
  * known. The strip's first and last pass are the halo rows below and above (their F⁺_y and
  * F⁻_y). A face next to a solid cell takes the mirror state's split flux, from `phys` as in
  * the reference. */

@@ -3,10 +3,10 @@
 //! memory, and the tuning knobs that override them (every choice gives the same bits).
 //!
 //! The form depends on the kind of device: the strip stage (a work-group of one row with a
-//! barrier per row) is the fastest form of the 2D first-order SHLL stages on a GPU (run 86, an
-//! H200: Euler 188 → 129 µs per step at 3072 × 1536, shallow water 183 → 142 µs at 2048²),
-//! and half as fast as the tile on PoCL's CPU device (10.2 against 4.7 ms at 512 × 256),
-//! which runs a work-group's items one after another between barriers.
+//! barrier per row) is the fastest form of the 2D first-order SHLL stages on a GPU (runs 87
+//! and 89 on an H200: Euler 188 → 122 µs per step at 3072 × 1536, shallow water 183 → 139 µs
+//! at 2048²), and half as fast as the tile on PoCL's CPU device (10.2 against 4.7 ms at 512 ×
+//! 256), which runs a work-group's items one after another between barriers.
 
 use crate::device::DeviceInfo;
 use crate::error::DeviceError;
