@@ -137,3 +137,59 @@ fn run_check_and_dump_kernel() {
     let src = std::fs::read_to_string(&k).unwrap();
     assert!(src.contains("-D CFG_SYS=1") && src.contains("__kernel void stage_fe"));
 }
+
+/// A bad value of a stage tuning variable is refused in one line naming it, with status 2 and
+/// nothing written, by `run --dump-kernel` and `build-kernels` as by the solver itself.
+#[test]
+fn bad_stage_variables_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        dir.path(),
+        "e2.json",
+        &SOD.replace(r#""nx":50,"ny":1"#, r#""nx":40,"ny":20"#)
+            .replace(r#""y":[0,0.02]"#, r#""y":[0,0.5]"#)
+            .replace(
+                r#""east":{"kind":"outflow"}}"#,
+                r#""east":{"kind":"outflow"},"south":{"kind":"reflective"},"north":{"kind":"reflective"}}"#,
+            ),
+    );
+    let k = dir.path().join("k.cl");
+    for (var, value) in [
+        ("SIMPLETS_EXPLICIT_STAGE", "tiles"),
+        ("SIMPLETS_STRIP_PREFETCH", "2"),
+        // The dumped source is a GPU's, the strip: rows of items only.
+        ("SIMPLETS_EXPLICIT_SHAPE", "32x4x4"),
+    ] {
+        let out = simplets()
+            .env(var, value)
+            .env_remove("RUST_LOG")
+            .args(["run", "--dump-kernel"])
+            .arg(&k)
+            .arg(&p)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{var}: {err}");
+        assert!(
+            err.contains(var) && err.trim().lines().count() == 1,
+            "{err}"
+        );
+        assert!(!k.exists(), "{var}: a kernel was written");
+        if var != "SIMPLETS_EXPLICIT_SHAPE" {
+            let out = simplets()
+                .env(var, value)
+                .env_remove("RUST_LOG")
+                .env("SIMPLETS_KERNEL_CACHE", dir.path().join("cache"))
+                .arg("build-kernels")
+                .arg(&p)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{var}: {err}");
+            assert!(
+                err.contains(var) && err.trim().lines().count() == 1,
+                "{err}"
+            );
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::explicit::numbers::{flops_per_cell, stage_bytes, FORM};
-use simplets::methods::explicit::opencl::{defines, device_defines, source, Stage};
+use simplets::methods::explicit::opencl::{defines, device_defines, is_gpu, source, Stage};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::explicit::Problem;
 use simplets::methods::AnyCase;
@@ -108,12 +108,14 @@ pub fn check(case: &AnyCase) {
 /// `run --dump-kernel FILE` of an explicit case.
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
     let p = problem(case);
+    // The stage of a GPU: no device is looked up to dump the source.
+    let st = Stage::checked(&p, true, None).map_err(|e| Failure::Input(e.into()))?;
     let text = format!(
         "/* simplets {}: case {}, explicit stage kernels ({}), build options: {} */\n{}",
         env!("CARGO_PKG_VERSION"),
         p.common.name,
         p.num.label(),
-        defines(&p, &Stage::new(&p, true, None)).to_options(),
+        defines(&p, &st).to_options(),
         source()
     );
     write_kernel(file, &text, force)
@@ -140,6 +142,7 @@ pub fn build_kernels(
     let p = problem(&resized(case, nx, ny)?);
     let dev = simplets::device::select_device(device).map_err(|e| Failure::Input(e.into()))?;
     simplets::device::require_fp64(&dev).map_err(|e| Failure::Input(e.into()))?;
+    let st = Stage::checked(&p, is_gpu(&dev), None).map_err(|e| Failure::Input(e.into()))?;
     let dir = simplets::device::KernelCache::default_dir().ok_or_else(|| {
         Failure::Input(anyhow!(
             "no kernel cache directory: set SIMPLETS_KERNEL_CACHE"
@@ -149,7 +152,7 @@ pub fn build_kernels(
     let built = simplets::device::build_cached(
         &dev,
         &source(),
-        &device_defines(&p, &dev, &Stage::on(&p, &dev, None)),
+        &device_defines(&p, &dev, &st),
         None,
         Some(&cache),
     )

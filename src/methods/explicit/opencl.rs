@@ -165,20 +165,7 @@ pub fn device_bytes(p: &Problem) -> (u64, u64) {
 /// [`STAGE_ENV`], [`PREFETCH_ENV`] and [`SHAPE_ENV`], FP64, room for its buffers and its
 /// stage work-groups.
 pub fn check(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Result<(), DeviceError> {
-    stage_setting()?;
-    prefetch_setting()?;
-    let st = Stage::on(p, dev, want);
-    if let Ok(v) = std::env::var(SHAPE_ENV) {
-        if !v.trim().is_empty() {
-            parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {
-                DeviceError::BadBuildOption {
-                    var: SHAPE_ENV,
-                    value: v.clone(),
-                    reason,
-                }
-            })?;
-        }
-    }
+    let st = Stage::checked(p, is_gpu(dev), want)?;
     require_fp64(dev)?;
     let (total, largest) = device_bytes(p);
     check_capacity(dev, total, largest, st.local_bytes(p), st.lx * st.ly)

@@ -210,6 +210,27 @@ impl Stage {
         Stage { form, lx, ly, rpi }
     }
 
+    /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
+    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], or [`SHAPE_ENV`] for the form chosen
+    /// (which `new` would quietly replace by the default).
+    pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
+        stage_setting()?;
+        prefetch_setting()?;
+        let st = Stage::new(p, gpu, want);
+        if let Ok(v) = std::env::var(SHAPE_ENV) {
+            if !v.trim().is_empty() {
+                parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {
+                    DeviceError::BadBuildOption {
+                        var: SHAPE_ENV,
+                        value: v.clone(),
+                        reason,
+                    }
+                })?;
+            }
+        }
+        Ok(st)
+    }
+
     /// The stage of `p` on `dev` ([`Stage::new`]).
     pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
         Stage::new(p, is_gpu(dev), want)
