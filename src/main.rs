@@ -53,10 +53,12 @@ fn main() -> ExitCode {
             f.code()
         }
     };
-    if simplets::output::library_damaged() {
+    if simplets::output::library_damaged() || code == 3 {
         // After a failed NetCDF call HDF5 may still hold a file that netCDF has let go, and its
-        // exit handler then crashes (SIGSEGV) closing it. Every file of ours is closed or kept
-        // by now: end without the C exit handlers, with our own status.
+        // exit handler then crashes (SIGSEGV) closing it. After an interrupt during the set-up
+        // the OpenCL runtime may still be compiling on a thread of its own, and PoCL's exit
+        // handlers then abort (SIGABRT, status 134 instead of 3). Every file of ours is closed
+        // or kept by now: end without the C exit handlers, with our own status.
         use std::io::Write;
         let _ = std::io::stdout().flush();
         let _ = std::io::stderr().flush();
