@@ -601,16 +601,36 @@ inline void split_of(const real* s, const real* P, const real chi, const int axi
     }
 }
 
-/* F⁺ (plus) or F⁻ of the mirror image of the framed state s across a wall normal to `axis`:
- * the wall side of a face next to a solid cell (face_states' mirror, phys's flux). */
-inline void split_mirror(const real* s, const int axis, const bool plus, real* h)
+/* F⁺ (plus) or F⁻ of the mirror image of the framed state s across a wall normal to `axis`
+ * (face_states' mirror, phys's flux, the split): the same operations on the same operands as
+ * the reference, without its division and square root. The mirror flips the normal momentum
+ * only, so its phys values follow from the cell's own primitives P exactly: the normal
+ * velocity is −u_n ((−m_n)·(1/ρ) = −(m_n·(1/ρ)) in IEEE arithmetic; a dry shallow-water cell's
+ * 0 stays 0), the pressure (the same two products summed) and the wave speed are the cell's,
+ * and the critical number is −χ (the clamp is odd). Where the reference's χ is +0 and −χ is
+ * −0 (a ≤ 0), the split reads χ only through 1 ± Dχ and χ², which are the same. So the bits
+ * are the reference's for every state (a NaN state gives a NaN either way). */
+inline void split_mirror(const real* s, const real* P, const real chi, const int axis,
+                         const bool plus, real* h)
 {
-    real m[4], f[4], un, a;
+    real m[4], f[4];
     mirror(s, m);
-    phys(m, axis, f, &un, &a);
-    const real chi = chi_of(un, a);
+#if CFG_SYS == 1
+    const real un = -P[axis];
+    f[0] = m[1];
+    f[1] = euler_f_mn(m[1], un, P[2]);
+    f[2] = euler_f_mt(m[2], un);
+    f[3] = euler_f_e(m[3], P[2], un);
+#else
+    const real un = sw_wet(s[0]) ? -P[axis] : P[axis];
+    f[0] = sw_f_phi(m[0], un);
+    f[1] = sw_f_mn(m[0], m[1], un);
+    f[2] = sw_f_mt(m[2], un);
+    f[3] = 0.0;
+#endif
+    const real a = P[3], cm = -chi;
     for (int v = 0; v < CFG_NV; v++)
-        h[v] = plus ? shll_plus(m[v], f[v], a, chi) : shll_minus(m[v], f[v], a, chi);
+        h[v] = plus ? shll_plus(m[v], f[v], a, cm) : shll_minus(m[v], f[v], a, cm);
 }
 
 inline void strip_body(__global const real* q_in, __global const real* q0, const bool rk2,
@@ -628,13 +648,16 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
     const real dt = clock[0];
     const real dtdx = dt / CFG_DX, dtdy = dt / CFG_DY;
     real r = 0.0, d = 0.0;
-    /* The pending row (the one below): its state, s − Δt/Δx·(fe − fw) (the first half of
-     * fv_update_2d), its south face flux, whether it is solid. */
-    real ps[4] = {0.0, 0.0, 0.0, 0.0}, pa[4] = {0.0, 0.0, 0.0, 0.0};
+    /* The pending row (the one below): the first component of its state (for |Δq₀|),
+     * s − Δt/Δx·(fe − fw) (the first half of fv_update_2d; a solid cell's own state), its
+     * south face flux, whether it is solid. */
+    real ps0 = 0.0, pa[4] = {0.0, 0.0, 0.0, 0.0};
     real pfs[4] = {0.0, 0.0, 0.0, 0.0};
     bool pend = false, psolid = false;
     int pk = 0;
-    /* F⁺_y of the row below, and whether that cell is solid. */
+    /* F⁺_y of the row below (framed), or, where this row is solid and the row below is
+     * fluid, that row's whole north face flux (its F⁺_y plus its mirror's F⁻_y); and
+     * whether the cell below is solid. */
     real fpy_b[4] = {0.0, 0.0, 0.0, 0.0};
     bool solid_b = false;
 #if DEV_PREFETCH
@@ -683,18 +706,14 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
         split_of(sy, P, cy, 1, fpy, fmy);
         if (rr >= 0) {
             if (solid_b) {
-                split_mirror(sy, 1, true, fsc);
+                split_mirror(sy, P, cy, 1, true, fsc);
                 for (int v = 0; v < CFG_NV; v++)
                     fsc[v] += fmy[v];
             } else if (solid) {
-                /* Needed only as the pending fluid row's north face. */
-                real pb[4], mm[4];
+                /* Needed only as the pending fluid row's north face, which that row left
+                 * in fpy_b. */
                 for (int v = 0; v < 4; v++)
-                    pb[v] = ps[v];
-                frame(pb, 1);
-                split_mirror(pb, 1, false, mm);
-                for (int v = 0; v < CFG_NV; v++)
-                    fsc[v] = fpy_b[v] + mm[v];
+                    fsc[v] = fpy_b[v];
             } else {
                 for (int v = 0; v < CFG_NV; v++)
                     fsc[v] = fpy_b[v] + fmy[v];
@@ -705,7 +724,7 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                 real o[4], b[4];
                 if (psolid) {
                     for (int v = 0; v < 4; v++)
-                        o[v] = ps[v];
+                        o[v] = pa[v];
                 } else {
                     o[3] = 0.0;
                     for (int v = 0; v < CFG_NV; v++)
@@ -717,8 +736,7 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                         for (int v = 0; v < CFG_NV; v++)
                             o[v] = rk2_average(b[v], o[v]);
                 } else {
-                    for (int v = 0; v < 4; v++)
-                        b[v] = ps[v];
+                    b[0] = ps0;
                 }
                 real rc = 0.0, dc = 0.0;
                 if (!psolid) {
@@ -738,10 +756,12 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
             }
         }
         /* This row's x faces: the item's own F±_x stay in registers, its neighbours' come
-         * through the row buffer. */
+         * through the row buffer (with their solid flags where there are walls). */
         const bool row = rr >= 0 && rr < DEV_RPI && j < CFG_NY;
         __local real* xb = xs + (rr & 1) * (8 * DEV_LX);
+#if CFG_WALLS
         __local int* xw = xsolid + (rr & 1) * DEV_LX;
+#endif
         real fpx[4] = {0.0, 0.0, 0.0, 0.0}, fmx[4] = {0.0, 0.0, 0.0, 0.0};
         if (row) {
             split_of(s, P, cx, 0, fpx, fmx);
@@ -749,29 +769,46 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                 xb[v * DEV_LX + lx] = fpx[v];
                 xb[(4 + v) * DEV_LX + lx] = fmx[v];
             }
+#if CFG_WALLS
             xw[lx] = solid;
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         pend = row && updates;
+        /* The north face of a fluid cell under a solid one is its F⁺_y plus its mirror's
+         * F⁻_y (the solid row above finishes it from fpy_b). */
+        bool wall_n = false;
         if (pend) {
             if (solid) {
                 for (int v = 0; v < 4; v++)
                     pa[v] = s[v];
             } else {
-                real fw[4], fe[4], h[4];
+                real fw[4], fe[4];
+#if CFG_WALLS
+                real h[4];
+#if DEV_PREFETCH
+                wall_n = solid_n;
+#else
+                wall_n = SOLID(k + CFG_NXT);
+#endif
                 if (xw[lx - 1]) {
-                    split_mirror(s, 0, true, h);
+                    split_mirror(s, P, cx, 0, true, h);
                     for (int v = 0; v < CFG_NV; v++)
                         fw[v] = h[v] + fmx[v];
-                } else {
+                } else
+#endif
+                {
                     for (int v = 0; v < CFG_NV; v++)
                         fw[v] = xb[v * DEV_LX + lx - 1] + fmx[v];
                 }
+#if CFG_WALLS
                 if (xw[lx + 1]) {
-                    split_mirror(s, 0, false, h);
+                    split_mirror(s, P, cx, 0, false, h);
                     for (int v = 0; v < CFG_NV; v++)
                         fe[v] = fpx[v] + h[v];
-                } else {
+                } else
+#endif
+                {
                     for (int v = 0; v < CFG_NV; v++)
                         fe[v] = fpx[v] + xb[(4 + v) * DEV_LX + lx + 1];
                 }
@@ -781,15 +818,22 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                 for (int v = 0; v < CFG_NV; v++)
                     pa[v] = fv_update_1d(s[v], fw[v], fe[v], dtdx);
             }
-            for (int v = 0; v < 4; v++) {
-                ps[v] = s[v];
+            ps0 = s[0];
+            for (int v = 0; v < 4; v++)
                 pfs[v] = fsc[v];
-            }
             psolid = solid;
             pk = k;
         }
         for (int v = 0; v < 4; v++)
             fpy_b[v] = fpy[v];
+#if CFG_WALLS
+        if (wall_n) {
+            real mm[4];
+            split_mirror(sy, P, cy, 1, false, mm);
+            for (int v = 0; v < CFG_NV; v++)
+                fpy_b[v] = fpy[v] + mm[v];
+        }
+#endif
         solid_b = solid;
     }
     lr[lx] = r;

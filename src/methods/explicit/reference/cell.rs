@@ -316,3 +316,176 @@ pub fn cell_update(
     }
     (o, rate(p, &o), (o[0] - base[0]).abs())
 }
+
+#[cfg(test)]
+mod tests {
+    //! The strip stage's wall faces (`split_mirror` in `cl/explicit/step.cl`) take the mirror
+    //! state's split flux from the cell's own primitives instead of the mirror's `phys`:
+    //! normal velocity −u_n (a dry shallow-water cell's 0 kept), the cell's pressure and wave
+    //! speed, critical number −χ. This checks, bit for bit, that the shortcut gives what the
+    //! reference computes (mirror, `phys`, `shll_chi`, the split) on states chosen for their
+    //! edges: signed zeros, dry and exactly empty cells, clamped and unclamped χ, a = 0. The
+    //! kernel's own composition is checked against the reference by tests/explicit_parity.rs
+    //! and tests/explicit_shape.rs (walls and dry cells).
+    use super::*;
+
+    /// The kernel's `prim_of` (u, v, p, a in the x frame) and its χ_x, χ_y.
+    fn prims(sys: &System, clamp: bool, s: &State) -> ([f64; 4], f64, f64) {
+        let p = match *sys {
+            System::Euler { gamma } => {
+                let ri = 1.0 / s[0];
+                let (u, v) = (s[1] * ri, s[2] * ri);
+                let pr = euler_p(gamma, s[1], s[2], u, v, s[3]);
+                [u, v, pr, euler_a(gamma, ri, pr)]
+            }
+            System::ShallowWater { phi_dry, .. } => [
+                sw_vel(phi_dry, s[0], s[1]),
+                sw_vel(phi_dry, s[0], s[2]),
+                0.0,
+                sw_a(s[0]),
+            ],
+            _ => unreachable!(),
+        };
+        (p, shll_chi(clamp, p[0], p[3]), shll_chi(clamp, p[1], p[3]))
+    }
+
+    /// `split_mirror` of the kernel: framed state `s`, the cell's primitives and χ along `axis`.
+    fn split_mirror(
+        sys: &System,
+        d: f64,
+        s: &State,
+        pr: &[f64; 4],
+        chi: f64,
+        axis: usize,
+        plus: bool,
+    ) -> State {
+        let m = mirror(sys, *s);
+        let (f, _) = match *sys {
+            System::Euler { .. } => {
+                let un = -pr[axis];
+                (
+                    [
+                        m[1],
+                        euler_f_mn(m[1], un, pr[2]),
+                        euler_f_mt(m[2], un),
+                        euler_f_e(m[3], pr[2], un),
+                    ],
+                    un,
+                )
+            }
+            System::ShallowWater { phi_dry, .. } => {
+                let un = if sw_wet(phi_dry, s[0]) {
+                    -pr[axis]
+                } else {
+                    pr[axis]
+                };
+                (
+                    [
+                        sw_f_phi(m[0], un),
+                        sw_f_mn(m[0], m[1], un),
+                        sw_f_mt(m[2], un),
+                        0.0,
+                    ],
+                    un,
+                )
+            }
+            _ => unreachable!(),
+        };
+        let mut h = [0.0; NV_MAX];
+        for v in 0..4 {
+            h[v] = if plus {
+                shll_plus(d, m[v], f[v], pr[3], -chi)
+            } else {
+                shll_minus(d, m[v], f[v], pr[3], -chi)
+            };
+        }
+        h
+    }
+
+    /// The reference's split of the mirror state (face_states' mirror, face_flux's halves).
+    fn reference(sys: &System, d: f64, clamp: bool, s: &State, axis: usize, plus: bool) -> State {
+        let m = mirror(sys, *s);
+        let (f, un, a) = phys(sys, &m, axis);
+        let chi = shll_chi(clamp, un, a);
+        let mut h = [0.0; NV_MAX];
+        for v in 0..4 {
+            h[v] = if plus {
+                shll_plus(d, m[v], f[v], a, chi)
+            } else {
+                shll_minus(d, m[v], f[v], a, chi)
+            };
+        }
+        h
+    }
+
+    #[test]
+    fn wall_split_from_the_cells_primitives_gives_the_references_bits() {
+        let momenta = [0.0, -0.0, 1e-300, -2.5, 3.0, 0.7, -40.0, 1e3];
+        let mut cases = 0;
+        let mut lcg = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            lcg = lcg
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (lcg >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for sys in [
+            System::Euler { gamma: 1.4 },
+            System::ShallowWater {
+                g: 9.81,
+                phi_dry: 9.81e-6,
+            },
+        ] {
+            let firsts: &[f64] = match sys {
+                System::Euler { .. } => &[1.0, 0.125, 1e-8, 3.7],
+                // Wet, at the threshold, dry, exactly empty, negative.
+                _ => &[9.81, 9.81e-6, 1e-7, 0.0, -0.0, -1e-9],
+            };
+            for &d in &[0.0, 0.5, 1.0] {
+                for clamp in [true, false] {
+                    let mut states = Vec::new();
+                    for &r in firsts {
+                        for &mx in &momenta {
+                            for &my in &momenta {
+                                // Euler: energies with p > 0, p = 0 (a = 0) and p < 0.
+                                let kin = 0.5 * (mx * mx + my * my) / r;
+                                for e in [kin + 2.5, kin, kin * 0.5] {
+                                    states.push([r, mx, my, e]);
+                                }
+                            }
+                        }
+                    }
+                    for _ in 0..2000 {
+                        let r = firsts[(rnd() * firsts.len() as f64) as usize % firsts.len()]
+                            * (0.5 + rnd());
+                        let (mx, my) = (20.0 * (rnd() - 0.5), 20.0 * (rnd() - 0.5));
+                        states.push([r, mx, my, 0.5 * (mx * mx + my * my) / r + 10.0 * rnd()]);
+                    }
+                    for s in &states {
+                        let (pr, cx, cy) = prims(&sys, clamp, s);
+                        for axis in 0..2 {
+                            let sf = frame(&sys, *s, axis);
+                            let chi = if axis == 0 { cx } else { cy };
+                            for plus in [true, false] {
+                                let want = reference(&sys, d, clamp, &sf, axis, plus);
+                                let got = split_mirror(&sys, d, &sf, &pr, chi, axis, plus);
+                                for v in 0..4 {
+                                    let same = want[v].to_bits() == got[v].to_bits()
+                                        || (want[v].is_nan() && got[v].is_nan());
+                                    assert!(
+                                        same,
+                                        "{sys:?} d {d} clamp {clamp} state {s:?} axis {axis} \
+                                         plus {plus}: component {v} {} against {}",
+                                        got[v], want[v]
+                                    );
+                                }
+                                cases += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cases > 50_000, "{cases} cases");
+    }
+}
