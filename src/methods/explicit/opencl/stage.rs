@@ -284,6 +284,62 @@ impl Stage {
         self.groups(p).div_ceil(RED).clamp(1, 1024)
     }
 
+    /// Which of the stage's work-groups hold a solid cell among the cells they read (their
+    /// columns and rows with the halo column on each side and the halo row below and above,
+    /// ghosts included), as the flags of `stage_fe`'s `walled` argument, indexed like the
+    /// partial maxima (`gx + gy·groups along x`): with the strip and walls, `stage_fe` computes
+    /// the unflagged groups without wall code and `stage_fe_walls` the flagged ones. One 0
+    /// otherwise (the argument is then unread).
+    pub fn walled_groups(&self, p: &Problem) -> Vec<i32> {
+        let Some(solid) = p.solid.as_ref().filter(|_| self.form == StageForm::Strip) else {
+            return vec![0];
+        };
+        let m = &p.mesh;
+        let (w, rpi) = self.group_cells();
+        let [gxs, gys] = self.global(p);
+        let (gxs, gys) = (gxs / self.lx, gys / self.ly);
+        let mut flags = vec![0; gxs * gys];
+        // Stored columns and rows of computed cell −1 … n (the ghost layer next to it).
+        let span = |start: isize, len: usize, n: usize| {
+            let lo = start.max(-1);
+            let hi = (start + len as isize - 1).min(n as isize);
+            (lo + m.ng as isize) as usize..=(hi + m.ng as isize) as usize
+        };
+        for gy in 0..gys {
+            let rows = span((gy * rpi) as isize - 1, rpi + 2, m.ny);
+            for gx in 0..gxs {
+                let cols = span((gx * w) as isize - 1, self.lx, m.nx);
+                let any = rows
+                    .clone()
+                    .any(|j| cols.clone().any(|i| solid[i + j * m.nxs] != 0));
+                flags[gx + gy * gxs] = i32::from(any);
+            }
+        }
+        flags
+    }
+
+    /// The share of the computed cells that the groups [`Stage::walled_groups`] flags update
+    /// (0 without the strip or without walls): `stage_fe_walls`'s part of a stage.
+    pub fn walled_share(&self, p: &Problem) -> f64 {
+        let flags = self.walled_groups(p);
+        if flags.len() < 2 {
+            return 0.0;
+        }
+        let m = &p.mesh;
+        let (w, rpi) = self.group_cells();
+        let gxs = self.global(p)[0] / self.lx;
+        let cells: usize = flags
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f != 0)
+            .map(|(g, _)| {
+                let (gx, gy) = (g % gxs, g / gxs);
+                (m.nx.min((gx + 1) * w) - gx * w) * (m.ny.min((gy + 1) * rpi) - gy * rpi)
+            })
+            .sum();
+        cells as f64 / (m.nx * m.ny) as f64
+    }
+
     /// Local memory of a work-group in bytes: the two reduction arrays; with the tile the 4
     /// primitives (and with the SHLL flux the 2 critical numbers) of its (DEV_LX + 2) ×
     /// (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`); with the strip two row
@@ -357,5 +413,38 @@ mod tests {
         let s = Stage::new(&problem("shll_euler", ""), true, None);
         assert_eq!((s.lx, s.ly, s.rpi), STRIP_SHAPE);
         assert_eq!(s.group_cells(), (STRIP_SHAPE.0 - 2, STRIP_SHAPE.2));
+    }
+
+    /// A group is flagged when its columns and rows, with one halo column on each side and
+    /// one halo row below and above, hold a solid cell: the wall of cells i = 20 … 23,
+    /// j = 15 … 17 falls in strips (6 columns, 3 rows) 3 and 4 along x and 4, 5, 6 along y
+    /// (strip 4 reaches it through its halo column 23, strips 4 and 6 along y through their
+    /// halo rows 15 and 17).
+    #[test]
+    fn walled_groups_are_those_whose_footprint_holds_a_solid_cell() {
+        let p = problem("shll_euler", r#""walls":[{"x":[0.5,0.6],"y":[0.5,0.6]}],"#);
+        let st = Stage {
+            form: StageForm::Strip,
+            lx: 8,
+            ly: 1,
+            rpi: 3,
+        };
+        let flags = st.walled_groups(&p);
+        assert_eq!(flags.len(), 7 * 10);
+        let want: Vec<usize> = [3, 4]
+            .iter()
+            .flat_map(|&gx| [4, 5, 6].map(|gy| gx + 7 * gy))
+            .collect();
+        let got: Vec<usize> = (0..flags.len()).filter(|&g| flags[g] != 0).collect();
+        let mut want = want;
+        want.sort_unstable();
+        assert_eq!(got, want);
+        assert!((st.walled_share(&p) - 108.0 / 1200.0).abs() < 1e-15);
+        let tile = Stage {
+            form: StageForm::Tile,
+            ..st
+        };
+        assert_eq!(tile.walled_groups(&p), vec![0]);
+        assert_eq!(tile.walled_share(&p), 0.0);
     }
 }
