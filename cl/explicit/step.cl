@@ -897,10 +897,10 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
 }
 
 /* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls,
- * `walled` flags the groups whose cells or halo hold a solid cell: this kernel computes the
- * others without any wall code (no mask read, no solid flags exchanged, fewer registers) and
- * stage_fe_walls computes the flagged ones; where a group's footprint has no solid cell the
- * wall branches are never taken, so the two give the one kernel's bits. */
+ * `walled` flags the groups whose cells or halo hold a solid cell: those take the strip with
+ * its wall faces, the others a copy without any wall code (no mask read, no solid flags
+ * exchanged), both in one launch so that neither waits for the other. Where a group's
+ * footprint has no solid cell the wall branches are never taken, so both give the same bits. */
 __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask,
@@ -911,31 +911,17 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
     __local int xsolid[2 * DEV_LX];
 #if CFG_WALLS
     if (walled[GROUP_X + GROUP_Y * STAGE_GX])
-        return;
+        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
+                   xsolid, true);
+    else
 #endif
-    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
-               false);
+        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
+                   xsolid, false);
 #else
     __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
 #endif
 }
-
-#if DEV_TILE == 2 && CFG_WALLS
-/* stage_fe on the groups `walled` flags, with the wall faces. */
-__kernel void stage_fe_walls(__global const real* q_in, __global real* q_out,
-                             __global const real* clock, __global real* part_rate,
-                             __global real* part_dq, __global const int* mask,
-                             __global const int* walled)
-{
-    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS];
-    __local int xsolid[2 * DEV_LX];
-    if (!walled[GROUP_X + GROUP_Y * STAGE_GX])
-        return;
-    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
-               true);
-}
-#endif
 
 /* The second SSP-RK2 stage: q_out = ½ q0 + ½ (q_in + Δt L(q_in)). */
 __kernel void stage_rk2(__global const real* q_in, __global const real* q0,

@@ -198,16 +198,12 @@ pub fn counts(p: &Problem, st: &Stage) -> Counts {
     let fl = flops_per_cell(p, st) * per_item;
     let mut kernels = std::collections::BTreeMap::new();
     let (r, w) = stage_bytes(p, false);
-    // With the strip and walls, stage_fe and stage_fe_walls each launch every group and
-    // compute their own share of them; stage_fe then reads no mask.
-    let share = st.walled_share(p);
-    let part = |s: f64, r: f64| count("item", fl * s, r * per_item * s, w * per_item * s);
-    if share > 0.0 {
-        kernels.insert("stage_fe".into(), part(1.0 - share, r - 4.0));
-        kernels.insert("stage_fe_walls".into(), part(share, r));
-    } else {
-        kernels.insert("stage_fe".into(), part(1.0, r));
-    }
+    // With the strip and walls only the groups with a solid cell read the mask.
+    let r = r - 4.0 * (1.0 - st.walled_share(p));
+    kernels.insert(
+        "stage_fe".into(),
+        count("item", fl, r * per_item, w * per_item),
+    );
     let (r, w) = stage_bytes(p, true);
     let fl2 = fl + 2.0 * p.nv() as f64 * per_item;
     kernels.insert(

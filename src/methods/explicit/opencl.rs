@@ -191,9 +191,6 @@ pub struct OpenCl {
     split: Option<Arc<Split>>,
     /// Overlap the exchanges with the interior (`strips.rs`).
     overlap: bool,
-    /// The strip with walls: the first-order stage instances `fe0`, `fe1` have twins
-    /// `fe0w`, `fe1w` on the groups with solid cells ([`Stage::walled_groups`]).
-    walls: bool,
 }
 
 const LEVEL: [&str; 2] = ["qa", "qb"];
@@ -244,10 +241,7 @@ impl OpenCl {
             None => vec![0],
         };
         rt.int("mask", &mask)?;
-        let walled = st.walled_groups(&p);
-        // The strip with walls: each stage_fe instance has a twin on the flagged groups.
-        let walls = walled.len() > 1;
-        rt.int("walled", &walled)?;
+        rt.int("walled", &st.walled_groups(&p))?;
         let smax = max_rate(&p, &q);
         let clock = [dt_of(&p, smax, 0.0), 0.0, smax, 0.0];
         rt.real("clock", &clock)?;
@@ -259,13 +253,6 @@ impl OpenCl {
                 "stage_fe",
                 &[("q_in", from), ("q_out", to)],
             )?;
-            if walls {
-                rt.bind_as(
-                    &format!("fe{c}w"),
-                    "stage_fe_walls",
-                    &[("q_in", from), ("q_out", to)],
-                )?;
-            }
             rt.bind_as(
                 &format!("s1_{c}"),
                 "stage_fe",
@@ -313,7 +300,6 @@ impl OpenCl {
             halo: None,
             split: None,
             overlap: crate::device::overlap_setting()?.unwrap_or(OVERLAP_BY_DEFAULT),
-            walls,
         })
     }
 

@@ -284,14 +284,20 @@ impl Stage {
         self.groups(p).div_ceil(RED).clamp(1, 1024)
     }
 
+    /// Whether the stage's groups take one of two copies of the strip, with or without its
+    /// wall code, after their flag ([`Stage::walled_groups`]): the strip with walls.
+    pub fn walls_apart(&self, p: &Problem) -> bool {
+        self.form == StageForm::Strip && p.solid.is_some()
+    }
+
     /// Which of the stage's work-groups hold a solid cell among the cells they read (their
     /// columns and rows with the halo column on each side and the halo row below and above,
     /// ghosts included), as the flags of `stage_fe`'s `walled` argument, indexed like the
-    /// partial maxima (`gx + gy·groups along x`): with the strip and walls, `stage_fe` computes
-    /// the unflagged groups without wall code and `stage_fe_walls` the flagged ones. One 0
-    /// otherwise (the argument is then unread).
+    /// partial maxima (`gx + gy·groups along x`): with the strip and walls, `stage_fe` runs the
+    /// unflagged groups through a copy of the strip without wall code. One 0 otherwise (the
+    /// argument is then unread).
     pub fn walled_groups(&self, p: &Problem) -> Vec<i32> {
-        let Some(solid) = p.solid.as_ref().filter(|_| self.form == StageForm::Strip) else {
+        let Some(solid) = p.solid.as_ref().filter(|_| self.walls_apart(p)) else {
             return vec![0];
         };
         let m = &p.mesh;
@@ -319,12 +325,12 @@ impl Stage {
     }
 
     /// The share of the computed cells that the groups [`Stage::walled_groups`] flags update
-    /// (0 without the strip or without walls): `stage_fe_walls`'s part of a stage.
+    /// (0 without the strip or without walls): the part of a stage that reads the mask.
     pub fn walled_share(&self, p: &Problem) -> f64 {
-        let flags = self.walled_groups(p);
-        if flags.len() < 2 {
+        if !self.walls_apart(p) {
             return 0.0;
         }
+        let flags = self.walled_groups(p);
         let m = &p.mesh;
         let (w, rpi) = self.group_cells();
         let gxs = self.global(p)[0] / self.lx;

@@ -133,19 +133,14 @@ impl OpenCl {
     /// the halo of `to` with its owners' values: overlapped with the interior when
     /// [`OpenCl::set_overlap`] and the window has neighbours, else after the whole stage.
     pub(super) fn stage(&mut self, inst: &str, to: &str, last: bool) -> Result<(), DeviceError> {
-        let twin = self.walls_twin(inst);
         let (h, split) = match (&self.halo, &self.split) {
             (Some(h), Some(s)) if self.overlap => (Arc::clone(h), Arc::clone(s)),
             _ => {
                 self.rt.launch2(inst, self.global, self.local)?;
-                if let Some(w) = &twin {
-                    self.rt.launch2(w, self.global, self.local)?;
-                }
                 self.ghosts(to)?;
                 tail(
                     &self.rt,
                     inst,
-                    None,
                     &[],
                     self.local,
                     last.then(|| self.stage.groups2(&self.p)),
@@ -154,22 +149,15 @@ impl OpenCl {
             }
         };
         for part in &split.frame {
-            for k in std::iter::once(inst).chain(twin.as_deref()) {
-                self.rt.launch2_at(k, part.offset, part.size, self.local)?;
-            }
+            self.rt
+                .launch2_at(inst, part.offset, part.size, self.local)?;
         }
         self.ghosts(to)?;
         let (local, reduce) = (self.local, last.then(|| self.stage.groups2(&self.p)));
         let mut io = self.strips(to, false);
         h.exchange_during(&mut io, |io| {
-            tail(io.rt, inst, twin.as_deref(), &split.interior, local, reduce)
+            tail(io.rt, inst, &split.interior, local, reduce)
         })
-    }
-
-    /// The twin of stage instance `inst` on the groups with solid cells (the strip with
-    /// walls: `fe0w` of `fe0`), if it has one.
-    fn walls_twin(&self, inst: &str) -> Option<String> {
-        (self.walls && inst.starts_with("fe")).then(|| format!("{inst}w"))
     }
 
     /// The exchange of state buffer `name` as strips of the runtime (`wait`: for the writes).
@@ -220,20 +208,17 @@ impl OpenCl {
     }
 }
 
-/// Queue the `parts` of stage kernel instance `inst` (and of its walls twin) and, with
-/// `reduce` (the groups of the first level), the step's reduction (`reduce`, `finish`).
+/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the groups of the
+/// first level), the step's reduction (`reduce`, `finish`).
 fn tail(
     rt: &Runtime,
     inst: &str,
-    twin: Option<&str>,
     parts: &[Part],
     local: [usize; 2],
     reduce: Option<usize>,
 ) -> Result<(), DeviceError> {
     for part in parts {
-        for k in std::iter::once(inst).chain(twin) {
-            rt.launch2_at(k, part.offset, part.size, local)?;
-        }
+        rt.launch2_at(inst, part.offset, part.size, local)?;
     }
     if let Some(g2) = reduce {
         rt.launch("reduce", RED * g2, Some(RED))?;
