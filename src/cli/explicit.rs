@@ -199,7 +199,11 @@ pub fn counts(p: &Problem, st: &Stage) -> Counts {
     let mut kernels = std::collections::BTreeMap::new();
     let (r, w) = stage_bytes(p, false);
     // With the strip and walls only the groups with a solid cell read the mask.
-    let r = r - 4.0 * (1.0 - st.walled_share(p));
+    let r = if st.walls_apart(p) {
+        r - 4.0 * (1.0 - st.walled_share(p))
+    } else {
+        r
+    };
     kernels.insert(
         "stage_fe".into(),
         count("item", fl, r * per_item, w * per_item),
@@ -392,4 +396,49 @@ pub fn report_out(
             .map_err(|e| Failure::Run(anyhow!("cannot append to {}: {e}", path.display())))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simplets::methods::explicit::opencl::StageForm;
+
+    fn problem(walls: &str) -> Problem {
+        let json = format!(
+            r#"{{"name":"s","method":"shll_euler","grid":{{"nx":300,"ny":40,"x":[0,3],"y":[0,1]}},
+            "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
+            "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},{walls}
+            "initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+        );
+        AnyCase::from_json(&json, "<test>")
+            .unwrap()
+            .explicit_problem()
+            .unwrap()
+    }
+
+    /// The stage's bytes per computed cell in the bench counts: the state read and written
+    /// (64 B for Euler), and the 4 B of the mask in the groups that read it: all of them in
+    /// the tile, only the walled groups' share in the strip.
+    #[test]
+    fn stage_bytes_count_the_mask_where_it_is_read() {
+        let per_cell = |p: &Problem, st: &Stage| {
+            let g = st.global(p);
+            let per_item = (p.mesh.nx * p.mesh.ny) as f64 / (g[0] * g[1]) as f64;
+            let k = &counts(p, st).forms[FORM].schemes[&p.common.scheme].kernels["stage_fe"];
+            (k.bytes_read + k.bytes_written) / per_item
+        };
+        let strip = |p: &Problem| Stage::new(p, true, Some(StageForm::Strip));
+        let tile = |p: &Problem| Stage::new(p, true, Some(StageForm::Tile));
+        let open = problem("");
+        assert_eq!(per_cell(&open, &strip(&open)), 64.0);
+        assert_eq!(per_cell(&open, &tile(&open)), 64.0);
+        // A wall in the middle strip of three (126 columns each): its groups and their
+        // neighbours' halo columns do not reach the others.
+        let walled = problem(r#""walls":[{"x":[1.4,1.6],"y":[0.4,0.6]}],"#);
+        let st = strip(&walled);
+        let share = st.walled_share(&walled);
+        assert!(share > 0.0 && share < 0.5, "{share}");
+        assert!((per_cell(&walled, &st) - (64.0 + 4.0 * share)).abs() < 1e-12);
+        assert_eq!(per_cell(&walled, &tile(&walled)), 68.0);
+    }
 }
