@@ -568,8 +568,9 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
  * state once (one row ahead with DEV_PREFETCH), writes its F±_x to local memory (two row
  * buffers: one barrier per row) and keeps its F⁺_y for the row above; a row is finished one row later, when its north face is
  * known. The strip's first and last pass are the halo rows below and above (their F⁺_y and
- * F⁻_y). A face next to a solid cell takes the mirror state's split flux, from `phys` as in
- * the reference. */
+ * F⁻_y). A face next to a solid cell takes the mirror state's split flux (split_mirror).
+ * `walls` (a constant at each call): false for a group with no solid cell among the cells it
+ * reads, whose copy then has no wall code (no mask read, no solid flags exchanged). */
 #if CFG_FLUX != 0 || CFG_MUSCL || CFG_DIM != 2 || DEV_LY != 1
 #error "the strip stage is 2D first-order SHLL with work-groups of one row (DEV_LY = 1)"
 #endif
