@@ -16,6 +16,7 @@
  * stage of 2D first-order Euler and shallow water, see tile_fill; 2: the strip stage of
  * first-order SHLL, see strip_body), DEV_PREFETCH (the strip reads each row one row ahead),
  * DEV_UNROLL (the strip's row loop unrolled that many times; 1: not unrolled),
+ * DEV_LOCAL_PENDING (the strip's pending row in local memory, not in registers),
  * DEV_RED (reduction work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
@@ -577,6 +578,8 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
 #define STRIP_W    (DEV_LX - 2)
 /* Local reals of the two row buffers: F⁺_x (components 0–3) and F⁻_x (4–7) of DEV_LX items. */
 #define STRIP_XS   (2 * 8 * DEV_LX)
+/* Local reals of the pending row (DEV_LOCAL_PENDING): 8 per item. */
+#define STRIP_XP   (DEV_LOCAL_PENDING ? 8 * DEV_LX : 1)
 
 /* The split fluxes F⁺ (fp) and F⁻ (fm) of the framed state s along `axis`, from its
  * primitives P and its critical number chi along the axis (tile_phys's physical flux). */
@@ -652,8 +655,17 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
     /* The pending row (the one below): the first component of its state (for |Δq₀|),
      * s − Δt/Δx·(fe − fw) (the first half of fv_update_2d; a solid cell's own state), its
      * south face flux, whether it is solid. */
-    real ps0 = 0.0, pa[4] = {0.0, 0.0, 0.0, 0.0};
-    real pfs[4] = {0.0, 0.0, 0.0, 0.0};
+    real ps0 = 0.0;
+#if DEV_LOCAL_PENDING
+    /* In local memory (this item's slots, read by it alone: no barrier): fewer registers. */
+    __local real* lp = xs + STRIP_XS + lx;
+#define PA(v)  lp[(v) * DEV_LX]
+#define PFS(v) lp[(4 + (v)) * DEV_LX]
+#else
+    real pa[4] = {0.0, 0.0, 0.0, 0.0}, pfs[4] = {0.0, 0.0, 0.0, 0.0};
+#define PA(v)  pa[v]
+#define PFS(v) pfs[v]
+#endif
     bool pend = false, psolid = false;
     int pk = 0;
     /* F⁺_y of the row below (framed), or, where this row is solid and the row below is
@@ -725,11 +737,11 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                 real o[4], b[4];
                 if (psolid) {
                     for (int v = 0; v < 4; v++)
-                        o[v] = pa[v];
+                        o[v] = PA(v);
                 } else {
                     o[3] = 0.0;
                     for (int v = 0; v < CFG_NV; v++)
-                        o[v] = fv_update_1d(pa[v], pfs[v], fsc[v], dtdy);
+                        o[v] = fv_update_1d(PA(v), PFS(v), fsc[v], dtdy);
                 }
                 if (rk2) {
                     load(q0, pk, b);
@@ -783,7 +795,7 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
         if (pend) {
             if (solid) {
                 for (int v = 0; v < 4; v++)
-                    pa[v] = s[v];
+                    PA(v) = s[v];
             } else {
                 real fw[4], fe[4];
 #if CFG_WALLS
@@ -818,11 +830,11 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                  * its first half now, the second when the north face is known (the
                  * same two roundings; tests/explicit_fragments.rs checks the identity). */
                 for (int v = 0; v < CFG_NV; v++)
-                    pa[v] = fv_update_1d(s[v], fw[v], fe[v], dtdx);
+                    PA(v) = fv_update_1d(s[v], fw[v], fe[v], dtdx);
             }
             ps0 = s[0];
             for (int v = 0; v < 4; v++)
-                pfs[v] = fsc[v];
+                PFS(v) = fsc[v];
             psolid = solid;
             pk = k;
         }
@@ -846,6 +858,8 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
         part_rate[g] = lr[0];
         part_dq[g] = ld[0];
     }
+#undef PA
+#undef PFS
 }
 #endif
 
@@ -908,7 +922,7 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const int* walled)
 {
 #if DEV_TILE == 2
-    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS];
+    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
 #if CFG_WALLS
     if (walled[GROUP_X + GROUP_Y * STAGE_GX])
@@ -931,7 +945,7 @@ __kernel void stage_rk2(__global const real* q_in, __global const real* q0,
                         __global const int* mask)
 {
 #if DEV_TILE == 2
-    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS];
+    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
     strip_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
                CFG_WALLS);

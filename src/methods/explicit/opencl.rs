@@ -101,6 +101,7 @@ pub fn defines(p: &Problem, st: &Stage) -> Defines {
             i64::from(prefetch_setting().unwrap_or(true)),
         )
         .int("DEV_UNROLL", st.unroll(p) as i64)
+        .int("DEV_LOCAL_PENDING", i64::from(st.local_pending(p)))
         .int("DEV_RED", RED as i64)
 }
 

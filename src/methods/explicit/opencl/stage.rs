@@ -41,6 +41,13 @@ pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
 /// 139.4/139.2 → 149.9/149.4 µs at 2048², so it is not unrolled).
 pub const STRIP_UNROLL: [usize; 2] = [2, 1];
 
+/// Whether the strip keeps its pending row (the half-updated state and the south face flux,
+/// 8 reals per item) in local memory instead of registers (`DEV_LOCAL_PENDING`), Euler and
+/// shallow water (run 96 on an H200, paired twice: Euler 120.5 → 115.2–115.5 µs per step at
+/// 3072 × 1536, fewer registers for the rest; shallow water 107.4–107.6 → 108.9–109.4 µs at
+/// 2048², so it keeps them in registers).
+pub const STRIP_LOCAL_PENDING: [bool; 2] = [true, false];
+
 /// The form of a problem's stage kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StageForm {
@@ -246,6 +253,16 @@ impl Stage {
         }
     }
 
+    /// Whether the strip keeps its pending row in local memory for `p`
+    /// ([`STRIP_LOCAL_PENDING`]; false in the other forms).
+    pub fn local_pending(&self, p: &Problem) -> bool {
+        match (self.form, &p.system) {
+            (StageForm::Strip, System::Euler { .. }) => STRIP_LOCAL_PENDING[0],
+            (StageForm::Strip, _) => STRIP_LOCAL_PENDING[1],
+            _ => false,
+        }
+    }
+
     /// The work-group (x, y).
     pub fn work_group(&self) -> (usize, usize) {
         (self.lx, self.ly)
@@ -349,11 +366,15 @@ impl Stage {
     /// Local memory of a work-group in bytes: the two reduction arrays; with the tile the 4
     /// primitives (and with the SHLL flux the 2 critical numbers) of its (DEV_LX + 2) ×
     /// (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`); with the strip two row
-    /// buffers of F±_x (8 reals per item) and of the solid flags (`STRIP_XS`).
+    /// buffers of F±_x (8 reals per item) and of the solid flags (`STRIP_XS`), and where
+    /// [`Stage::local_pending`] the pending row (8 reals per item, `STRIP_XP`).
     pub fn local_bytes(&self, p: &Problem) -> u64 {
         let (lx, ly, rpi) = (self.lx, self.ly, self.rpi);
         let bytes = match self.form {
-            StageForm::Strip => 8 * (2 * lx + 2 * 8 * lx) + 4 * 2 * lx,
+            StageForm::Strip => {
+                let pending = if self.local_pending(p) { 8 * lx } else { 0 };
+                8 * (2 * lx + 2 * 8 * lx + pending) + 4 * 2 * lx
+            }
             StageForm::Tile => {
                 let vals = if matches!(p.num.flux, Flux::Shll) {
                     6
