@@ -160,35 +160,24 @@ fn bad_stage_variables_are_refused_before_anything_is_written() {
         // The dumped source is a GPU's, the strip: rows of items only.
         ("SIMPLETS_EXPLICIT_SHAPE", "32x4x4"),
     ] {
-        let out = simplets()
-            .env(var, value)
-            .env_remove("RUST_LOG")
-            .args(["run", "--dump-kernel"])
-            .arg(&k)
-            .arg(&p)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{var}: {err}");
-        assert!(
-            err.contains(var) && err.trim().lines().count() == 1,
-            "{err}"
-        );
-        assert!(!k.exists(), "{var}: a kernel was written");
-        if var != "SIMPLETS_EXPLICIT_SHAPE" {
-            let out = simplets()
-                .env(var, value)
-                .env_remove("RUST_LOG")
-                .env("SIMPLETS_KERNEL_CACHE", dir.path().join("cache"))
-                .arg("build-kernels")
-                .arg(&p)
-                .output()
-                .unwrap();
+        // Exit 2 with one line naming the variable.
+        let refused = |cmd: &mut std::process::Command| {
+            let out = cmd.env(var, value).env_remove("RUST_LOG").output().unwrap();
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{var}: {err}");
             assert!(
                 err.contains(var) && err.trim().lines().count() == 1,
                 "{err}"
+            );
+        };
+        refused(simplets().args(["run", "--dump-kernel"]).arg(&k).arg(&p));
+        assert!(!k.exists(), "{var}: a kernel was written");
+        if var != "SIMPLETS_EXPLICIT_SHAPE" {
+            refused(
+                simplets()
+                    .env("SIMPLETS_KERNEL_CACHE", dir.path().join("cache"))
+                    .arg("build-kernels")
+                    .arg(&p),
             );
         }
     }

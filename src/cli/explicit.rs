@@ -197,18 +197,12 @@ pub fn counts(p: &Problem, st: &Stage) -> Counts {
     let per_item = (m.nx * m.ny) as f64 / items;
     let fl = flops_per_cell(p, st) * per_item;
     let mut kernels = std::collections::BTreeMap::new();
-    let (r, w) = stage_bytes(p, false);
-    // With the strip and walls only the groups with a solid cell read the mask.
-    let r = if st.walls_apart(p) {
-        r - 4.0 * (1.0 - st.walled_share(p))
-    } else {
-        r
-    };
+    let (r, w) = stage_bytes(p, st, false);
     kernels.insert(
         "stage_fe".into(),
         count("item", fl, r * per_item, w * per_item),
     );
-    let (r, w) = stage_bytes(p, true);
+    let (r, w) = stage_bytes(p, st, true);
     let fl2 = fl + 2.0 * p.nv() as f64 * per_item;
     kernels.insert(
         "stage_rk2".into(),

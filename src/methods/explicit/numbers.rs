@@ -104,11 +104,18 @@ fn strip_flops_per_cell(p: &Problem, st: &Stage, prim: f64, fluxes: f64, rate: f
     computed + 3.0 * nv + update + rate + 1.0
 }
 
-/// Compulsory DRAM bytes of one stage per computed cell: the input state read once, the
-/// output written once (+ U⁰ in the second RK2 stage, + the mask with walls).
-pub fn stage_bytes(p: &Problem, rk2: bool) -> (f64, f64) {
+/// Compulsory DRAM bytes of one stage `st` per computed cell: the input state read once, the
+/// output written once (+ U⁰ in the second RK2 stage, + the mask's 4 B with walls, in the
+/// strip only where its groups near a wall read it: [`Stage::walled_share`]).
+pub fn stage_bytes(p: &Problem, st: &Stage, rk2: bool) -> (f64, f64) {
     let nv = p.nv() as f64;
-    let read = 8.0 * nv * if rk2 { 2.0 } else { 1.0 } + if p.solid.is_some() { 4.0 } else { 0.0 };
+    let mask = match &p.solid {
+        None => 0.0,
+        // stage_fe's groups take the wall-free copy; stage_rk2 (never a strip) reads it all.
+        Some(_) if st.walls_apart(p) && !rk2 => st.walled_share(p),
+        Some(_) => 1.0,
+    };
+    let read = 8.0 * nv * if rk2 { 2.0 } else { 1.0 } + 4.0 * mask;
     (read, 8.0 * nv)
 }
 
@@ -174,8 +181,8 @@ pub fn render(p: &Problem) -> String {
         dev / m.ns as u64,
         (host_bytes_per_cell(p) * m.ns as u64) as f64 / 1048576.0
     );
-    let (r, w) = stage_bytes(p, false);
     let (gpu, other) = (Stage::new(p, true, None), Stage::new(p, false, None));
+    let (r, w) = stage_bytes(p, &gpu, false);
     let _ = writeln!(
         s,
         "kernels     stage on a GPU ({} form): {:.0} B and {:.0} flops per cell (model), {} work-groups of {} items x {} cells",

@@ -246,20 +246,22 @@ impl Stage {
     /// How many times the strip's row loop is unrolled for `p` ([`STRIP_UNROLL`]; 1 in the
     /// other forms, which have no such loop).
     pub fn unroll(&self, p: &Problem) -> usize {
-        match (self.form, &p.system) {
-            (StageForm::Strip, System::Euler { .. }) => STRIP_UNROLL[0],
-            (StageForm::Strip, _) => STRIP_UNROLL[1],
-            _ => 1,
-        }
+        self.strip_choice(p, STRIP_UNROLL, 1)
     }
 
     /// Whether the strip keeps its pending row in local memory for `p`
     /// ([`STRIP_LOCAL_PENDING`]; false in the other forms).
     pub fn local_pending(&self, p: &Problem) -> bool {
+        self.strip_choice(p, STRIP_LOCAL_PENDING, false)
+    }
+
+    /// A per-system choice of the strip: `strip[0]` for Euler, `strip[1]` for shallow water;
+    /// `other` in the other forms.
+    fn strip_choice<T: Copy>(&self, p: &Problem, strip: [T; 2], other: T) -> T {
         match (self.form, &p.system) {
-            (StageForm::Strip, System::Euler { .. }) => STRIP_LOCAL_PENDING[0],
-            (StageForm::Strip, _) => STRIP_LOCAL_PENDING[1],
-            _ => false,
+            (StageForm::Strip, System::Euler { .. }) => strip[0],
+            (StageForm::Strip, _) => strip[1],
+            _ => other,
         }
     }
 

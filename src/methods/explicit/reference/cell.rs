@@ -360,18 +360,15 @@ mod tests {
         plus: bool,
     ) -> State {
         let m = mirror(sys, *s);
-        let (f, _) = match *sys {
+        let f = match *sys {
             System::Euler { .. } => {
                 let un = -pr[axis];
-                (
-                    [
-                        m[1],
-                        euler_f_mn(m[1], un, pr[2]),
-                        euler_f_mt(m[2], un),
-                        euler_f_e(m[3], pr[2], un),
-                    ],
-                    un,
-                )
+                [
+                    m[1],
+                    euler_f_mn(m[1], un, pr[2]),
+                    euler_f_mt(m[2], un),
+                    euler_f_e(m[3], pr[2], un),
+                ]
             }
             System::ShallowWater { phi_dry, .. } => {
                 let un = if sw_wet(phi_dry, s[0]) {
@@ -379,15 +376,12 @@ mod tests {
                 } else {
                     pr[axis]
                 };
-                (
-                    [
-                        sw_f_phi(m[0], un),
-                        sw_f_mn(m[0], m[1], un),
-                        sw_f_mt(m[2], un),
-                        0.0,
-                    ],
-                    un,
-                )
+                [
+                    sw_f_phi(m[0], un),
+                    sw_f_mn(m[0], m[1], un),
+                    sw_f_mt(m[2], un),
+                    0.0,
+                ]
             }
             _ => unreachable!(),
         };
