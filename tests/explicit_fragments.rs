@@ -60,7 +60,7 @@ fn program(c: Consts) -> BuiltProgram {
 }
 
 /// Deterministic pseudo-random doubles: a mix of magnitudes and signs, with the edge values
-/// every fragment must get right (0, −0, ±1, tiny, huge, equal pairs).
+/// every fragment must get right (0, −0, ±1, tiny, huge, NaN, ±∞, equal pairs).
 fn args(n: usize, arity: usize, seed: u64) -> Vec<f64> {
     let mut s = seed
         .wrapping_mul(6364136223846793005)
@@ -71,7 +71,19 @@ fn args(n: usize, arity: usize, seed: u64) -> Vec<f64> {
             .wrapping_add(1442695040888963407);
         (s >> 11) as f64 / (1u64 << 53) as f64
     };
-    let edge = [0.0, -0.0, 1.0, -1.0, 1e-300, 1e300, 0.5, 2.0];
+    let edge = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        1e-300,
+        1e300,
+        0.5,
+        2.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
     (0..n * arity)
         .map(|k| {
             if k < edge.len() * arity && k % 3 == 0 {
@@ -118,11 +130,14 @@ fn check_all(c: Consts) {
         f64::from(u8::from(sw::sw_wet(pd, x[0])))
     });
     check(&b, "sw_vel", 2, |x| sw::sw_vel(pd, x[0], x[1]));
+    check(&b, "sw_vel_of", 3, |x| sw::sw_vel_of(pd, x[0], x[1], x[2]));
     check(&b, "sw_a", 1, |x| sw::sw_a(x[0]));
     check(&b, "sw_f_phi", 2, |x| sw::sw_f_phi(x[0], x[1]));
     check(&b, "sw_f_mn", 3, |x| sw::sw_f_mn(x[0], x[1], x[2]));
     check(&b, "sw_f_mt", 2, |x| sw::sw_f_mt(x[0], x[1]));
+    check(&b, "shll_clamp1", 1, |x| split::shll_clamp1(x[0]));
     check(&b, "shll_chi", 2, |x| split::shll_chi(cl, x[0], x[1]));
+    check(&b, "shll_d", 1, |x| split::shll_d(d, x[0]));
     check(&b, "shll_plus", 4, |x| {
         split::shll_plus(d, x[0], x[1], x[2], x[3])
     });
@@ -258,7 +273,7 @@ fn every_fragment_has_a_twin_and_a_probe() {
         total += defs.len();
     }
     assert_eq!(
-        total, 35,
+        total, 38,
         "the fragment count changed: update the probes and this test"
     );
 }

@@ -265,9 +265,9 @@ inline void prim_of(const real* s, real* P)
     P[2] = euler_p(mx, my, P[0], P[1], s[3]);
     P[3] = euler_a(ri, P[2]);
 #else
-    const real phi = s[0];
-    P[0] = sw_vel(phi, s[1]);
-    P[1] = sw_vel(phi, s[2]);
+    const real phi = s[0], ri = 1.0 / phi;
+    P[0] = sw_vel_of(phi, ri, s[1]);
+    P[1] = sw_vel_of(phi, ri, s[2]);
     P[2] = 0.0;
     P[3] = sw_a(phi);
 #endif
@@ -417,9 +417,9 @@ inline real rate(const real* o)
 #elif CFG_SYS == 2
     if (!(o[0] >= 0.0))
         return NAN;
-    const real a = sw_a(o[0]);
-    const real sx = fabs(sw_vel(o[0], o[1])) + a;
-    const real sy = TWO_D ? fabs(sw_vel(o[0], o[2])) + a : 0.0;
+    const real a = sw_a(o[0]), ri = 1.0 / o[0];
+    const real sx = fabs(sw_vel_of(o[0], ri, o[1])) + a;
+    const real sy = TWO_D ? fabs(sw_vel_of(o[0], ri, o[2])) + a : 0.0;
     return cfl_rate_2d(sx, sy, CFG_DX, dy);
 #elif CFG_SYS == 3
     if (isnan(o[0]))

@@ -15,4 +15,4 @@
 /* (21) the time after a step of dt: exactly the end time for the clipped last step. */
 #define advance_time(t,dt)                       ((dt) >= CFG_T_END - (t) ? CFG_T_END : (t) + (dt))
 /* (22) NaN-propagating maximum (a NaN rate or update marks a failed step). */
-#define nan_max(a,b)                             (isnan(a) ? (a) : (isnan(b) ? (b) : fmax((a), (b))))
+#define nan_max(a,b)                             (isnan(a) ? (a) : (isnan(b) || (b) > (a) ? (b) : (a)))

@@ -5,7 +5,10 @@
 #define sw_wet(phi)          ((phi) > CFG_PHI_DRY)
 /* (6) velocity of a wet cell, m·(1/φ), 0 in a dry one (a cell's two velocities share one
  * division). */
-#define sw_vel(phi,m)        (sw_wet(phi) ? (m) * (1.0 / (phi)) : 0.0)
+#define sw_vel(phi,m)        sw_vel_of((phi), 1.0 / (phi), (m))
+/* (6) sw_vel with the reciprocal ri = 1/φ given (the same operations: a state's velocities share
+ * the one division). */
+#define sw_vel_of(phi,ri,m)  (sw_wet(phi) ? (m) * (ri) : 0.0)
 /* (7) gravity-wave speed a = √φ (0 when dry or negative). */
 #define sw_a(phi)            (sqrt(fmax((phi), 0.0)))
 /* (5) mass flux φu_n. */

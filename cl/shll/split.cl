@@ -2,13 +2,18 @@
  * Davis wave speeds, per component. Twins: src/methods/shll/split.rs. Needs CFG_D (the
  * dissipation coefficient) and CFG_CLAMP_CHI (1: χ clamped to [−1, 1], spec §3.3). */
 
+/* (8) x clamped to [−1, 1] by two comparisons (a NaN stays NaN; fmin and fmax cost a
+ * NaN-aware selection each on NVIDIA). */
+#define shll_clamp1(x)          ((x) > 1.0 ? 1.0 : ((x) < -1.0 ? -1.0 : (x)))
 /* (8) critical number χ = u_n/a = u_n·(1/a), clamped to [−1, 1] by default; 0 where a = 0
  * (dry). A product with the reciprocal, so a cell's χ_x and χ_y share one division. */
-#define shll_chi(un,a)          ((a) > 0.0 ? (CFG_CLAMP_CHI ? fmin(fmax((un) * (1.0 / (a)), -1.0), 1.0) : (un) * (1.0 / (a))) : 0.0)
+#define shll_chi(un,a)          ((a) > 0.0 ? (CFG_CLAMP_CHI ? shll_clamp1((un) * (1.0 / (a))) : (un) * (1.0 / (a))) : 0.0)
+/* (9) D·x; exactly x when D = 1 (x·1 = x in IEEE arithmetic), which compilers keep as a product. */
+#define shll_d(x)               (CFG_D == 1.0 ? (x) : CFG_D * (x))
 /* (9) SHLL split flux toward the + side: ½[(1 + Dχ)F + D a (1 − χ²) U]. */
-#define shll_plus(q,f,a,chi)    (0.5 * ((1.0 + CFG_D * (chi)) * (f) + CFG_D * (a) * (1.0 - (chi) * (chi)) * (q)))
+#define shll_plus(q,f,a,chi)    (0.5 * ((1.0 + shll_d(chi)) * (f) + shll_d(a) * (1.0 - (chi) * (chi)) * (q)))
 /* (9) SHLL split flux toward the − side: ½[(1 − Dχ)F − D a (1 − χ²) U]. */
-#define shll_minus(q,f,a,chi)   (0.5 * ((1.0 - CFG_D * (chi)) * (f) - CFG_D * (a) * (1.0 - (chi) * (chi)) * (q)))
+#define shll_minus(q,f,a,chi)   (0.5 * ((1.0 - shll_d(chi)) * (f) - shll_d(a) * (1.0 - (chi) * (chi)) * (q)))
 /* (10) Davis estimate of the left wave speed. */
 #define hll_sl(ul,al,ur,ar)     (fmin((ul) - (al), (ur) - (ar)))
 /* (10) Davis estimate of the right wave speed. */

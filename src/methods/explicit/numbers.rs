@@ -34,8 +34,8 @@ pub fn flops_per_cell(p: &Problem, st: &Stage) -> f64 {
         // 1/ρ 1, u_n, u_t 2, p 6, a 3 | fluxes 5 | rate: 1/ρ, u, v 3, p 6, a 3, 2 add, 2 mul
         // and 1 add (the spacings' reciprocals are folded when the kernel is built)
         System::Euler { .. } => (12.0, 5.0, 17.0),
-        // 1/φ, u 2, a 1 | fluxes 6 | rate 9
-        System::ShallowWater { .. } => (3.0, 6.0, 9.0),
+        // 1/φ, u 2, a 1 | fluxes 6 | rate: 1/φ, u, v 3, a 2, 2 add, 2 mul and 1 add
+        System::ShallowWater { .. } => (3.0, 6.0, 10.0),
         System::Transport { .. } => (0.0, 1.0, 0.0),
         System::Convection { .. } => return 3.0 * p.mesh.dims as f64 + 1.0,
     };
@@ -53,7 +53,7 @@ pub fn flops_per_cell(p: &Problem, st: &Stage) -> f64 {
         (prim + fluxes, 0.0)
     };
     let per_comp = match p.num.flux {
-        Flux::Shll => 21.0,
+        Flux::Shll => 1.0 + 2.0 * split_flops(p),
         Flux::Hll => 8.0,
         Flux::Rusanov => 6.0,
     };
@@ -87,17 +87,28 @@ pub fn flops_per_cell(p: &Problem, st: &Stage) -> f64 {
     faces * face + recon + once + update + rate + 1.0
 }
 
+/// FP64 operations of one SHLL split flux F± per component (`shll_plus`, eq. 9): (1 ± Dχ)F
+/// 3, D a (1 − χ²) U 5, their sum and the half 2; the two products by D are not compiled
+/// for D = 1 (`shll_d` in cl/shll/split.cl).
+fn split_flops(p: &Problem) -> f64 {
+    if p.num.d == 1.0 {
+        8.0
+    } else {
+        10.0
+    }
+}
+
 /// [`flops_per_cell`] of the strip stage: a work-group of LX items sweeps RPI + 2 rows (the
 /// halo rows below and above included) and updates (LX − 2) × RPI cells. Each item and row
 /// computes its state's primitives (`prim`), its critical numbers (one reciprocal and two
-/// products) and along y its physical flux (`fluxes`) and split fluxes (F⁺ and F⁻: 10 flops
-/// per component each, the terms of eq. 9); the RPI inner rows also along x. Per updated
+/// products) and along y its physical flux (`fluxes`) and split fluxes (F⁺ and F⁻,
+/// [`split_flops`] per component each); the RPI inner rows also along x. Per updated
 /// cell then three face sums per component (west, east and south: the north face is the
 /// next row's south), the update and the rate of the new state.
 fn strip_flops_per_cell(p: &Problem, st: &Stage, prim: f64, fluxes: f64, rate: f64) -> f64 {
     let nv = p.nv() as f64;
     let (lx, rpi) = (st.lx as f64, st.rpi as f64);
-    let axis = fluxes + 2.0 * 10.0 * nv;
+    let axis = fluxes + 2.0 * split_flops(p) * nv;
     let per_group = lx * (rpi + 2.0) * (prim + 3.0 + axis) + lx * rpi * axis;
     let computed = per_group / ((lx - 2.0) * rpi);
     let update = nv * 3.0 * 2.0 + 2.0;

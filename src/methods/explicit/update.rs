@@ -38,13 +38,15 @@ pub fn advance_time(t_end: f64, t: f64, dt: f64) -> f64 {
     }
 }
 
-/// (22) NaN-propagating maximum (a NaN rate or update marks a failed step).
+/// (22) NaN-propagating maximum (a NaN rate or update marks a failed step): `a` on a tie, so
+/// the result is one of the two doubles even for ±0 (where `f64::max` and OpenCL's `fmax` may
+/// give either), by comparisons only.
 pub fn nan_max(a: f64, b: f64) -> f64 {
     if a.is_nan() {
         a
-    } else if b.is_nan() {
+    } else if b.is_nan() || b > a {
         b
     } else {
-        a.max(b)
+        a
     }
 }

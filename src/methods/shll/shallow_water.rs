@@ -9,8 +9,14 @@ pub fn sw_wet(phi_dry: f64, phi: f64) -> bool {
 /// (6) velocity of a wet cell, m·(1/φ), 0 in a dry one (as a product with the reciprocal so
 /// that a cell's two velocities share one division).
 pub fn sw_vel(phi_dry: f64, phi: f64, m: f64) -> f64 {
+    sw_vel_of(phi_dry, phi, 1.0 / phi, m)
+}
+
+/// (6) [`sw_vel`] with the reciprocal `ri` = 1/φ given (the same operations: a state's two
+/// velocities share the one division).
+pub fn sw_vel_of(phi_dry: f64, phi: f64, ri: f64, m: f64) -> f64 {
     if sw_wet(phi_dry, phi) {
-        m * (1.0 / phi)
+        m * ri
     } else {
         0.0
     }

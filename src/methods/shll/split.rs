@@ -2,16 +2,18 @@
 //! Davis wave speeds, per component. Twins of `cl/shll/split.cl` (`d` is `CFG_D`, `clamp`
 //! is `CFG_CLAMP_CHI`).
 
+/// (8) x clamped to [−1, 1]; a NaN stays NaN.
+pub fn shll_clamp1(x: f64) -> f64 {
+    x.clamp(-1.0, 1.0)
+}
+
 /// (8) critical number χ = u_n/a = u_n·(1/a), clamped to [−1, 1] when `clamp`; 0 where a = 0
 /// (dry). As a product with the reciprocal so that a cell's two numbers (χ_x, χ_y) share one
 /// division.
-// max/min as OpenCL's fmax/fmin (a NaN quotient gives −1); f64::clamp would keep the NaN.
-#[allow(clippy::manual_clamp)]
 pub fn shll_chi(clamp: bool, un: f64, a: f64) -> f64 {
     if a > 0.0 {
         if clamp {
-            // OpenCL's fmin(fmax(x, −1), 1): a NaN argument gives −1, as here.
-            (un * (1.0 / a)).max(-1.0).min(1.0)
+            shll_clamp1(un * (1.0 / a))
         } else {
             un * (1.0 / a)
         }
@@ -20,14 +22,24 @@ pub fn shll_chi(clamp: bool, un: f64, a: f64) -> f64 {
     }
 }
 
+/// (9) D·x; exactly x when D = 1 (x·1 = x in IEEE arithmetic; the OpenCL twin skips the
+/// product that its compiler keeps).
+pub fn shll_d(d: f64, x: f64) -> f64 {
+    if d == 1.0 {
+        x
+    } else {
+        d * x
+    }
+}
+
 /// (9) SHLL split flux toward the + side: ½[(1 + Dχ)F + D a (1 − χ²) U].
 pub fn shll_plus(d: f64, q: f64, f: f64, a: f64, chi: f64) -> f64 {
-    0.5 * ((1.0 + d * chi) * f + d * a * (1.0 - chi * chi) * q)
+    0.5 * ((1.0 + shll_d(d, chi)) * f + shll_d(d, a) * (1.0 - chi * chi) * q)
 }
 
 /// (9) SHLL split flux toward the − side: ½[(1 − Dχ)F − D a (1 − χ²) U].
 pub fn shll_minus(d: f64, q: f64, f: f64, a: f64, chi: f64) -> f64 {
-    0.5 * ((1.0 - d * chi) * f - d * a * (1.0 - chi * chi) * q)
+    0.5 * ((1.0 - shll_d(d, chi)) * f - shll_d(d, a) * (1.0 - chi * chi) * q)
 }
 
 /// (10) Davis estimate of the left wave speed.
