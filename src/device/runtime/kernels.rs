@@ -33,6 +33,19 @@ pub(super) fn quiet_status(status: Option<i32>) -> Result<(), ClError> {
     }
 }
 
+/// The device's limits for kernel `name` at debug level: its largest work-group (on NVIDIA
+/// it falls with the registers the kernel takes), its local and private memory per item.
+fn log_limits(k: &Kernel, name: &str, dev: opencl3::types::cl_device_id) {
+    if log::log_enabled!(log::Level::Debug) {
+        log::debug!(
+            "kernel {name}: work-group at most {}, local {} B, private {} B",
+            k.get_work_group_size(dev).unwrap_or(0),
+            k.get_local_mem_size(dev).unwrap_or(0),
+            k.get_private_mem_size(dev).unwrap_or(0)
+        );
+    }
+}
+
 impl Runtime {
     /// Kernel instances: instance name → (kernel name, argument bindings).
     pub fn bindings(&self) -> &HashMap<String, (String, Vec<ArgBinding>)> {
@@ -54,6 +67,7 @@ impl Runtime {
         rename: &[(&str, &str)],
     ) -> Result<(), DeviceError> {
         let k = Kernel::create(self.built.program(), kernel).map_err(self.err("clCreateKernel"))?;
+        log_limits(&k, kernel, self.built.device_id());
         let n = k.num_args().map_err(self.err("clGetKernelInfo"))?;
         let mut args = Vec::with_capacity(n as usize);
         for a in 0..n {

@@ -19,8 +19,8 @@ pub use crate::device::OVERLAP_ENV;
 pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, Part, Split};
 pub use stage::{
-    is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm, PREFETCH_ENV, RED,
-    SHAPE_ENV, STAGE_ENV, STRIP_SHAPE,
+    fit_rows, is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm,
+    NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV, STRIP_KEEP_WAVES, STRIP_SHAPE,
 };
 
 use std::sync::Arc;
@@ -118,12 +118,14 @@ pub const NV_SHLL_MAX_REGISTERS: u32 = 80;
 /// each state divided once, every cap below 120 spilled and was slower (run 48).
 pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
 
-/// Register caps of the strip stage on NVIDIA, Euler and shallow water (run 86 on an H200,
-/// 128 × 1 × 16): Euler takes 114 registers uncapped and spills at any cap below (80: 184 B,
-/// 96: 56 B); uncapped it runs 128.8 µs per step at 3072 × 1536 against 163.4 at 96 and
-/// 212.8 at 80. Shallow water takes 100 uncapped and 94 at a cap of 96 without spilling:
-/// 142.0 µs at 2048² against 162.5 uncapped and 144.2 at 80 (spilling 64 B).
-pub const NV_STRIP_MAX_REGISTERS: [Option<u32>; 2] = [None, Some(96)];
+/// Register caps of the strip stage on NVIDIA, Euler and shallow water: 96 for both, so that
+/// an SM holds 5 groups of 128 ([`NV_STRIP_GROUPS_PER_CU`]).
+/// Shallow water takes 100 registers uncapped and 94 at 96 without spilling (run 86 on an
+/// H200: 142.0 µs per step at 2048² against 162.5 uncapped and 144.2 at 80, spilling 64 B).
+/// Euler took 114 uncapped and spilled at 96 (run 86: 163.4 against 128.8 µs at 3072 × 1536)
+/// until its pending row moved to local memory; since then it takes 90 uncapped (run 99) and
+/// 95 at 96 without spilling (run 100).
+pub const NV_STRIP_MAX_REGISTERS: [Option<u32>; 2] = [Some(96), Some(96)];
 
 /// [`defines`] with the stage launch `st` on device `dev` ([`Stage::on`]) and its options
 /// ([`NV_SHLL_MAX_REGISTERS`] for the tile, [`NV_STRIP_MAX_REGISTERS`],
@@ -281,13 +283,15 @@ impl OpenCl {
         rt.bind("reduce")?;
         rt.bind("finish")?;
         log::info!(
-            "OpenCL backend on {} ({}): {} MiB of buffers, {} stage, work-groups of {} x {} items",
+            "OpenCL backend on {} ({}): {} MiB of buffers, {} stage, {} work-groups of {} x {} items x {} cells",
             dev.name,
             dev.platform_name,
             rt.bytes() >> 20,
             st.form.name(),
+            st.groups(&p),
             st.lx,
-            st.ly
+            st.ly,
+            st.rpi
         );
         Ok(OpenCl {
             global: st.global(&p),

@@ -35,6 +35,19 @@ pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
 /// fastest of ten shapes from 32 to 256 items and 8 to 64 rows for both systems (run 86).
 pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
 
+/// Work-groups of the strip's 128 items that one NVIDIA compute unit (an SM, 64 K registers)
+/// runs at once: 5, as both systems' strips take at most 96 registers
+/// ([`NV_STRIP_MAX_REGISTERS`](super::NV_STRIP_MAX_REGISTERS); 5 × 128 × 96 ≤ 64 K; the local
+/// memory of 5 groups, 97–133 KiB, fits the SM's 228). [`Stage::on`] fits the strip's rows to
+/// the groups the device runs at once ([`fit_rows`]).
+pub const NV_STRIP_GROUPS_PER_CU: usize = 5;
+
+/// The strip keeps [`STRIP_SHAPE`]'s rows where they make at least this many waves of groups:
+/// there the last wave's idle slots are a small part of the launch, and fitted strips did not
+/// pay (run 99 on an H200: Euler at 6144 × 3072, 16 rows in 14 waves 405 µs per stage, fitted
+/// rows in 2.4 waves 417 µs).
+pub const STRIP_KEEP_WAVES: usize = 4;
+
 /// How many times the strip's row loop is unrolled (`DEV_UNROLL`), Euler and shallow water
 /// (run 88 on an H200, each item's own F±_x in registers: Euler 127.2/126.1 → 123.8/122.7 µs
 /// per step at 3072 × 1536 unrolled twice; shallow water, at its cap of 96 registers,
@@ -238,9 +251,35 @@ impl Stage {
         Ok(st)
     }
 
-    /// The stage of `p` on `dev` ([`Stage::new`]).
+    /// The stage of `p` on `dev`: [`Stage::new`], and for the strip on an NVIDIA GPU without
+    /// [`SHAPE_ENV`], where its default rows make fewer than [`STRIP_KEEP_WAVES`] waves, its
+    /// rows per group fitted to the groups the device runs at once ([`NV_STRIP_GROUPS_PER_CU`]
+    /// on each compute unit, [`fit_rows`]). A small mesh then fills the device (run 98 on an
+    /// H200, Euler's stage at 512 × 256: 80 groups of 16 rows 20.9 µs, 430 of 3 rows 14.2; at
+    /// 2048 × 1024 61.1 → 57.0 µs; run 100, Euler at 3072 × 1536: 650 groups of 60 rows
+    /// 105.6–106.8 µs, 2 400 of 16 rows 111.3–113.3). With walls the rows stay at most the default's: the walled
+    /// groups run the slower copy of the strip, and in one wave of long strips they set the
+    /// launch's time (the dam at 2048²: 54 rows in one wave 124.5–124.8 µs, 16 rows
+    /// 108.4–109.2).
     pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
-        Stage::new(p, is_gpu(dev), want)
+        let st = Stage::new(p, is_gpu(dev), want);
+        let shaped = std::env::var(SHAPE_ENV).is_ok_and(|v| !v.trim().is_empty());
+        if st.form != StageForm::Strip || shaped || !dev.platform_name.contains("NVIDIA") {
+            return st;
+        }
+        let slots = dev.compute_units as usize * NV_STRIP_GROUPS_PER_CU;
+        if st.groups(p) >= STRIP_KEEP_WAVES * slots {
+            return st;
+        }
+        let rows = fit_rows(p.mesh.nx, p.mesh.ny, st.lx - 2, slots);
+        Stage {
+            rpi: if p.solid.is_some() {
+                rows.min(st.rpi)
+            } else {
+                rows
+            },
+            ..st
+        }
     }
 
     /// How many times the strip's row loop is unrolled for `p` ([`STRIP_UNROLL`]; 1 in the
@@ -391,6 +430,24 @@ impl Stage {
     }
 }
 
+/// The strip's rows per work-group for `nx` × `ny` cells in groups of `w` columns on a device
+/// that runs `slots` groups at once. A group's rows are sequential (a barrier per row) and
+/// the groups of a launch run in waves of `slots`, so the launch takes about waves ×
+/// (rows + 2) row passes (2: its halo rows): the rows that make that least, and of those the
+/// least work (groups × passes). Rows of 16 at 3072 × 1536 and 528 slots (an H200, 4 groups per SM)
+/// make 2 400 groups, 4.5 waves: the fifth half empty, 5 × 18 = 90 passes; 74 rows make 525
+/// groups, one wave of 76 passes.
+pub fn fit_rows(nx: usize, ny: usize, w: usize, slots: usize) -> usize {
+    let columns = nx.div_ceil(w.max(1));
+    let slots = slots.max(1);
+    (1..=ny.max(1))
+        .min_by_key(|&rows| {
+            let groups = columns * ny.div_ceil(rows);
+            (groups.div_ceil(slots) * (rows + 2), groups * (rows + 2))
+        })
+        .unwrap_or(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,6 +499,90 @@ mod tests {
         let s = Stage::new(&problem("shll_euler", ""), true, None);
         assert_eq!((s.lx, s.ly, s.rpi), STRIP_SHAPE);
         assert_eq!(s.group_cells(), (STRIP_SHAPE.0 - 2, STRIP_SHAPE.2));
+    }
+
+    /// The fitted rows: one wave of 525 groups at 3072 × 1536 with 528 slots (74 rows, 76
+    /// passes against 16 rows' 5 waves of 18), of 646 at 2048² with 660 (54 rows), of 430 at
+    /// 512 × 256 (3 rows, where 16 rows would leave 85 % of the slots empty); one row for a
+    /// single row; never more rows than the mesh has; and never more
+    /// passes than the default's 16 rows.
+    #[test]
+    fn fitted_rows_fill_whole_waves() {
+        assert_eq!(fit_rows(3072, 1536, 126, 528), 74);
+        assert_eq!(fit_rows(2048, 2048, 126, 660), 54);
+        assert_eq!(fit_rows(512, 256, 126, 528), 3);
+        assert_eq!(fit_rows(77, 1, 126, 528), 1);
+        for (nx, ny, slots) in [
+            (1000, 7, 64),
+            (300, 5000, 3),
+            (4000, 4000, 1056),
+            (130, 9, 1),
+        ] {
+            let rows = fit_rows(nx, ny, 126, slots);
+            assert!((1..=ny).contains(&rows), "{nx} {ny} {slots}: {rows}");
+            let passes = |r: usize| (nx.div_ceil(126) * ny.div_ceil(r)).div_ceil(slots) * (r + 2);
+            assert!(
+                passes(rows) <= passes(16.min(ny)),
+                "{nx} {ny} {slots}: {rows}"
+            );
+        }
+    }
+
+    /// On an NVIDIA GPU of 132 compute units (660 slots) the strip's rows fill one wave where
+    /// 16 rows would make fewer than 4 (60 rows at 3072 × 1536, 2 at 512 × 256, 54 at 2048²);
+    /// with walls at most the default's 16 (4 rows at 512², 16 where 54 would fill the wave at
+    /// 2048²); 16 where they make 4 waves or more (6144 × 3072); another platform, and the
+    /// tile, keep the default shape.
+    #[test]
+    fn the_strip_fits_its_rows_to_an_nvidia_gpu() {
+        let dev = |platform: &str, kind: &str| DeviceInfo {
+            platform_index: 0,
+            device_index: 0,
+            platform_name: platform.into(),
+            platform_version: "OpenCL 3.0".into(),
+            name: "GPU".into(),
+            vendor: "vendor".into(),
+            device_type: kind.into(),
+            compute_units: 132,
+            max_clock_mhz: 1980,
+            global_mem_bytes: 80 << 30,
+            local_mem_bytes: 48 << 10,
+            max_alloc_bytes: 20 << 30,
+            max_work_group_size: 1024,
+            fp64: true,
+            opencl_c_version: "OpenCL C 3.0".into(),
+            driver_version: "1".into(),
+            extensions: "cl_khr_fp64".into(),
+        };
+        let (nvidia, other) = (dev("NVIDIA CUDA", "GPU"), dev("AMD Accelerated", "GPU"));
+        let rows = |method: &str, walls: &str, nx: usize, ny: usize, d: &DeviceInfo| {
+            let json = format!(
+                r#"{{"name":"s","method":"{method}",{walls}"grid":{{"nx":{nx},"ny":{ny},"x":[0,1],"y":[0,1]}},
+                "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
+                "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},
+                "initial":{{"state":{{"rho":1,"p":1,"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+            );
+            let json = if method == "shll_shallow_water" {
+                json.replace(r#""rho":1,"p":1,"#, "")
+            } else {
+                json.replace(r#","h":1"#, "")
+            };
+            let p = crate::methods::AnyCase::from_json(&json, "<test>")
+                .unwrap()
+                .explicit_problem()
+                .unwrap();
+            Stage::on(&p, d, None).rpi
+        };
+        let dam = r#""walls":[{"x":[0.45,0.55],"y":[0,0.5]}],"#;
+        assert_eq!(rows("shll_euler", "", 3072, 1536, &nvidia), 60);
+        assert_eq!(rows("shll_euler", "", 512, 256, &nvidia), 2);
+        assert_eq!(rows("shll_euler", "", 6144, 3072, &nvidia), 16);
+        assert_eq!(rows("shll_shallow_water", dam, 2048, 2048, &nvidia), 16);
+        assert_eq!(rows("shll_shallow_water", dam, 512, 512, &nvidia), 4);
+        assert_eq!(rows("shll_shallow_water", "", 2048, 2048, &nvidia), 54);
+        assert_eq!(rows("shll_euler", "", 3072, 1536, &other), STRIP_SHAPE.2);
+        let tile = r#""scheme":{"flux":"hll"},"#;
+        assert_eq!(rows("shll_euler", tile, 3072, 1536, &nvidia), 4);
     }
 
     /// A group is flagged when its columns and rows, with one halo column on each side and
