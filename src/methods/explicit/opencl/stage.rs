@@ -453,8 +453,14 @@ mod tests {
     use super::*;
 
     fn problem(method: &str, scheme: &str) -> Problem {
+        problem_of(method, scheme, 40, 30)
+    }
+
+    /// A case of `method` on nx × ny cells of the unit square, outflow sides; `scheme` is
+    /// spliced in before the grid (a scheme, walls).
+    fn problem_of(method: &str, scheme: &str, nx: usize, ny: usize) -> Problem {
         let json = format!(
-            r#"{{"name":"s","method":"{method}",{scheme}"grid":{{"nx":40,"ny":30,"x":[0,1],"y":[0,1]}},
+            r#"{{"name":"s","method":"{method}",{scheme}"grid":{{"nx":{nx},"ny":{ny},"x":[0,1],"y":[0,1]}},
             "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
             "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},
             "initial":{{"state":{{"rho":1,"p":1,"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
@@ -556,22 +562,7 @@ mod tests {
         };
         let (nvidia, other) = (dev("NVIDIA CUDA", "GPU"), dev("AMD Accelerated", "GPU"));
         let rows = |method: &str, walls: &str, nx: usize, ny: usize, d: &DeviceInfo| {
-            let json = format!(
-                r#"{{"name":"s","method":"{method}",{walls}"grid":{{"nx":{nx},"ny":{ny},"x":[0,1],"y":[0,1]}},
-                "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
-                "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},
-                "initial":{{"state":{{"rho":1,"p":1,"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
-            );
-            let json = if method == "shll_shallow_water" {
-                json.replace(r#""rho":1,"p":1,"#, "")
-            } else {
-                json.replace(r#","h":1"#, "")
-            };
-            let p = crate::methods::AnyCase::from_json(&json, "<test>")
-                .unwrap()
-                .explicit_problem()
-                .unwrap();
-            Stage::on(&p, d, None).rpi
+            Stage::on(&problem_of(method, walls, nx, ny), d, None).rpi
         };
         let dam = r#""walls":[{"x":[0.45,0.55],"y":[0,0.5]}],"#;
         assert_eq!(rows("shll_euler", "", 3072, 1536, &nvidia), 60);
