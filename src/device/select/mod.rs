@@ -335,4 +335,4 @@ pub fn check_capacity(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

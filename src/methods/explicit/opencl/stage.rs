@@ -542,23 +542,9 @@ mod tests {
     #[test]
     fn the_strip_fits_its_rows_to_an_nvidia_gpu() {
         let dev = |platform: &str, kind: &str| DeviceInfo {
-            platform_index: 0,
-            device_index: 0,
             platform_name: platform.into(),
-            platform_version: "OpenCL 3.0".into(),
-            name: "GPU".into(),
-            vendor: "vendor".into(),
-            device_type: kind.into(),
             compute_units: 132,
-            max_clock_mhz: 1980,
-            global_mem_bytes: 80 << 30,
-            local_mem_bytes: 48 << 10,
-            max_alloc_bytes: 20 << 30,
-            max_work_group_size: 1024,
-            fp64: true,
-            opencl_c_version: "OpenCL C 3.0".into(),
-            driver_version: "1".into(),
-            extensions: "cl_khr_fp64".into(),
+            ..crate::device::select::tests::fake("GPU", kind, true)
         };
         let (nvidia, other) = (dev("NVIDIA CUDA", "GPU"), dev("AMD Accelerated", "GPU"));
         let rows = |method: &str, walls: &str, nx: usize, ny: usize, d: &DeviceInfo| {
