@@ -2,7 +2,7 @@
 //! kernels that `simplets bench` turns into its roofline counts (an analytic count from the
 //! code, per computed cell: there is no counting build of these kernels).
 
-use super::opencl::{device_bytes, Stage, StageForm};
+use super::opencl::{device_bytes, Stage, StageForm, NV_STRIP_GROUPS_PER_CU};
 use super::reference::max_rate;
 use super::{Flux, Problem, StepRule, System};
 
@@ -130,6 +130,10 @@ pub fn stage_bytes(p: &Problem, st: &Stage, rk2: bool) -> (f64, f64) {
     (read, 8.0 * nv)
 }
 
+/// Compute units of the NVIDIA GPU whose fitted strip `simplets check` shows (an H100 SXM
+/// or an H200: 132 SMs); a run fits the rows to the GPU it is on ([`Stage::on`]).
+const CHECK_NV_COMPUTE_UNITS: usize = 132;
+
 /// The `simplets check` text of an explicit problem.
 pub fn render(p: &Problem) -> String {
     use std::fmt::Write;
@@ -204,6 +208,17 @@ pub fn render(p: &Problem) -> String {
         gpu.lx * gpu.ly,
         gpu.rpi
     );
+    let nvidia = gpu.fitted(p, CHECK_NV_COMPUTE_UNITS * NV_STRIP_GROUPS_PER_CU);
+    if nvidia != gpu {
+        let _ = writeln!(
+            s,
+            "            on an NVIDIA GPU of {CHECK_NV_COMPUTE_UNITS} compute units (H100, H200), rows fitted to its waves: {:.0} flops per cell (model), {} work-groups of {} items x {} cells",
+            flops_per_cell(p, &nvidia),
+            nvidia.groups(p),
+            nvidia.lx * nvidia.ly,
+            nvidia.rpi
+        );
+    }
     if other != gpu {
         let _ = writeln!(
             s,
@@ -216,4 +231,39 @@ pub fn render(p: &Problem) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn euler(nx: usize, ny: usize) -> Problem {
+        let json = format!(
+            r#"{{"name":"s","method":"shll_euler","grid":{{"nx":{nx},"ny":{ny},"x":[0,2],"y":[0,1]}},
+            "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
+            "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},
+            "initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+        );
+        crate::methods::AnyCase::from_json(&json, "<test>")
+            .unwrap()
+            .explicit_problem()
+            .unwrap()
+    }
+
+    /// `simplets check` shows the strip an H100 or H200 runs where its rows are fitted (at
+    /// 512 × 256: 5 columns × 128 strips of 2 rows, one wave of 640 of 660 slots), with that
+    /// strip's flops; where 16 rows make 4 waves or more (6144 × 3072) there is no such line.
+    #[test]
+    fn check_shows_the_fitted_strip_of_an_nvidia_gpu() {
+        let p = euler(512, 256);
+        let text = render(&p);
+        let fitted = Stage::new(&p, true, None).fitted(&p, 660);
+        assert_eq!((fitted.groups(&p), fitted.rpi), (640, 2));
+        let line = format!(
+            "on an NVIDIA GPU of 132 compute units (H100, H200), rows fitted to its waves: {:.0} flops per cell (model), 640 work-groups of 128 items x 2 cells",
+            flops_per_cell(&p, &fitted)
+        );
+        assert!(text.contains(&line), "{text}");
+        assert!(!render(&euler(6144, 3072)).contains("NVIDIA"));
+    }
 }

@@ -251,34 +251,39 @@ impl Stage {
         Ok(st)
     }
 
-    /// The stage of `p` on `dev`: [`Stage::new`], and for the strip on an NVIDIA GPU without
-    /// [`SHAPE_ENV`], where its default rows make fewer than [`STRIP_KEEP_WAVES`] waves, its
-    /// rows per group fitted to the groups the device runs at once ([`NV_STRIP_GROUPS_PER_CU`]
-    /// on each compute unit, [`fit_rows`]). A small mesh then fills the device (run 98 on an
-    /// H200, Euler's stage at 512 × 256: 80 groups of 16 rows 20.9 µs, 430 of 3 rows 14.2; at
-    /// 2048 × 1024 61.1 → 57.0 µs; run 100, Euler at 3072 × 1536: 650 groups of 60 rows
-    /// 105.6–106.8 µs, 2 400 of 16 rows 111.3–113.3). With walls the rows stay at most the default's: the walled
-    /// groups run the slower copy of the strip, and in one wave of long strips they set the
-    /// launch's time (the dam at 2048²: 54 rows in one wave 124.5–124.8 µs, 16 rows
-    /// 108.4–109.2).
+    /// The stage of `p` on `dev`: [`Stage::new`], and on an NVIDIA GPU without [`SHAPE_ENV`]
+    /// [`Stage::fitted`] to the groups it runs at once ([`NV_STRIP_GROUPS_PER_CU`] on each
+    /// compute unit).
     pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
         let st = Stage::new(p, is_gpu(dev), want);
         let shaped = std::env::var(SHAPE_ENV).is_ok_and(|v| !v.trim().is_empty());
-        if st.form != StageForm::Strip || shaped || !dev.platform_name.contains("NVIDIA") {
+        if shaped || !dev.platform_name.contains("NVIDIA") {
             return st;
         }
-        let slots = dev.compute_units as usize * NV_STRIP_GROUPS_PER_CU;
-        if st.groups(p) >= STRIP_KEEP_WAVES * slots {
-            return st;
+        st.fitted(p, dev.compute_units as usize * NV_STRIP_GROUPS_PER_CU)
+    }
+
+    /// This stage on a device that runs `slots` of its groups at once: a strip whose rows make
+    /// fewer than [`STRIP_KEEP_WAVES`] waves takes the rows of [`fit_rows`], at most its own
+    /// with walls; any other stage is unchanged. A small mesh then fills the device (run 98
+    /// on an H200, Euler's stage at 512 × 256: 80 groups of 16 rows 20.9 µs, 430 of 3 rows
+    /// 14.2; at 2048 × 1024 61.1 → 57.0 µs; run 100, Euler at 3072 × 1536: 650 groups of 60
+    /// rows 105.6–106.8 µs, 2 400 of 16 rows 111.3–113.3). With walls the rows stay at most
+    /// the default's: the walled groups run the slower copy of the strip, and in one wave of
+    /// long strips they set the launch's time (run 98, the dam at 2048²: 54 rows in one wave
+    /// 124.5–126.0 µs, 16 rows 108.4–109.2).
+    pub fn fitted(self, p: &Problem, slots: usize) -> Stage {
+        if self.form != StageForm::Strip || self.groups(p) >= STRIP_KEEP_WAVES * slots {
+            return self;
         }
-        let rows = fit_rows(p.mesh.nx, p.mesh.ny, st.lx - 2, slots);
+        let rows = fit_rows(p.mesh.nx, p.mesh.ny, self.lx - 2, slots);
         Stage {
             rpi: if p.solid.is_some() {
-                rows.min(st.rpi)
+                rows.min(self.rpi)
             } else {
                 rows
             },
-            ..st
+            ..self
         }
     }
 
