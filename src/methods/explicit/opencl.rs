@@ -120,8 +120,9 @@ pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
 
 /// Register caps of the strip stage on NVIDIA, Euler and shallow water: 96 for both, so that
 /// an SM holds 5 groups of 128 ([`NV_STRIP_GROUPS_PER_CU`]).
-/// Shallow water takes 100 registers uncapped and 94 at 96 without spilling (run 86 on an
-/// H200: 142.0 µs per step at 2048² against 162.5 uncapped and 144.2 at 80, spilling 64 B).
+/// Shallow water took 100 registers uncapped and 94 at 96 without spilling (run 86 on an
+/// H200: 142.0 µs per step at 2048² against 162.5 uncapped and 144.2 at 80, spilling 64 B);
+/// with its pending row in local memory and its loop unrolled twice it takes 90 (run 104).
 /// Euler took 114 uncapped and spilled at 96 (run 86: 163.4 against 128.8 µs at 3072 × 1536)
 /// until its pending row moved to local memory; since then it takes 90 uncapped (run 99) and
 /// 95 at 96 without spilling (run 100).

@@ -48,18 +48,23 @@ pub const NV_STRIP_GROUPS_PER_CU: usize = 5;
 /// rows in 2.4 waves 417 µs).
 pub const STRIP_KEEP_WAVES: usize = 4;
 
-/// How many times the strip's row loop is unrolled (`DEV_UNROLL`), Euler and shallow water
-/// (run 88 on an H200, each item's own F±_x in registers: Euler 127.2/126.1 → 123.8/122.7 µs
-/// per step at 3072 × 1536 unrolled twice; shallow water, at its cap of 96 registers,
-/// 139.4/139.2 → 149.9/149.4 µs at 2048², so it is not unrolled).
-pub const STRIP_UNROLL: [usize; 2] = [2, 1];
+/// How many times the strip's row loop is unrolled (`DEV_UNROLL`), Euler and shallow water:
+/// twice for both (run 88 on an H200, each item's own F±_x in registers: Euler 127.2/126.1 →
+/// 123.8/122.7 µs per step at 3072 × 1536 unrolled twice). Shallow water, with its pending row
+/// in registers and at its cap of 96, was slower unrolled (run 88: 139.4/139.2 →
+/// 149.9/149.4 µs at 2048²); with the pending row in local memory it takes 90 registers
+/// unrolled, no spills, and is faster (run 104, paired twice: without the dam 85.0–85.2 →
+/// 82.9 µs at 2048², the dam 100.4–100.5 → 99.2, at 4096² 318.3–319.8 → 313.6–314.0).
+pub const STRIP_UNROLL: [usize; 2] = [2, 2];
 
 /// Whether the strip keeps its pending row (the half-updated state and the south face flux,
 /// 8 reals per item) in local memory instead of registers (`DEV_LOCAL_PENDING`), Euler and
-/// shallow water (run 96 on an H200, paired twice: Euler 120.5 → 115.2–115.5 µs per step at
-/// 3072 × 1536, fewer registers for the rest; shallow water 107.4–107.6 → 108.9–109.4 µs at
-/// 2048², so it keeps them in registers).
-pub const STRIP_LOCAL_PENDING: [bool; 2] = [true, false];
+/// shallow water: both (run 96 on an H200, paired twice: Euler 120.5 → 115.2–115.5 µs per
+/// step at 3072 × 1536, fewer registers for the rest). For shallow water alone it was
+/// neutral (run 104: 85.0–85.2 against 84.9–85.1 µs without the dam at 2048²; run 96 before
+/// the fitted rows: 107.4–107.6 → 108.9–109.4 with the dam), but it frees the registers its
+/// loop needs to be unrolled ([`STRIP_UNROLL`]).
+pub const STRIP_LOCAL_PENDING: [bool; 2] = [true, true];
 
 /// The form of a problem's stage kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
