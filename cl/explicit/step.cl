@@ -641,11 +641,12 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
                        __global real* q_out, __global const real* clock,
                        __global real* part_rate, __global real* part_dq,
                        __global const int* mask, __local real* lr, __local real* ld,
-                       __local real* xs, __local int* xsolid, const bool walls)
+                       __local real* xs, __local int* xsolid, const int gx, const int gy,
+                       const bool walls)
 {
     const int lx = get_local_id(0);
-    const int i = GROUP_X * STRIP_W + lx - 1;
-    const int j0 = GROUP_Y * DEV_RPI;
+    const int i = gx * STRIP_W + lx - 1;
+    const int j0 = gy * DEV_RPI;
     /* Columns −1 … NX are stored (ghosts included); items past them only hold barriers. */
     const bool col = i <= CFG_NX;
     const bool updates = lx >= 1 && lx <= DEV_LX - 2 && i < CFG_NX;
@@ -854,7 +855,7 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
     ld[lx] = d;
     group_max2(lr, ld, lx, DEV_LX);
     if (lx == 0) {
-        const int g = GROUP_X + GROUP_Y * STAGE_GX;
+        const int g = gx + gy * STAGE_GX;
         part_rate[g] = lr[0];
         part_dq[g] = ld[0];
     }
@@ -912,10 +913,12 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
 }
 
 /* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls,
- * `walled` flags the groups whose cells or halo hold a solid cell: those take the strip with
- * its wall faces, the others a copy without any wall code (no mask read, no solid flags
- * exchanged), both in one launch so that neither waits for the other. Where a group's
- * footprint has no solid cell the wall branches are never taken, so both give the same bits. */
+ * `walled` gives each launched group the group it runs, 2·g + flag, where the flag marks the
+ * groups whose cells or halo hold a solid cell (walled groups first, bands::walled_order):
+ * those take the strip with its wall faces, the others a copy without any wall code (no mask
+ * read, no solid flags exchanged), both in one launch so that neither waits for the other.
+ * Where a group's footprint has no solid cell the wall branches are never taken, so both give
+ * the same bits. */
 __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask,
@@ -925,13 +928,17 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
     __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
 #if CFG_WALLS
-    if (walled[GROUP_X + GROUP_Y * STAGE_GX])
+    const int e = walled[GROUP_X + GROUP_Y * STAGE_GX], g = e >> 1;
+    if (e & 1)
         strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
-                   xsolid, true);
+                   xsolid, g % STAGE_GX, g / STAGE_GX, true);
     else
-#endif
         strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
-                   xsolid, false);
+                   xsolid, g % STAGE_GX, g / STAGE_GX, false);
+#else
+    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
+               GROUP_X, GROUP_Y, false);
+#endif
 #else
     __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
@@ -948,7 +955,7 @@ __kernel void stage_rk2(__global const real* q_in, __global const real* q0,
     __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
     strip_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
-               CFG_WALLS);
+               GROUP_X, GROUP_Y, CFG_WALLS);
 #else
     __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
     stage_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);

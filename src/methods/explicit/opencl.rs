@@ -245,7 +245,7 @@ impl OpenCl {
             None => vec![0],
         };
         rt.int("mask", &mask)?;
-        rt.int("walled", &st.walled_groups(&p))?;
+        rt.int("walled", &bands::walled_order(&p, &st))?;
         let smax = max_rate(&p, &q);
         let clock = [dt_of(&p, smax, 0.0), 0.0, smax, 0.0];
         rt.real("clock", &clock)?;

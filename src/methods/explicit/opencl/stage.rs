@@ -360,10 +360,10 @@ impl Stage {
 
     /// Which of the stage's work-groups hold a solid cell among the cells they read (their
     /// columns and rows with the halo column on each side and the halo row below and above,
-    /// ghosts included), as the flags of `stage_fe`'s `walled` argument, indexed like the
-    /// partial maxima (`gx + gy·groups along x`): with the strip and walls, `stage_fe` runs the
-    /// unflagged groups through a copy of the strip without wall code. One 0 otherwise (the
-    /// argument is then unread).
+    /// ghosts included), as flags indexed like the partial maxima (`gx + gy·groups along x`):
+    /// with the strip and walls, `stage_fe` runs the unflagged groups through a copy of the
+    /// strip without wall code (its `walled` argument, [`super::bands::walled_order`]). One 0
+    /// otherwise.
     pub fn walled_groups(&self, p: &Problem) -> Vec<i32> {
         let Some(solid) = p.solid.as_ref().filter(|_| self.walls_apart(p)) else {
             return vec![0];
