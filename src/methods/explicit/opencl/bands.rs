@@ -21,6 +21,20 @@ pub struct Part {
     pub size: [usize; 2],
 }
 
+impl Part {
+    /// The places `gx + gy·gxs` of the groups this part launches, of `group` items each, in a
+    /// grid `gxs` groups wide, row by row.
+    pub fn places(&self, group: (usize, usize), gxs: usize) -> Vec<usize> {
+        let (lx, ly) = group;
+        (self.offset[1] / ly..(self.offset[1] + self.size[1]) / ly)
+            .flat_map(|gy| {
+                (self.offset[0] / lx..(self.offset[0] + self.size[0]) / lx)
+                    .map(move |gx| gx + gy * gxs)
+            })
+            .collect()
+    }
+}
+
 /// The frame and the interior of the stage grid of a window ([`split`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Split {
@@ -108,12 +122,7 @@ pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
     let mut order = vec![0; flags.len()];
     let s = split(p, st);
     for part in s.frame.iter().chain(&s.interior) {
-        let places: Vec<usize> = (part.offset[1] / ly..(part.offset[1] + part.size[1]) / ly)
-            .flat_map(|gy| {
-                (part.offset[0] / lx..(part.offset[0] + part.size[0]) / lx)
-                    .map(move |gx| gx + gy * gxs)
-            })
-            .collect();
+        let places = part.places((lx, ly), gxs);
         let mut groups = places.clone();
         groups.sort_by_key(|&g| flags[g] == 0);
         for (&at, &g) in places.iter().zip(&groups) {
@@ -172,12 +181,7 @@ mod tests {
         let gxs = st.global(&p)[0] / lx;
         let s = split(&p, &st);
         for part in s.frame.iter().chain(&s.interior) {
-            let places: Vec<usize> = (part.offset[1] / ly..(part.offset[1] + part.size[1]) / ly)
-                .flat_map(|gy| {
-                    (part.offset[0] / lx..(part.offset[0] + part.size[0]) / lx)
-                        .map(move |gx| gx + gy * gxs)
-                })
-                .collect();
+            let places = part.places((lx, ly), gxs);
             let runs: Vec<usize> = places.iter().map(|&at| order[at] as usize).collect();
             // Each entry is a group of this part with its own flag, each group once.
             for &e in &runs {
