@@ -65,6 +65,14 @@ pub struct DeviceInfo {
     pub extensions: String,
 }
 
+impl DeviceInfo {
+    /// Whether NVIDIA's OpenCL platform runs the device (its build options and register caps
+    /// apply, `-cl-nv-*`).
+    pub fn is_nvidia(&self) -> bool {
+        self.platform_name.contains("NVIDIA")
+    }
+}
+
 /// A listed device and its OpenCL handle (kept as an address so the cache is `Sync`).
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {

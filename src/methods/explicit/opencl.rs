@@ -19,8 +19,8 @@ pub use crate::device::OVERLAP_ENV;
 pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, Part, Split};
 pub use stage::{
-    fit_rows, is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm,
-    NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV, STRIP_KEEP_WAVES, STRIP_SHAPE,
+    is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm, NV_STRIP_GROUPS_PER_CU,
+    PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV, STRIP_SHAPE,
 };
 
 use std::sync::Arc;
@@ -134,7 +134,7 @@ pub const NV_STRIP_MAX_REGISTERS: [Option<u32>; 2] = [Some(96), Some(96)];
 pub fn device_defines(p: &Problem, dev: &DeviceInfo, st: &Stage) -> Defines {
     let d = defines(p, st);
     let shll = matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
-    if !(dev.platform_name.contains("NVIDIA") && p.mesh.dims == 2 && shll) {
+    if !(dev.is_nvidia() && p.mesh.dims == 2 && shll) {
         return d;
     }
     let cap = if p.num.muscl {

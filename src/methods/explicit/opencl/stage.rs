@@ -228,9 +228,9 @@ impl Stage {
             _ if dims == 2 => (32, 4, 4),
             _ => (256, 1, 4),
         };
-        let (lx, ly, rpi) = match std::env::var(SHAPE_ENV) {
-            Ok(v) if !v.trim().is_empty() => parse_shape(&v, dims, form).unwrap_or(default),
-            _ => default,
+        let (lx, ly, rpi) = match shape_var() {
+            Some(v) => parse_shape(&v, dims, form).unwrap_or(default),
+            None => default,
         };
         Stage { form, lx, ly, rpi }
     }
@@ -242,16 +242,14 @@ impl Stage {
         stage_setting()?;
         prefetch_setting()?;
         let st = Stage::new(p, gpu, want);
-        if let Ok(v) = std::env::var(SHAPE_ENV) {
-            if !v.trim().is_empty() {
-                parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {
-                    DeviceError::BadBuildOption {
-                        var: SHAPE_ENV,
-                        value: v.clone(),
-                        reason,
-                    }
-                })?;
-            }
+        if let Some(v) = shape_var() {
+            parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {
+                DeviceError::BadBuildOption {
+                    var: SHAPE_ENV,
+                    value: v.clone(),
+                    reason,
+                }
+            })?;
         }
         Ok(st)
     }
@@ -261,8 +259,7 @@ impl Stage {
     /// compute unit).
     pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
         let st = Stage::new(p, is_gpu(dev), want);
-        let shaped = std::env::var(SHAPE_ENV).is_ok_and(|v| !v.trim().is_empty());
-        if shaped || !dev.platform_name.contains("NVIDIA") {
+        if shape_var().is_some() || !dev.is_nvidia() {
             return st;
         }
         st.fitted(p, dev.compute_units as usize * NV_STRIP_GROUPS_PER_CU)
@@ -438,6 +435,13 @@ impl Stage {
         };
         bytes as u64
     }
+}
+
+/// [`SHAPE_ENV`]'s value where it is set and not blank.
+fn shape_var() -> Option<String> {
+    std::env::var(SHAPE_ENV)
+        .ok()
+        .filter(|v| !v.trim().is_empty())
 }
 
 /// The strip's rows per work-group for `nx` × `ny` cells in groups of `w` columns on a device

@@ -91,7 +91,7 @@ pub fn fused_defines(
         .int("DEV_SWEEPS", dec.sweeps as i64)
         .int("DEV_ALIAS", 1)
         .int("DEV_LEAN", i64::from(lean));
-    if dev.platform_name.contains("NVIDIA") {
+    if dev.is_nvidia() {
         d.option(&format!("-cl-nv-maxrregcount={NV_MAX_REGISTERS}"))
     } else {
         d

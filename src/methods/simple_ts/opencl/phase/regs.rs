@@ -25,7 +25,7 @@ const CAPPABLE: [&str; 5] = ["pseudo", "tp", "tp_sweep", "correct", "fluxes"];
 /// The register caps for `dev` (kernel, registers; none off NVIDIA without the variable); a
 /// bad value is refused in one line naming the variable.
 pub(super) fn caps(dev: &DeviceInfo) -> Result<Vec<(String, u32)>, DeviceError> {
-    let nvidia = dev.platform_name.contains("NVIDIA");
+    let nvidia = dev.is_nvidia();
     parse(
         std::env::var(PHASE_REGS_ENV).ok().as_deref(),
         nvidia,
