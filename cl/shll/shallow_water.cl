@@ -9,8 +9,9 @@
 /* (6) sw_vel with the reciprocal ri = 1/φ given (the same operations: a state's velocities share
  * the one division). */
 #define sw_vel_of(phi,ri,m)  (sw_wet(phi) ? (m) * (ri) : 0.0)
-/* (7) gravity-wave speed a = √φ (0 when dry or negative). */
-#define sw_a(phi)            (sqrt(fmax((phi), 0.0)))
+/* (7) gravity-wave speed a = √φ (0 when φ ≤ 0 or NaN). φ's maximum with 0 by a
+ * comparison (fmax costs a NaN-aware selection on NVIDIA and may keep −0). */
+#define sw_a(phi)            (sqrt((phi) > 0.0 ? (phi) : 0.0))
 /* (5) mass flux φu_n. */
 #define sw_f_phi(phi,un)     ((phi) * (un))
 /* (5) normal-momentum flux φu_n² + φ²/2 = m_n u_n + φ²/2. */

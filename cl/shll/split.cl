@@ -2,9 +2,10 @@
  * Davis wave speeds, per component. Twins: src/methods/shll/split.rs. Needs CFG_D (the
  * dissipation coefficient) and CFG_CLAMP_CHI (1: χ clamped to [−1, 1], spec §3.3). */
 
-/* (8) x clamped to [−1, 1] by two comparisons (a NaN stays NaN; fmin and fmax cost a
- * NaN-aware selection each on NVIDIA). */
-#define shll_clamp1(x)          ((x) > 1.0 ? 1.0 : ((x) < -1.0 ? -1.0 : (x)))
+/* (8) x clamped to [−1, 1]: ±1 with x's sign where |x| > 1, else x (a NaN stays NaN, −0
+ * stays −0). One comparison and a sign copy: fmin and fmax cost a NaN-aware selection each
+ * on NVIDIA, two comparisons two branches and their constants. */
+#define shll_clamp1(x)          (fabs(x) > 1.0 ? copysign(1.0, (x)) : (x))
 /* (8) critical number χ = u_n/a = u_n·(1/a), clamped to [−1, 1] by default; 0 where a = 0
  * (dry). A product with the reciprocal, so a cell's χ_x and χ_y share one division. */
 #define shll_chi(un,a)          ((a) > 0.0 ? (CFG_CLAMP_CHI ? shll_clamp1((un) * (1.0 / (a))) : (un) * (1.0 / (a))) : 0.0)

@@ -22,9 +22,10 @@ pub fn sw_vel_of(phi_dry: f64, phi: f64, ri: f64, m: f64) -> f64 {
     }
 }
 
-/// (7) gravity-wave speed a = √φ (0 when dry or negative).
+/// (7) gravity-wave speed a = √φ (0 when φ ≤ 0 or NaN; +0 for φ = −0, where `f64::max`
+/// may keep −0): the twin's maximum by a comparison.
 pub fn sw_a(phi: f64) -> f64 {
-    phi.max(0.0).sqrt()
+    (if phi > 0.0 { phi } else { 0.0 }).sqrt()
 }
 
 /// (5) mass flux φu_n.

@@ -2,9 +2,14 @@
 //! Davis wave speeds, per component. Twins of `cl/shll/split.cl` (`d` is `CFG_D`, `clamp`
 //! is `CFG_CLAMP_CHI`).
 
-/// (8) x clamped to [−1, 1]; a NaN stays NaN.
+/// (8) x clamped to [−1, 1]: ±1 with x's sign where |x| > 1, else x (a NaN stays NaN, −0
+/// stays −0); the twin's one comparison and sign copy.
 pub fn shll_clamp1(x: f64) -> f64 {
-    x.clamp(-1.0, 1.0)
+    if x.abs() > 1.0 {
+        1.0f64.copysign(x)
+    } else {
+        x
+    }
 }
 
 /// (8) critical number χ = u_n/a = u_n·(1/a), clamped to [−1, 1] when `clamp`; 0 where a = 0
