@@ -8,7 +8,8 @@
  * -D contract: CFG_NXT, CFG_NYT, CFG_NS (stored columns, rows, cells per variable), CFG_NX,
  * CFG_NY (computed), CFG_NG (ghost layers), CFG_DIM (1, 2), CFG_NV, CFG_SYS (1 Euler,
  * 2 shallow water, 3 convection–diffusion, 4 convection), CFG_FLUX (0 SHLL, 1 HLL,
- * 2 Rusanov), CFG_MUSCL, CFG_LIMITER, CFG_CLAMP_CHI, CFG_D, CFG_WALLS, CFG_DX, CFG_DY,
+ * 2 Rusanov), CFG_MUSCL, CFG_LIMITER, CFG_CLAMP_CHI, CFG_D, CFG_WALLS, CFG_SOLID_GROUPS (the
+ * strip skips the groups whose computed cells are all solid), CFG_DX, CFG_DY,
  * CFG_CFL, CFG_T_END, CFG_FIXED_DT, CFG_NGROUPS, the system constants (CFG_GAMMA,
  * CFG_PHI_DRY, CFG_CX, CFG_CY, CFG_AX, CFG_AY, CFG_NU, CFG_NUX, CFG_NUY), the sides
  * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
@@ -913,12 +914,14 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
 }
 
 /* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls,
- * `walled` gives each launched group the group it runs, 2·g + flag, where the flag marks the
- * groups whose cells or halo hold a solid cell (walled groups first, bands::walled_order):
- * those take the strip with its wall faces, the others a copy without any wall code (no mask
- * read, no solid flags exchanged), both in one launch so that neither waits for the other.
- * Where a group's footprint has no solid cell the wall branches are never taken, so both give
- * the same bits. */
+ * `walled` gives each launched group the group it runs, 4·g + flag (bands::walled_order; the
+ * flags of Stage::walled_groups): a group whose cells or halo hold a solid cell (1) takes
+ * the strip with its wall faces, a group with none (0) a copy without any wall code (no mask
+ * read, no solid flags exchanged), both in one launch so that neither waits for the other;
+ * where a group's footprint has no solid cell the wall branches are never taken, so both
+ * give the same bits. A group whose computed cells are all solid (2; CFG_SOLID_GROUPS where
+ * there is one) only stores its partial maxima, the strip's +0 for solid cells: its cells
+ * keep their state, which both levels hold from the start. */
 __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask,
@@ -928,7 +931,16 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
     __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
 #if CFG_WALLS
-    const int e = walled[GROUP_X + GROUP_Y * STAGE_GX], g = e >> 1;
+    const int e = walled[GROUP_X + GROUP_Y * STAGE_GX], g = e >> 2;
+#if CFG_SOLID_GROUPS
+    if ((e & 3) == 2) {
+        if (get_local_id(0) == 0) {
+            part_rate[g] = 0.0;
+            part_dq[g] = 0.0;
+        }
+        return;
+    }
+#endif
     if (e & 1)
         strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
                    xsolid, g % STAGE_GX, g / STAGE_GX, true);

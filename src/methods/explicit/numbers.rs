@@ -41,8 +41,9 @@ pub fn flops_per_cell(p: &Problem, st: &Stage) -> f64 {
     };
     // The tiled stage (Euler) computes each cell's primitives once, plus its tile's halo;
     // the other forms compute them for both states of every face.
+    // The strip's groups that are solid throughout compute nothing.
     if st.form == StageForm::Strip {
-        return strip_flops_per_cell(p, st, prim, fluxes, rate);
+        return strip_flops_per_cell(p, st, prim, fluxes, rate) * (1.0 - st.solid_share(p));
     }
     let (state, once) = if st.form == StageForm::Tile {
         let (lx, ly, rpi) = (st.lx, st.ly, st.rpi);
@@ -117,17 +118,20 @@ fn strip_flops_per_cell(p: &Problem, st: &Stage, prim: f64, fluxes: f64, rate: f
 
 /// Compulsory DRAM bytes of one stage `st` per computed cell: the input state read once, the
 /// output written once (+ U⁰ in the second RK2 stage, + the mask's 4 B with walls, in the
-/// strip only where its groups near a wall read it: [`Stage::walled_share`]).
+/// strip only where its groups near a wall read it: [`Stage::walled_share`]); in the strip,
+/// none for the cells of groups that are solid throughout ([`Stage::solid_share`]).
 pub fn stage_bytes(p: &Problem, st: &Stage, rk2: bool) -> (f64, f64) {
     let nv = p.nv() as f64;
+    // stage_fe's groups take the wall-free copy or skip; stage_rk2 (never a strip) reads it all.
+    let apart = st.walls_apart(p) && !rk2;
     let mask = match &p.solid {
         None => 0.0,
-        // stage_fe's groups take the wall-free copy; stage_rk2 (never a strip) reads it all.
-        Some(_) if st.walls_apart(p) && !rk2 => st.walled_share(p),
+        Some(_) if apart => st.walled_share(p),
         Some(_) => 1.0,
     };
-    let read = 8.0 * nv * if rk2 { 2.0 } else { 1.0 } + 4.0 * mask;
-    (read, 8.0 * nv)
+    let moved = if apart { 1.0 - st.solid_share(p) } else { 1.0 };
+    let read = 8.0 * nv * moved * if rk2 { 2.0 } else { 1.0 } + 4.0 * mask;
+    (read, 8.0 * nv * moved)
 }
 
 /// Compute units of the NVIDIA GPU whose fitted strip `simplets check` shows (an H100 SXM

@@ -72,6 +72,9 @@ pub fn defines(p: &Problem, st: &Stage) -> Defines {
         .int("CFG_CLAMP_CHI", i64::from(p.num.clamp_chi))
         .real("CFG_D", p.num.d)
         .int("CFG_WALLS", i64::from(p.solid.is_some()))
+        // The strip's skip of groups that are solid throughout, compiled only where there are
+        // some: without, the dam at 2048² (none) ran 1–2 % faster (run 112).
+        .int("CFG_SOLID_GROUPS", i64::from(st.solid_share(p) > 0.0))
         .real("CFG_DX", m.dx)
         .real("CFG_DY", m.dy)
         .real("CFG_CFL", cfl)

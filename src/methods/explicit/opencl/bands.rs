@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+use super::stage::{GROUP_FREE, GROUP_WALLED};
 use super::Stage;
 use crate::methods::explicit::Problem;
 
@@ -103,15 +104,16 @@ pub fn split(p: &Problem, st: &Stage) -> Split {
 }
 
 /// `stage_fe`'s `walled` argument: for each launched group, at its place `L = gx + gy·(groups
-/// along x)`, the group it runs, as `2·g + flag` with the flag of [`Stage::walled_groups`].
+/// along x)`, the group it runs, as `4·g + flag` with the flag of [`Stage::walled_groups`].
 /// Within each part of [`split`] (so that a rank's frame and interior still compute their
 /// own groups) the walled groups, which run the slower copy of the strip, take the first
-/// places: the GPU hands out a launch's groups about in the order of their places, so they
-/// spread over the compute units instead of several landing on one. Run 106 on an H200, the
-/// dam at 1024² (one wave of 621 groups): 38.1–38.5 → 35.4 µs per step; at 2048² and 4096²
-/// (several waves, where the GPU balances as groups finish) no change. A group computes the
-/// cells and partial maxima of `g` wherever it is launched, so the bits are the same. One 0
-/// where the stage has no walled copy (the argument is then unread).
+/// places, and the solid ones, which do next to nothing, the last: the GPU hands out a
+/// launch's groups about in the order of their places, so the walled ones spread over the
+/// compute units instead of several landing on one. Run 106 on an H200, the dam at 1024² (one
+/// wave of 621 groups): 38.1–38.5 → 35.4 µs per step; at 2048² and 4096² (several waves,
+/// where the GPU balances as groups finish) no change. A group computes the cells and
+/// partial maxima of `g` wherever it is launched, so the bits are the same. One 0 where the
+/// stage has no walled copy (the argument is then unread).
 pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
     if !st.walls_apart(p) {
         return vec![0];
@@ -124,9 +126,13 @@ pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
     for part in s.frame.iter().chain(&s.interior) {
         let places = part.places((lx, ly), gxs);
         let mut groups = places.clone();
-        groups.sort_by_key(|&g| flags[g] == 0);
+        groups.sort_by_key(|&g| match flags[g] {
+            GROUP_WALLED => 0,
+            GROUP_FREE => 1,
+            _ => 2,
+        });
         for (&at, &g) in places.iter().zip(&groups) {
-            order[at] = 2 * g as i32 + flags[g];
+            order[at] = 4 * g as i32 + flags[g];
         }
     }
     order
@@ -135,6 +141,7 @@ pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::methods::explicit::opencl::stage::GROUP_SOLID;
 
     /// Every group of the grid in exactly one part.
     fn covers_once(s: &Split, g: [usize; 2], l: [usize; 2]) {
@@ -150,9 +157,11 @@ mod tests {
     }
 
     /// The walled groups' order: a permutation of the groups in which every part of the split
-    /// launches its own groups, its walled ones first and each group with its flag. A wall
-    /// at x ∈ [0.4, 0.5], y ∈ [0, 0.3] of a 600 × 300 shallow-water mesh in strips of 126 × 16
-    /// cells: 5 columns of 19 groups, the walled ones in the middle column's first rows.
+    /// launches its own groups, its walled ones first, its solid ones last and each group
+    /// with its flag. A wall at x ∈ [0.4, 0.5], y ∈ [0, 0.3] of a 600 × 300 shallow-water mesh
+    /// in strips of 126 × 16 cells (5 columns of 19 groups, the walled ones in the middle
+    /// column's first rows), and in strips of 6 × 4 cells, of which those inside the wall are
+    /// solid.
     #[test]
     fn walled_groups_start_first_within_each_part() {
         let json = r#"{"name":"w","method":"shll_shallow_water",
@@ -165,37 +174,49 @@ mod tests {
             .unwrap()
             .explicit_problem()
             .unwrap();
-        let st = Stage::new(&p, true, None);
-        assert_eq!(st.form, crate::methods::explicit::opencl::StageForm::Strip);
-        let flags = st.walled_groups(&p);
-        let order = walled_order(&p, &st);
-        assert_eq!(order.len(), flags.len());
-        let walled = flags.iter().filter(|&&f| f != 0).count();
-        assert!(
-            walled > 0 && walled < flags.len() / 4,
-            "{walled} of {}",
-            flags.len()
-        );
-        let mut seen = vec![false; flags.len()];
-        let (lx, ly) = st.work_group();
-        let gxs = st.global(&p)[0] / lx;
-        let s = split(&p, &st);
-        for part in s.frame.iter().chain(&s.interior) {
-            let places = part.places((lx, ly), gxs);
-            let runs: Vec<usize> = places.iter().map(|&at| order[at] as usize).collect();
-            // Each entry is a group of this part with its own flag, each group once.
-            for &e in &runs {
-                let g = e / 2;
-                assert!(places.contains(&g), "{g} outside its part");
-                assert_eq!(e % 2, flags[g] as usize);
-                assert!(!seen[g], "{g} twice");
-                seen[g] = true;
+        let small = Stage {
+            lx: 8,
+            rpi: 4,
+            ..Stage::new(&p, true, None)
+        };
+        for (st, solid) in [(Stage::new(&p, true, None), false), (small, true)] {
+            assert_eq!(st.form, crate::methods::explicit::opencl::StageForm::Strip);
+            let flags = st.walled_groups(&p);
+            let order = walled_order(&p, &st);
+            assert_eq!(order.len(), flags.len());
+            let walled = flags.iter().filter(|&&f| f == GROUP_WALLED).count();
+            assert!(
+                walled > 0 && walled < flags.len() / 4,
+                "{walled} of {}",
+                flags.len()
+            );
+            // Strips of 6 × 4 cells fit inside the wall's 60 × 90; those of 126 × 16 do not.
+            let solids = flags.iter().filter(|&&f| f == GROUP_SOLID).count();
+            assert_eq!(solids > 0, solid, "{solids} solid groups");
+            let mut seen = vec![false; flags.len()];
+            let (lx, ly) = st.work_group();
+            let gxs = st.global(&p)[0] / lx;
+            let s = split(&p, &st);
+            for part in s.frame.iter().chain(&s.interior) {
+                let places = part.places((lx, ly), gxs);
+                let runs: Vec<usize> = places.iter().map(|&at| order[at] as usize).collect();
+                // Each entry is a group of this part with its own flag, each group once.
+                for &e in &runs {
+                    let g = e / 4;
+                    assert!(places.contains(&g), "{g} outside its part");
+                    assert_eq!(e % 4, flags[g] as usize);
+                    assert!(!seen[g], "{g} twice");
+                    seen[g] = true;
+                }
+                // Walled groups first, solid ones last.
+                let rank = |e: &usize| [1, 0, 2][e % 4];
+                assert!(
+                    runs.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])),
+                    "{runs:?}"
+                );
             }
-            // Walled groups first.
-            let first_free = runs.iter().position(|e| e % 2 == 0).unwrap_or(runs.len());
-            assert!(runs[first_free..].iter().all(|e| e % 2 == 0), "{runs:?}");
+            assert!(seen.iter().all(|&s| s));
         }
-        assert!(seen.iter().all(|&s| s));
         // Without walls there is no walled copy, and the argument is one unread 0.
         let open = crate::methods::AnyCase::from_json(
             &json.replace(r#""walls":[{"x":[0.4,0.5],"y":[0,0.3]}],"#, ""),
