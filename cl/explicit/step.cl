@@ -677,7 +677,8 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
     bool solid_b = false;
 #if DEV_PREFETCH
     /* The next row's state, read one row ahead so that its latency hides behind this row's
-     * arithmetic. */
+     * arithmetic. The reads keep their condition: read on every pass (column and row clamped),
+     * they were placed by ptxas next to their use, below the barrier (run 109). */
     real sn[4] = {0.0, 0.0, 0.0, 0.0};
     bool solid_n = false;
     if (col) {
