@@ -11,6 +11,7 @@
 mod bands;
 mod stage;
 mod strips;
+mod walls;
 
 pub use crate::device::OVERLAP_ENV;
 

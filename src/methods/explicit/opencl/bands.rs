@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::stage::{GROUP_FREE, GROUP_WALLED};
+use super::walls::{GROUP_FREE, GROUP_WALLED};
 use super::Stage;
 use crate::methods::explicit::Problem;
 
@@ -141,7 +141,7 @@ pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::explicit::opencl::stage::GROUP_SOLID;
+    use crate::methods::explicit::opencl::walls::GROUP_SOLID;
 
     /// Every group of the grid in exactly one part.
     fn covers_once(s: &Split, g: [usize; 2], l: [usize; 2]) {
