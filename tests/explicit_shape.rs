@@ -8,7 +8,7 @@
 //!
 //! Tolerance: none (bit-identical), as `tests/explicit_parity.rs`.
 
-use simplets::methods::cese::opencl::TILE_ENV;
+use simplets::methods::cese::opencl::{SWEEP_ENV, TILE_ENV};
 use simplets::methods::cese::solver::Cese;
 use simplets::methods::explicit::opencl::{PREFETCH_ENV, SHAPE_ENV, STAGE_ENV};
 use simplets::methods::explicit::solver::Explicit;
@@ -89,9 +89,15 @@ const CESE: &str = r#"{"name":"c5","method":"cese_euler","scheme":{"alpha":3},
     {"circle":{"x":0.7,"y":0.4,"r":0.25},"state":{"rho":0.1,"p":1}}]},
     "time":{"cfl":0.5,"steps":12}}"#;
 
+/// 1D: reflective west, inflow east, the default α, across several groups of the smaller sweeps.
+const CESE_1D: &str = r#"{"name":"c6","method":"cese_euler","grid":{"nx":37,"ny":1,"x":[0,1],"y":[0,1]},
+    "boundaries":{"west":{"kind":"reflective"},"east":{"kind":"inflow","state":{"rho":0.5,"u":-0.4,"p":0.4}}},
+    "initial":{"state":{"rho":0.5,"u":-0.4,"p":0.4},"regions":[{"x":[0,0.4],"state":{"rho":1,"p":1}}]},
+    "time":{"cfl":0.6,"steps":12}}"#;
+
 /// The bits of a run on a shape the device can hold, or `None` where the device refused the
-/// shape's local memory in one line (a 16 × 8 CE/SE tile or a 64 × 4 × 4 SHLL tile needs
-/// more than the 48 KiB of an H100; PoCL holds them all). Any other error fails the test.
+/// shape's local memory in one line (a 64 × 4 × 4 SHLL tile needs more than the 48 KiB of
+/// an H100; PoCL holds them all). Any other error fails the test.
 fn fitting(shape: &str, got: Result<Vec<u64>, String>) -> Option<Vec<u64>> {
     match got {
         Ok(b) => Some(b),
@@ -104,29 +110,51 @@ fn fitting(shape: &str, got: Result<Vec<u64>, String>) -> Option<Vec<u64>> {
 fn any_stage_shape_gives_the_reference_bits() {
     let want = cese_bits(CESE, BackendKind::Reference, KernelForm::Phase, 12).unwrap();
     let mut compared = 0;
+    // The work-group of the split kernels (the fused sweep has its own shape, below).
     for tile in ["16x4", "4x16", "32x2", "1x1", "16x8"] {
         // The only test of this binary: no other thread reads the environment.
         std::env::set_var(TILE_ENV, tile);
-        for kernel in [KernelForm::Phase, KernelForm::Fused] {
-            let got = cese_bits(CESE, BackendKind::OpenCl, kernel, 12);
-            let Some(got) = fitting(tile, got) else {
-                continue;
-            };
-            assert!(
-                got == want,
-                "tile {tile} {kernel:?}: OpenCL differs from the reference"
-            );
-            compared += 1;
-        }
+        let got = cese_bits(CESE, BackendKind::OpenCl, KernelForm::Phase, 12).unwrap();
+        assert!(
+            got == want,
+            "tile {tile}: OpenCL differs from the reference"
+        );
+        compared += 1;
     }
-    // The default tile and three others fit any device with 32 KiB of local memory.
-    assert!(compared >= 8, "only {compared} CE/SE tiles ran");
+    assert_eq!(compared, 5);
     for bad in ["12x8", "8", "8x0", "8xeight"] {
         std::env::set_var(TILE_ENV, bad);
         let e = cese_bits(CESE, BackendKind::OpenCl, KernelForm::Fused, 1).unwrap_err();
         assert!(e.contains(TILE_ENV) && !e.contains('\n'), "{bad}: {e}");
     }
     std::env::remove_var(TILE_ENV);
+
+    // The sweep of fused_2d (and fused_1d's W): strips one to three output columns wide and
+    // one to many rows high put the group edges next to every side of CESE and CESE_1D.
+    let want_1d = cese_bits(CESE_1D, BackendKind::Reference, KernelForm::Phase, 12).unwrap();
+    let mut compared = 0;
+    for shape in ["128x16", "4x1", "8x3", "16x19", "32x7", "64x40"] {
+        std::env::set_var(SWEEP_ENV, shape);
+        for (case, want) in [(CESE, &want), (CESE_1D, &want_1d)] {
+            let got = cese_bits(case, BackendKind::OpenCl, KernelForm::Fused, 12);
+            let Some(got) = fitting(shape, got) else {
+                continue;
+            };
+            assert!(
+                got == *want,
+                "sweep {shape}: OpenCL differs from the reference"
+            );
+            compared += 1;
+        }
+    }
+    // Every sweep up to 128 items fits any device with 48 KiB of local memory.
+    assert_eq!(compared, 12, "only {compared} CE/SE sweeps ran");
+    for bad in ["6x8", "128", "128x0", "2x4", "2048x1"] {
+        std::env::set_var(SWEEP_ENV, bad);
+        let e = cese_bits(CESE, BackendKind::OpenCl, KernelForm::Fused, 1).unwrap_err();
+        assert!(e.contains(SWEEP_ENV) && !e.contains('\n'), "{bad}: {e}");
+    }
+    std::env::remove_var(SWEEP_ENV);
 
     // Both first-order SHLL cases run the strip stage by default; any strip shape, and any
     // shape of the tile form (STAGE_ENV=tile), gives the reference's bits. The small strips

@@ -9,9 +9,10 @@
  * per plane), CFG_NV (3 in 1D, 4 in 2D), CFG_DIM, CFG_GAMMA, CFG_ALPHA, CFG_QDX, CFG_QDY
  * (Δ/4), CFG_RDX, CFG_RDY (1/Δ), CFG_RDX2 (2/Δx), CFG_H (the CFL length), CFG_CFL,
  * CFG_T_END, CFG_FIXED_DT, CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH (0 outflow,
- * 1 reflective, 2 inflow, 3 periodic), CFG_NGROUPS (groups of half_b / fused_*),
- * CFG_NGROUPS2 (groups of reduce); DEV_LX, DEV_LY (work-group of half_b and fused_*; the
- * fused tile is DEV_LX × DEV_LY outputs), DEV_RED (reduction work-group).
+ * 1 reflective, 2 inflow, 3 periodic), CFG_NGROUPS (groups of half_b or fused_*),
+ * CFG_NGROUPS2 (groups of reduce); DEV_LX, DEV_LY (work-group of half_a, half_b and
+ * fused_1d), DEV_SW, DEV_SR (fused_2d's sweep: DEV_SW items, DEV_SR output rows per group),
+ * DEV_RED (reduction work-group).
  *
  * Storage: a level is CFG_NV·(1 + CFG_DIM) planes of CFG_NS values (u, u_x, u_y), point
  * (i, j) at i + j·CFG_SX. Bytes per integer point and step (compulsory): fused 8·P read +
@@ -331,19 +332,28 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
     }
 }
 
-/* The group's maxima of the rate and |Δρ| into part_rate, part_dq. */
-inline void group_out(__local real* lr, __local real* ld, const real r, const real d,
-                      __global real* part_rate, __global real* part_dq)
+/* The maxima of the rate and |Δρ| over the n items of a group (item l holds r, d) into
+ * part_rate, part_dq. */
+inline void group_out_n(__local real* lr, __local real* ld, const int l, const int n,
+                        const real r, const real d, __global real* part_rate,
+                        __global real* part_dq)
 {
-    const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
     lr[l] = r;
     ld[l] = d;
-    group_max2(lr, ld, l, DEV_LX * DEV_LY);
+    group_max2(lr, ld, l, n);
     if (l == 0) {
         const int g = get_group_id(0) + get_group_id(1) * get_num_groups(0);
         part_rate[g] = lr[0];
         part_dq[g] = ld[0];
     }
+}
+
+/* group_out_n over a DEV_LX × DEV_LY group. */
+inline void group_out(__local real* lr, __local real* ld, const real r, const real d,
+                      __global real* part_rate, __global real* part_dq)
+{
+    const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
+    group_out_n(lr, ld, l, DEV_LX * DEV_LY, r, d, part_rate, part_dq);
 }
 
 /* Half step A: one work-item per half-level point (nx + 1 (× ny + 1)). */
@@ -399,140 +409,166 @@ __kernel void half_b(__global const real* h, __global const real* q_old, __globa
 }
 
 #if CFG_DIM == 1
-/* Both half steps of DEV_LX integer points in one launch: the group's DEV_LX + 2 integer
- * parents (ghosts included) and DEV_LX + 1 half points live in local memory, each parent's
- * contribution computed once. */
+/* Both half steps of DEV_SW − 2 integer points in one launch: item l holds the integer
+ * point k0 − 1 + l (items 0 and DEV_SW − 1 the halo, ghosts included), the half point
+ * k0 + l (between its point and its right neighbour's) and the output k0 + l, so every item
+ * of a phase has a point to compute; each parent's contribution is computed once and lives
+ * in local memory. */
 __kernel void fused_1d(__global const real* q_old, __global real* q_out,
                        __global const real* clock, __global const real* inflow,
                        __global real* part_rate, __global real* part_dq)
 {
-    __local Parent1 pa[DEV_LX + 2];
-    __local Parent1 pb[DEV_LX + 1];
-    __local real lr[DEV_LX], ld[DEV_LX];
+    __local Parent1 pa[DEV_SW];
+    __local Parent1 pb[DEV_SW - 1];
+    __local real lr[DEV_SW], ld[DEV_SW];
     const int l = get_local_id(0);
-    const int k0 = get_group_id(0) * DEV_LX;
+    const int k0 = get_group_id(0) * (DEV_SW - 2);
     const StepK k = step_k(clock[0]);
-    for (int t = l; t < DEV_LX + 2; t += DEV_LX) {
-        const int i = k0 - 1 + t;
-        if (i <= CFG_NX) {
-            const Point p = parent_point(q_old, inflow, i, 0);
-            pa[t] = parent_1d(&p, &k);
-        }
+    if (k0 - 1 + l <= CFG_NX) {
+        const Point p = parent_point(q_old, inflow, k0 - 1 + l, 0);
+        pa[l] = parent_1d(&p, &k);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = l; t < DEV_LX + 1; t += DEV_LX) {
-        if (k0 + t <= CFG_NX) {
-            const Point hp = point_1d(pa[t], pa[t + 1]);
-            pb[t] = parent_1d(&hp, &k);
-        }
+    if (l < DEV_SW - 1 && k0 + l <= CFG_NX) {
+        const Point hp = point_1d(pa[l], pa[l + 1]);
+        pb[l] = parent_1d(&hp, &k);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int i = k0 + l;
     real r = 0.0, d = 0.0;
-    if (i < CFG_NX) {
+    if (l < DEV_SW - 2 && i < CFG_NX) {
         const Point o = point_1d(pb[l], pb[l + 1]);
         put(q_out, i, &o);
         r = rate(o.u);
         d = fabs(o.u[0] - pa[l + 1].u[0]);
     }
-    group_out(lr, ld, r, d, part_rate, part_dq);
+    group_out_n(lr, ld, l, DEV_SW, r, d, part_rate, part_dq);
 }
 #else
-/* Values per parent in the fused 2D kernel's local memory: its shares for the four children
- * it is a parent of (4 roles × 4 components) and its 4 Taylor values. */
-#define NSH 20
-
-/* The shares and Taylor values of the parent `pt` into entry t of the structure-of-arrays
- * local buffer s of n entries. Roles: 0 the child's LD parent (sx, sy) = (−1, −1), 1 RD
- * (1, −1), 2 RU (1, 1), 3 LU (−1, 1), the offsets point_from gives them, so each share is
- * the value point_from computes. */
-inline void shares_to(__local real* s, const int n, const int t, const Point* pt,
-                      const StepK* k)
+/* One parent's shares for the four children it is a parent of (the values point_from takes
+ * from it): ld where it is the child's LD parent (sx, sy) = (−1, −1), rd (1, −1), ru (1, 1),
+ * lu (−1, 1), and its Taylor values up. */
+inline void shares_of(const Point* pt, const StepK* k, real* ld, real* rd, real* ru, real* lu,
+                      real* up)
 {
     const Parent2 p = parent_2d(pt, k);
     for (int v = 0; v < 4; v++) {
-        s[v * n + t] = term(k, &p, v, -1.0, -1.0);
-        s[(4 + v) * n + t] = term(k, &p, v, 1.0, -1.0);
-        s[(8 + v) * n + t] = term(k, &p, v, 1.0, 1.0);
-        s[(12 + v) * n + t] = term(k, &p, v, -1.0, 1.0);
-        s[(16 + v) * n + t] = p.up[v];
+        ld[v] = term(k, &p, v, -1.0, -1.0);
+        rd[v] = term(k, &p, v, 1.0, -1.0);
+        ru[v] = term(k, &p, v, 1.0, 1.0);
+        lu[v] = term(k, &p, v, -1.0, 1.0);
+        up[v] = p.up[v];
     }
 }
 
-/* The new point whose parents LD, RD, RU, LU are entries a, b, c, d of s (shares_to). */
-inline Point point_of(__local const real* s, const int n, const int a, const int b,
-                      const int c, const int d)
+/* The local memory of one level of the sweep (structure of arrays, DEV_SW entries per
+ * component): slot 0 the ru shares of the current row, slots 1 + p the rd shares and 3 + p
+ * the Taylor values of the rows of parity p (the current and the previous row). */
+#define SW_SLOTS   (5 * 4 * DEV_SW)
+#define SW_AT(s,v) (((s) * 4 + (v)) * DEV_SW)
+
+/* An item's row of one level: its parent's shares the left neighbour needs into b (rd and up
+ * in the slots of parity par). */
+inline void sweep_put(__local real* b, const int l, const int par, const real* rd,
+                      const real* ru, const real* up)
 {
-    real tld[4], trd[4], tru[4], tlu[4], uld[4], urd[4], uru[4], ulu[4];
     for (int v = 0; v < 4; v++) {
-        tld[v] = s[v * n + a];
-        trd[v] = s[(4 + v) * n + b];
-        tru[v] = s[(8 + v) * n + c];
-        tlu[v] = s[(12 + v) * n + d];
-        uld[v] = s[(16 + v) * n + a];
-        urd[v] = s[(16 + v) * n + b];
-        uru[v] = s[(16 + v) * n + c];
-        ulu[v] = s[(16 + v) * n + d];
+        b[SW_AT(0, v) + l] = ru[v];
+        b[SW_AT(1 + par, v) + l] = rd[v];
+        b[SW_AT(3 + par, v) + l] = up[v];
     }
-    return point_2d(tld, trd, tru, tlu, uld, urd, uru, ulu);
 }
 
-/* Both half steps of a DEV_LX × DEV_LY tile of integer points in one launch, each parent's
- * quantities computed once (as fused_1d does): the shares of the (DEV_LX + 2) × (DEV_LY + 2)
- * integer points around the tile (ghosts included) into local memory, from them the
- * (DEV_LX + 1) × (DEV_LY + 1) half points the tile needs and their shares, then the tile.
- * The split kernels evaluate parent_2d eight times per integer point and step (four per
- * new point and half step); this kernel (N1 + N2) / (DEV_LX · DEV_LY) times (3.0 at the default 16 × 4). */
+/* The new point above and right of an item's parents, from its own shares (ld and uld of
+ * the previous row, lu and ulu of the current one) and its right neighbour's in b. */
+inline Point sweep_point(__local const real* b, const int l, const int par, const real* ld,
+                         const real* uld, const real* lu, const real* ulu)
+{
+    real trd[4], tru[4], urd[4], uru[4];
+    for (int v = 0; v < 4; v++) {
+        tru[v] = b[SW_AT(0, v) + l + 1];
+        uru[v] = b[SW_AT(3 + par, v) + l + 1];
+        trd[v] = b[SW_AT(2 - par, v) + l + 1];
+        urd[v] = b[SW_AT(4 - par, v) + l + 1];
+    }
+    return point_2d(ld, trd, tru, lu, uld, urd, uru, ulu);
+}
+
+/* Both half steps of a strip of (DEV_SW − 2) × DEV_SR integer points in one launch, each
+ * parent's quantities computed once: a work-group is one row of DEV_SW items that sweeps up
+ * the strip. Item l holds the integer column i0 − 1 + l (items 0 and DEV_SW − 1 the halo
+ * columns, ghosts included), the half column i0 + l (between its integer point and its right
+ * neighbour's) and the output column i0 + l (l < DEV_SW − 2). Pass m computes the integer
+ * row j0 − 1 + m, the half row j0 − 1 + m from it and the row below, and the output row
+ * j0 − 2 + m from the last two half rows: DEV_SR + 2 integer and DEV_SR + 1 half rows for
+ * DEV_SR output rows (the halo the fusion needs, spec §5.1), a parent of either level
+ * evaluated (1 + 2/DEV_SR)·DEV_SW/(DEV_SW − 2) and (1 + 1/DEV_SR)·(DEV_SW − 1)/(DEV_SW − 2)
+ * times per output (the split kernels: 4 and 4). An item keeps its own shares for the next
+ * row in registers and passes its neighbour the rest through local memory (two rows of each
+ * level: one barrier per level and row). The same parents, shares and points as half_a and
+ * half_b, hence the same bits. */
 __kernel void fused_2d(__global const real* q_old, __global real* q_out,
                        __global const real* clock, __global const real* inflow,
                        __global real* part_rate, __global real* part_dq)
 {
-#define W1 (DEV_LX + 2)
-#define N1 ((DEV_LX + 2) * (DEV_LY + 2))
-#define W2 (DEV_LX + 1)
-#define N2 ((DEV_LX + 1) * (DEV_LY + 1))
-    __local real s1[NSH * N1];
-    __local real s2[NSH * N2];
-    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY];
-    const int l = get_local_id(0) + get_local_id(1) * DEV_LX;
-    const int i0 = get_group_id(0) * DEV_LX, j0 = get_group_id(1) * DEV_LY;
+    __local real bi[SW_SLOTS], bh[SW_SLOTS];
+    __local real lr[DEV_SW], ld[DEV_SW];
+    const int l = get_local_id(0);
+    const int i0 = get_group_id(0) * (DEV_SW - 2), j0 = get_group_id(1) * DEV_SR;
     const StepK k = step_k(clock[0]);
-    /* Integer points i0 − 1 … i0 + DEV_LX, j0 − 1 … j0 + DEV_LY (those some half point reads). */
-    for (int t = l; t < N1; t += DEV_LX * DEV_LY) {
-        const int i = i0 - 1 + t % W1, j = j0 - 1 + t / W1;
-        if (i <= CFG_NX && j <= CFG_NY) {
-            const Point p = parent_point(q_old, inflow, i, j);
-            shares_to(s1, N1, t, &p, &k);
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    /* Half points (i0 + a, j0 + b): parents (i0 + a − 1, j0 + b − 1) … (i0 + a, j0 + b). */
-    for (int t = l; t < N2; t += DEV_LX * DEV_LY) {
-        const int a = t % W2, b = t / W2;
-        if (i0 + a <= CFG_NX && j0 + b <= CFG_NY) {
-            const int e = a + b * W1;
-            const Point h = point_of(s1, N1, e, e + 1, e + 1 + W1, e + W1);
-            shares_to(s2, N2, t, &h, &k);
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int li = get_local_id(0), lj = get_local_id(1);
-    const int i = i0 + li, j = j0 + lj;
+    const int i = i0 - 1 + l;
+    /* Output rows j0 … j0 + rows − 1 of this group; pass m ends output row j0 + m − 2. */
+    const int rows = min(DEV_SR, CFG_NY - j0);
+    /* The own shares of the previous row (ld, and the Taylor values) of either level. */
+    real ild[4] = {0.0, 0.0, 0.0, 0.0}, iup[4] = {0.0, 0.0, 0.0, 0.0};
+    real hld[4] = {0.0, 0.0, 0.0, 0.0}, hup[4] = {0.0, 0.0, 0.0, 0.0};
     real r = 0.0, d = 0.0;
-    if (i < CFG_NX && j < CFG_NY) {
-        const int t = li + lj * W2;
-        const Point o = point_of(s2, N2, t, t + 1, t + 1 + W2, t + W2);
-        const int c = i + j * CFG_SX;
-        put(q_out, c, &o);
-        r = rate(o.u);
-        d = fabs(o.u[0] - q_old[c]);
+    for (int m = 0; m < rows + 2; m++) {
+        const int par = m & 1, j = j0 - 1 + m;
+        real sld[4], srd[4], sru[4], slu[4], sup[4];
+        /* Integer point (i, j): every point some half point of the group reads. */
+        const bool have_i = i <= CFG_NX && j <= CFG_NY;
+        if (have_i) {
+            const Point p = parent_point(q_old, inflow, i, j);
+            shares_of(&p, &k, sld, srd, sru, slu, sup);
+            sweep_put(bi, l, par, srd, sru, sup);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* Half point (i0 + l, j): parents (i, j − 1), (i + 1, j − 1), (i + 1, j), (i, j). */
+        const bool have_h = m > 0 && l < DEV_SW - 1 && i0 + l <= CFG_NX && j <= CFG_NY;
+        real hrd[4], hru[4], hlu[4], hnew_ld[4], hnew_up[4];
+        if (have_h) {
+            const Point h = sweep_point(bi, l, par, ild, iup, slu, sup);
+            shares_of(&h, &k, hnew_ld, hrd, hru, hlu, hnew_up);
+            sweep_put(bh, l, par, hrd, hru, hnew_up);
+        }
+        if (have_i) {
+            for (int v = 0; v < 4; v++) {
+                ild[v] = sld[v];
+                iup[v] = sup[v];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* Output (i0 + l, j − 1): half parents (i0 + l, j − 1) … (i0 + l + 1, j). */
+        const int oi = i0 + l, oj = j - 1;
+        if (m > 1 && l < DEV_SW - 2 && oi < CFG_NX) {
+            const Point o = sweep_point(bh, l, par, hld, hup, hlu, hnew_up);
+            const int c = oi + oj * CFG_SX;
+            put(q_out, c, &o);
+            r = nan_max(r, rate(o.u));
+            d = nan_max(d, fabs(o.u[0] - q_old[c]));
+        }
+        if (have_h) {
+            for (int v = 0; v < 4; v++) {
+                hld[v] = hnew_ld[v];
+                hup[v] = hnew_up[v];
+            }
+        }
     }
-    group_out(lr, ld, r, d, part_rate, part_dq);
-#undef W1
-#undef N1
-#undef W2
-#undef N2
+    group_out_n(lr, ld, l, DEV_SW, r, d, part_rate, part_dq);
 }
+#undef SW_SLOTS
+#undef SW_AT
 #endif
 
 /* First level of the reduction of the per-group maxima: CFG_NGROUPS2 groups of DEV_RED. */

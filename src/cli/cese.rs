@@ -7,7 +7,9 @@ use std::path::Path;
 use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::cese::numbers::{flops_per_point, render, step_bytes};
-use simplets::methods::cese::opencl::{defines, groups, groups2, source, work_group, Form};
+use simplets::methods::cese::opencl::{
+    defines, grid_groups, groups, groups2, source, sweep, work_group, Form,
+};
 use simplets::methods::cese::solver::Cese;
 use simplets::methods::cese::Problem;
 use simplets::methods::{AnyCase, KernelForm};
@@ -32,11 +34,12 @@ pub fn check(case: &AnyCase) {
 pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failure> {
     let p = problem(case);
     let text = format!(
-        "/* simplets {}: case {}, CE/SE kernels ({}), build options: {} */\n{}",
+        "/* simplets {}: case {}, CE/SE kernels ({}), build options: split {}; fused {} */\n{}",
         env!("CARGO_PKG_VERSION"),
         p.common.name,
         p.label(),
-        defines(&p).to_options(),
+        defines(&p, Form::Split).to_options(),
+        defines(&p, Form::Fused).to_options(),
         source()
     );
     simplets::output::atomic::write_atomic(file, text.as_bytes(), force).map_err(|e| match e {
@@ -64,16 +67,21 @@ pub fn build_kernels(
         ))
     })?;
     let cache = simplets::device::KernelCache::new(dir);
-    let built = simplets::device::build_cached(&dev, &source(), &defines(&p), None, Some(&cache))
-        .map_err(|e| Failure::Run(e.into()))?;
-    println!(
-        "kernels for {} on {} cached in {}: cese {:.2} s ({})",
-        p.common.name,
-        dev.name,
-        cache.dir().display(),
-        built.build_seconds(),
-        built.cache_status()
-    );
+    // The forms differ in their group counts (`CFG_NGROUPS`): one program each.
+    for form in [Form::Split, Form::Fused] {
+        let built =
+            simplets::device::build_cached(&dev, &source(), &defines(&p, form), None, Some(&cache))
+                .map_err(|e| Failure::Run(e.into()))?;
+        println!(
+            "kernels for {} on {} cached in {}: {} {:.2} s ({})",
+            p.common.name,
+            dev.name,
+            cache.dir().display(),
+            form.name(),
+            built.build_seconds(),
+            built.cache_status()
+        );
+    }
     Ok(())
 }
 
@@ -100,6 +108,12 @@ fn count(flops: f64, read: f64, written: f64) -> KernelCount {
 fn items(p: &Problem, n: [usize; 2]) -> f64 {
     let (lx, ly) = work_group(p.mesh.dims);
     (n[0].div_ceil(lx) * lx * n[1].div_ceil(ly) * ly) as f64
+}
+
+/// Work-items of the fused kernels (W per group).
+fn sweep_items(p: &Problem) -> f64 {
+    let (gx, gy) = grid_groups(p, Form::Fused);
+    (gx * gy * sweep().0) as f64
 }
 
 /// The analytic model of `p`'s kernels in `form` ([`simplets::methods::cese::numbers`]) as
@@ -132,11 +146,12 @@ pub fn counts(p: &Problem, form: Form) -> Counts {
         }
         Form::Fused => {
             let name = if m.dims == 2 { "fused_2d" } else { "fused_1d" };
-            kernels.insert(name.into(), count(fl / out, r / out, w / out));
+            let n = sweep_items(p);
+            kernels.insert(name.into(), count(fl / n, r / n, w / n));
         }
     }
     // The reductions: 16 B per partial read, spread over their work-items.
-    let (ng, ng2) = (groups(p) as f64, groups2(p) as f64);
+    let (ng, ng2) = (groups(p, form) as f64, groups2(p, form) as f64);
     kernels.insert(
         "reduce".into(),
         count(0.0, 16.0 * ng / (256.0 * ng2), 16.0 / 256.0),

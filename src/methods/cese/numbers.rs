@@ -2,7 +2,7 @@
 //! that `simplets bench` turns into roofline counts (an analytic count from the code per
 //! integer point and step; divisions and square roots count 1).
 
-use super::opencl::{device_bytes, fused_tile_points, groups, work_group, Form};
+use super::opencl::{device_bytes, groups, sweep, Form};
 use super::reference::max_rate;
 use super::Problem;
 
@@ -37,9 +37,9 @@ const SHARES_2D: f64 = 4.0 * 4.0 * 9.0;
 
 /// FP64 operations per integer point and step of `form`: the split kernels compute each
 /// new point's parents themselves (2 or 4 per point and half step); the fused 1D kernel
-/// computes each parent once; the fused 2D kernel computes each parent of its tile once with
-/// its four shares (the integer points around the tile, then the half points), then the
-/// tile's points from the shares.
+/// computes each parent of its group once (W integer and W − 1 half parents for W − 2
+/// outputs); the fused 2D kernel computes each parent of its strip once with its four shares (a sweep of W items and R output rows: W·(R + 2) integer points and
+/// (W − 1)·(R + 1) half points for (W − 2)·R outputs), then the outputs from the shares.
 pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
     let d = p.mesh.dims;
     let a = p.c.alpha as f64;
@@ -48,11 +48,15 @@ pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
     let rate = if d == 1 { 12.0 } else { 15.0 };
     match (form, d) {
         (Form::Split, _) => 2.0 * (parents * par + pt) + rate + 2.0,
-        (Form::Fused, 1) => 2.0 * (par + pt) + rate + 2.0,
+        (Form::Fused, 1) => {
+            // W integer parents and W − 1 half points with their parents for W − 2 outputs.
+            let w = sweep().0 as f64;
+            (w * par + (w - 1.0) * (pt + par)) / (w - 2.0) + pt + rate + 2.0
+        }
         (Form::Fused, _) => {
-            let (lx, ly) = work_group(2);
-            let (n1, n2) = fused_tile_points(2);
-            let out = (lx * ly) as f64;
+            let (w, r) = sweep();
+            let (n1, n2) = (w * (r + 2), (w - 1) * (r + 1));
+            let out = ((w - 2) * r) as f64;
             let combine = pt - SHARES_2D;
             (n1 as f64 * (par + SHARES_2D) + n2 as f64 * (combine + par + SHARES_2D)) / out
                 + combine
@@ -147,9 +151,10 @@ pub fn render(p: &Problem) -> String {
     }
     let _ = writeln!(
         s,
-        "memory      host (reference) {}; {} work-groups per launch",
+        "memory      host (reference) {}; work-groups per launch: {} split, {} fused",
         crate::text::bytes(8.0 * 3.0 * m.len() as f64),
-        groups(p)
+        groups(p, Form::Split),
+        groups(p, Form::Fused)
     );
     s
 }

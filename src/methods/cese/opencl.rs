@@ -64,10 +64,8 @@ pub fn parse_tile(value: &str) -> Result<(usize, usize), String> {
     Ok((lx, ly))
 }
 
-/// The work-group (x, y) of the point kernels: 128 × 1 in 1D; 16 × 4 in 2D (the fused tile:
-/// the shares of 18 × 6 integer and 17 × 5 half points, 31 KiB of local memory; the fastest
-/// of seven tiles on an H100, 0.208 ns per point-step at 8192², against 0.222 at 8 × 8), or
-/// [`TILE_ENV`] where valid (`OpenCl::new` refuses an invalid one).
+/// The work-group (x, y) of the split kernels (and of `fused_1d`): 128 × 1 in 1D, 16 × 4 in
+/// 2D, or [`TILE_ENV`] where valid (`OpenCl::new` refuses an invalid one).
 pub fn work_group(dims: usize) -> (usize, usize) {
     const TILE: (usize, usize) = (16, 4);
     if dims == 2 {
@@ -80,42 +78,86 @@ pub fn work_group(dims: usize) -> (usize, usize) {
     }
 }
 
-/// Groups of `half_b` and the fused kernels (one output point per item).
-pub fn groups(p: &Problem) -> usize {
-    let (lx, ly) = work_group(p.mesh.dims);
-    p.mesh.nx.div_ceil(lx) * p.mesh.ny.div_ceil(ly)
+/// Environment variable that sets the sweep `WxR` of `fused_2d` (W items per work-group, R
+/// output rows per group) for tuning sweeps; any valid shape gives the same bits.
+pub const SWEEP_ENV: &str = "SIMPLETS_CESE_SWEEP";
+
+/// The sweep `WxR` of [`SWEEP_ENV`], or why not (W a power of two from 4 to 1024 for the
+/// group reduction, with two halo columns; R ≥ 1).
+pub fn parse_sweep(value: &str) -> Result<(usize, usize), String> {
+    let parts = crate::text::x_counts(value)?;
+    let [w, r] = parts[..] else {
+        return Err("expected WxR, e.g. 128x16".into());
+    };
+    if !(4..=1024).contains(&w) || !w.is_power_of_two() || r == 0 {
+        return Err("W must be a power of two from 4 to 1024 and R at least 1".into());
+    }
+    Ok((w, r))
+}
+
+/// The sweep of `fused_2d`: W = 128 items per work-group (126 output columns), R = 16 output
+/// rows per group, or [`SWEEP_ENV`] where valid; `fused_1d` takes its W.
+pub fn sweep() -> (usize, usize) {
+    const SWEEP: (usize, usize) = (128, 16);
+    match std::env::var(SWEEP_ENV) {
+        Ok(v) if !v.trim().is_empty() => parse_sweep(&v).unwrap_or(SWEEP),
+        _ => SWEEP,
+    }
+}
+
+/// Work-groups (x, y) of the launch that writes the new integer level in `form`: `half_b`
+/// (one output point per item), or W items for W − 2 output columns (`fused_1d`, the sweep
+/// of `fused_2d`).
+pub fn grid_groups(p: &Problem, form: Form) -> (usize, usize) {
+    let m = &p.mesh;
+    if form == Form::Fused {
+        let (w, r) = sweep();
+        if m.dims == 2 {
+            (m.nx.div_ceil(w - 2), m.ny.div_ceil(r))
+        } else {
+            (m.nx.div_ceil(w - 2), 1)
+        }
+    } else {
+        let (lx, ly) = work_group(m.dims);
+        (m.nx.div_ceil(lx), m.ny.div_ceil(ly))
+    }
+}
+
+/// Work-groups of the launch that writes the new level (one partial maximum each).
+pub fn groups(p: &Problem, form: Form) -> usize {
+    let (gx, gy) = grid_groups(p, form);
+    gx * gy
 }
 
 /// Groups of the first reduction level.
-pub fn groups2(p: &Problem) -> usize {
-    groups(p).div_ceil(RED).clamp(1, 1024)
+pub fn groups2(p: &Problem, form: Form) -> usize {
+    groups(p, form).div_ceil(RED).clamp(1, 1024)
 }
 
-/// Values per parent in the fused 2D kernel's local memory (`NSH` of `cl/cese/step.cl`).
-pub const SHARES: usize = 20;
-
-/// Integer and half points whose shares the fused 2D kernel holds per work-group.
-pub fn fused_tile_points(dims: usize) -> (usize, usize) {
+/// Local memory per work-group of `form`'s output kernel, bytes, and its work-items.
+pub fn local_bytes(dims: usize, form: Form) -> (usize, usize) {
     let (lx, ly) = work_group(dims);
-    ((lx + 2) * (ly + 2), (lx + 1) * (ly + 1))
-}
-
-/// Local memory of the fused kernel, bytes.
-pub fn fused_local_bytes(dims: usize) -> usize {
-    let (lx, ly) = work_group(dims);
-    let red = 2 * lx * ly * 8;
-    if dims == 2 {
-        let (n1, n2) = fused_tile_points(dims);
-        SHARES * (n1 + n2) * 8 + red
-    } else {
-        (2 * lx + 3) * 9 * 8 + red
+    let red = |n: usize| 2 * n * 8;
+    match (form, dims) {
+        (Form::Split, _) => (red(lx * ly), lx * ly),
+        (Form::Fused, 1) => {
+            // W integer and W − 1 half parents of 9 values (`Parent1`).
+            let (w, _) = sweep();
+            ((2 * w - 1) * 9 * 8 + red(w), w)
+        }
+        (Form::Fused, _) => {
+            // Two levels of five slots of 4 components (`SW_SLOTS` of cl/cese/step.cl).
+            let (w, _) = sweep();
+            (2 * 20 * w * 8 + red(w), w)
+        }
     }
 }
 
 /// The `-D` defines of `p` (the contract at the top of `cl/cese/step.cl`).
-pub fn defines(p: &Problem) -> Defines {
+pub fn defines(p: &Problem, form: Form) -> Defines {
     let m = &p.mesh;
     let (lx, ly) = work_group(m.dims);
+    let (sw, sr) = sweep();
     let (cfl, fixed) = match p.rule {
         StepRule::Cfl(c) => (c, 0),
         StepRule::Fixed(_) => (1.0, 1),
@@ -145,10 +187,12 @@ pub fn defines(p: &Problem) -> Defines {
         .int("CFG_EAST", p.sides[1].id())
         .int("CFG_SOUTH", p.sides[2].id())
         .int("CFG_NORTH", p.sides[3].id())
-        .int("CFG_NGROUPS", groups(p) as i64)
-        .int("CFG_NGROUPS2", groups2(p) as i64)
+        .int("CFG_NGROUPS", groups(p, form) as i64)
+        .int("CFG_NGROUPS2", groups2(p, form) as i64)
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
+        .int("DEV_SW", sw as i64)
+        .int("DEV_SR", sr as i64)
         .int("DEV_RED", RED as i64)
 }
 
@@ -162,6 +206,18 @@ pub fn device_bytes(p: &Problem, form: Form) -> (u64, u64) {
     let level = 8 * p.mesh.len() as u64;
     let n = if form == Form::Split { 3 } else { 2 };
     (n * level, level)
+}
+
+/// An error naming `var` where it is set to a value `check` refuses.
+fn check_env(var: &'static str, check: fn(&str) -> Result<(), String>) -> Result<(), DeviceError> {
+    match std::env::var(var) {
+        Ok(v) if !v.trim().is_empty() => check(&v).map_err(|reason| DeviceError::BadBuildOption {
+            var,
+            value: v.clone(),
+            reason,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// The OpenCL solver of CE/SE.
@@ -181,26 +237,16 @@ const LEVEL: [&str; 2] = ["qa", "qb"];
 impl OpenCl {
     /// Set up `p` on the device `choice` names.
     pub fn new(p: Arc<Problem>, choice: &BackendChoice) -> Result<OpenCl, DeviceError> {
-        if let Ok(v) = std::env::var(TILE_ENV) {
-            if p.mesh.dims == 2 && !v.trim().is_empty() {
-                parse_tile(&v).map_err(|reason| DeviceError::BadBuildOption {
-                    var: TILE_ENV,
-                    value: v.clone(),
-                    reason,
-                })?;
-            }
+        if p.mesh.dims == 2 {
+            check_env(TILE_ENV, |v| parse_tile(v).map(drop))?;
+            check_env(SWEEP_ENV, |v| parse_sweep(v).map(drop))?;
         }
         let dev = select_device(choice.device.as_deref())?;
         require_fp64(&dev)?;
         let form = Form::of(choice.kernel);
         let (total, largest) = device_bytes(&p, form);
-        let (lx, ly) = work_group(p.mesh.dims);
-        let local = if form == Form::Fused {
-            fused_local_bytes(p.mesh.dims)
-        } else {
-            2 * lx * ly * 8
-        };
-        check_capacity(&dev, total, largest, local as u64, lx * ly)?;
+        let (local, items) = local_bytes(p.mesh.dims, form);
+        check_capacity(&dev, total, largest, local as u64, items)?;
         OpenCl::on(p, &dev, choice)
     }
 
@@ -214,7 +260,7 @@ impl OpenCl {
         let built = build_cached(
             dev,
             &source(),
-            &defines(&p),
+            &defines(&p, form),
             choice.log_dir.as_deref(),
             choice.cache.as_ref(),
         )?;
@@ -222,11 +268,11 @@ impl OpenCl {
         rt.real("qa", &p.initial)?;
         rt.real("qb", &p.initial)?;
         rt.real_zeros("h", if form == Form::Split { p.mesh.len() } else { 0 })?;
-        let ng = groups(&p);
+        let ng = groups(&p, form);
         rt.real_zeros("part_rate", ng)?;
         rt.real_zeros("part_dq", ng)?;
-        rt.real_zeros("part2_rate", groups2(&p))?;
-        rt.real_zeros("part2_dq", groups2(&p))?;
+        rt.real_zeros("part2_rate", groups2(&p, form))?;
+        rt.real_zeros("part2_dq", groups2(&p, form))?;
         let mut inflow = [0.0; 16];
         for (s, bc) in p.sides.iter().enumerate() {
             if let Bc::Inflow(st) = bc {
@@ -318,10 +364,14 @@ impl OpenCl {
                     .launch2(&format!("a{c}"), self.range(half), [lx, ly])?;
                 self.rt.launch2(&format!("b{c}"), out, [lx, ly])?;
             }
-            Form::Fused => self.rt.launch2(&format!("f{c}"), out, [lx, ly])?,
+            Form::Fused => {
+                let (gx, gy) = grid_groups(&self.p, Form::Fused);
+                let (w, _) = sweep();
+                self.rt.launch2(&format!("f{c}"), [gx * w, gy], [w, 1])?;
+            }
         }
         self.rt
-            .launch("reduce", RED * groups2(&self.p), Some(RED))?;
+            .launch("reduce", RED * groups2(&self.p, self.form), Some(RED))?;
         self.rt.launch("finish", RED, Some(RED))?;
         let mut clock = [0.0; 4];
         self.rt.read("clock", &mut clock)?;
