@@ -8,7 +8,7 @@ use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::cese::numbers::{flops_per_point, render, step_bytes};
 use simplets::methods::cese::opencl::{
-    defines, grid_groups, groups, groups2, source, sweep, work_group, Form,
+    defines, grid_groups, groups, groups2, source, work_group, Form, Sweep,
 };
 use simplets::methods::cese::solver::Cese;
 use simplets::methods::cese::Problem;
@@ -38,8 +38,8 @@ pub fn dump_kernel(case: &AnyCase, file: &Path, force: bool) -> Result<(), Failu
         env!("CARGO_PKG_VERSION"),
         p.common.name,
         p.label(),
-        defines(&p, Form::Split).to_options(),
-        defines(&p, Form::Fused).to_options(),
+        defines(&p, Form::Split, Sweep::default_env()).to_options(),
+        defines(&p, Form::Fused, Sweep::default_env()).to_options(),
         source()
     );
     simplets::output::atomic::write_atomic(file, text.as_bytes(), force).map_err(|e| match e {
@@ -68,10 +68,16 @@ pub fn build_kernels(
     })?;
     let cache = simplets::device::KernelCache::new(dir);
     // The forms differ in their group counts (`CFG_NGROUPS`): one program each.
+    let sw = Sweep::on(&p, &dev);
     for form in [Form::Split, Form::Fused] {
-        let built =
-            simplets::device::build_cached(&dev, &source(), &defines(&p, form), None, Some(&cache))
-                .map_err(|e| Failure::Run(e.into()))?;
+        let built = simplets::device::build_cached(
+            &dev,
+            &source(),
+            &defines(&p, form, sw),
+            None,
+            Some(&cache),
+        )
+        .map_err(|e| Failure::Run(e.into()))?;
         println!(
             "kernels for {} on {} cached in {}: {} {:.2} s ({})",
             p.common.name,
@@ -111,18 +117,18 @@ fn items(p: &Problem, n: [usize; 2]) -> f64 {
 }
 
 /// Work-items of the fused kernels (W per group).
-fn sweep_items(p: &Problem) -> f64 {
-    let (gx, gy) = grid_groups(p, Form::Fused);
-    (gx * gy * sweep().0) as f64
+fn sweep_items(p: &Problem, sw: Sweep) -> f64 {
+    let (gx, gy) = grid_groups(p, Form::Fused, sw);
+    (gx * gy * sw.w) as f64
 }
 
 /// The analytic model of `p`'s kernels in `form` ([`simplets::methods::cese::numbers`]) as
 /// bench counts per work-item: a step's compulsory bytes and flops spread over the items of
 /// its launches (split: half of each to `half_a` and `half_b`).
-pub fn counts(p: &Problem, form: Form) -> Counts {
+pub fn counts(p: &Problem, form: Form, sw: Sweep) -> Counts {
     let m = &p.mesh;
     let pts = (m.nx * m.ny) as f64;
-    let fl = flops_per_point(p, form) * pts;
+    let fl = flops_per_point(p, form, sw) * pts;
     let (r, w) = step_bytes(p, form);
     let (r, w) = (r * pts, w * pts);
     let out = items(p, [m.nx, m.ny]);
@@ -146,12 +152,12 @@ pub fn counts(p: &Problem, form: Form) -> Counts {
         }
         Form::Fused => {
             let name = if m.dims == 2 { "fused_2d" } else { "fused_1d" };
-            let n = sweep_items(p);
+            let n = sweep_items(p, sw);
             kernels.insert(name.into(), count(fl / n, r / n, w / n));
         }
     }
     // The reductions: 16 B per partial read, spread over their work-items.
-    let (ng, ng2) = (groups(p, form) as f64, groups2(p, form) as f64);
+    let (ng, ng2) = (groups(p, form, sw) as f64, groups2(p, form, sw) as f64);
     kernels.insert(
         "reduce".into(),
         count(0.0, 16.0 * ng / (256.0 * ng2), 16.0 / 256.0),
@@ -207,7 +213,6 @@ pub fn bench(case: &AnyCase, o: BenchOpts, kernel: KernelForm) -> Result<(), Fai
             .filter(|s| !s.is_empty())
             .unwrap_or("unknown")
             .to_string(),
-        counts: Some(counts(&p, form)),
         ..Default::default()
     };
     let mut ch = super::explicit::bench_machine(&mut spec, &o, opencl)?;
@@ -216,6 +221,8 @@ pub fn bench(case: &AnyCase, o: BenchOpts, kernel: KernelForm) -> Result<(), Fai
     let setup = std::time::Instant::now();
     let mut solver = Cese::new(p, &ch).map_err(device_failure)?;
     spec.setup_seconds = Some(setup.elapsed().as_secs_f64());
+    // The counts of the shape the kernels were built with.
+    spec.counts = Some(counts(solver.problem(), form, solver.sweep()));
     let report =
         simplets::bench::run(&mut solver, &common, &spec).map_err(|e| Failure::Run(e.into()))?;
     super::explicit::report_out(&report, &common, &o)

@@ -2,7 +2,7 @@
 //! that `simplets bench` turns into roofline counts (an analytic count from the code per
 //! integer point and step; divisions and square roots count 1).
 
-use super::opencl::{device_bytes, groups, sweep, Form};
+use super::opencl::{device_bytes, groups, Form, Sweep};
 use super::reference::max_rate;
 use super::Problem;
 
@@ -40,7 +40,7 @@ const SHARES_2D: f64 = 4.0 * 4.0 * 9.0;
 /// computes each parent of its group once (W integer and W − 1 half parents for W − 2
 /// outputs); the fused 2D kernel computes each parent of its strip once with its four shares (a sweep of W items and R output rows: W·(R + 2) integer points and
 /// (W − 1)·(R + 1) half points for (W − 2)·R outputs), then the outputs from the shares.
-pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
+pub fn flops_per_point(p: &Problem, form: Form, sw: Sweep) -> f64 {
     let d = p.mesh.dims;
     let a = p.c.alpha as f64;
     let (par, pt) = (parent_flops(d), point_flops(d, a));
@@ -50,11 +50,11 @@ pub fn flops_per_point(p: &Problem, form: Form) -> f64 {
         (Form::Split, _) => 2.0 * (parents * par + pt) + rate + 2.0,
         (Form::Fused, 1) => {
             // W integer parents and W − 1 half points with their parents for W − 2 outputs.
-            let w = sweep().0 as f64;
+            let w = sw.w as f64;
             (w * par + (w - 1.0) * (pt + par)) / (w - 2.0) + pt + rate + 2.0
         }
         (Form::Fused, _) => {
-            let (w, r) = sweep();
+            let (w, r) = (sw.w, sw.rows);
             let (n1, n2) = (w * (r + 2), (w - 1) * (r + 1));
             let out = ((w - 2) * r) as f64;
             let combine = pt - SHARES_2D;
@@ -136,6 +136,8 @@ pub fn render(p: &Problem) -> String {
         super::reference::dt_of(p, smax, 0.0),
         smax
     );
+    // Without a device: the default sweep (an NVIDIA GPU fits its rows to the launch).
+    let sw = Sweep::default_env();
     for form in [Form::Split, Form::Fused] {
         let (r, w) = step_bytes(p, form);
         let (dev, _) = device_bytes(p, form);
@@ -145,16 +147,18 @@ pub fn render(p: &Problem) -> String {
             form.name(),
             r,
             w,
-            flops_per_point(p, form),
+            flops_per_point(p, form, sw),
             crate::text::bytes(dev as f64)
         );
     }
     let _ = writeln!(
         s,
-        "memory      host (reference) {}; work-groups per launch: {} split, {} fused",
+        "memory      host (reference) {}; work-groups per launch: {} split, {} fused (sweep {} x {})",
         crate::text::bytes(8.0 * 3.0 * m.len() as f64),
-        groups(p, Form::Split),
-        groups(p, Form::Fused)
+        groups(p, Form::Split, sw),
+        groups(p, Form::Fused, sw),
+        sw.w,
+        sw.rows
     );
     s
 }

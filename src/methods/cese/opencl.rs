@@ -13,6 +13,7 @@ use crate::device::{
     build_cached, check_capacity, require_fp64, select_device, Defines, DeviceInfo, Runtime,
 };
 use crate::error::{DeviceError, RunError};
+use crate::methods::explicit::opencl::fit_rows_upto;
 use crate::methods::explicit::StepRule;
 use crate::methods::{BackendChoice, KernelForm};
 
@@ -78,86 +79,135 @@ pub fn work_group(dims: usize) -> (usize, usize) {
     }
 }
 
-/// Environment variable that sets the sweep `WxR` of `fused_2d` (W items per work-group, R
-/// output rows per group) for tuning sweeps; any valid shape gives the same bits.
+/// Environment variable that sets the sweep `WxR` of the fused kernels (W items per
+/// work-group, R output rows per group in 2D) for tuning sweeps; any valid shape gives the
+/// same bits.
 pub const SWEEP_ENV: &str = "SIMPLETS_CESE_SWEEP";
 
 /// The sweep `WxR` of [`SWEEP_ENV`], or why not (W a power of two from 4 to 1024 for the
 /// group reduction, with two halo columns; R ≥ 1).
-pub fn parse_sweep(value: &str) -> Result<(usize, usize), String> {
+pub fn parse_sweep(value: &str) -> Result<Sweep, String> {
     let parts = crate::text::x_counts(value)?;
-    let [w, r] = parts[..] else {
+    let [w, rows] = parts[..] else {
         return Err("expected WxR, e.g. 128x16".into());
     };
-    if !(4..=1024).contains(&w) || !w.is_power_of_two() || r == 0 {
+    if !(4..=1024).contains(&w) || !w.is_power_of_two() || rows == 0 {
         return Err("W must be a power of two from 4 to 1024 and R at least 1".into());
     }
-    Ok((w, r))
+    Ok(Sweep { w, rows })
 }
 
-/// The sweep of `fused_2d`: W = 128 items per work-group (126 output columns), R = 16 output
-/// rows per group, or [`SWEEP_ENV`] where valid; `fused_1d` takes its W.
-pub fn sweep() -> (usize, usize) {
-    const SWEEP: (usize, usize) = (128, 16);
-    match std::env::var(SWEEP_ENV) {
-        Ok(v) if !v.trim().is_empty() => parse_sweep(&v).unwrap_or(SWEEP),
-        _ => SWEEP,
+/// The shape of the fused kernels: `fused_2d` is a work-group of `w` items (`w` − 2 output
+/// columns) sweeping `rows` output rows; `fused_1d` takes `w` (`w` − 2 outputs per group).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sweep {
+    /// Work-items per group.
+    pub w: usize,
+    /// Output rows per group (2D).
+    pub rows: usize,
+}
+
+/// The default sweep: 128 items, 16 rows.
+pub const SWEEP: Sweep = Sweep { w: 128, rows: 16 };
+
+/// Groups of the 2D sweep's 128 items that one NVIDIA compute unit runs at once: 3, by its
+/// registers (166 on an H200, run 114: 3 × 128 × 168 ≤ 64 K; the local memory of 3 groups,
+/// 126 KiB, fits the SM's 228).
+pub const NV_SWEEP_GROUPS_PER_CU: usize = 3;
+
+/// The most rows [`Sweep::on`] fits to a launch. Long strips in few waves were slower than
+/// the waves alone say (run 114 on an H200 at 4096²: 16 rows in 21.3 waves 1962 µs, 32 in
+/// 10.7 waves 1945, 64 in 5.3 waves 2037).
+pub const SWEEP_MOST_ROWS: usize = 32;
+
+impl Sweep {
+    /// [`SWEEP_ENV`] where set and valid, else [`SWEEP`].
+    pub fn from_env() -> Option<Sweep> {
+        std::env::var(SWEEP_ENV)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+            .and_then(|v| parse_sweep(&v).ok())
+    }
+
+    /// The sweep without a device: [`SWEEP_ENV`] or [`SWEEP`].
+    pub fn default_env() -> Sweep {
+        Sweep::from_env().unwrap_or(SWEEP)
+    }
+
+    /// The sweep of `p` on `dev`: [`SWEEP_ENV`] where set; on an NVIDIA GPU the 2D sweep's
+    /// rows fitted to the groups it runs at once ([`NV_SWEEP_GROUPS_PER_CU`] per compute
+    /// unit; [`fit_rows_upto`], at most [`SWEEP_MOST_ROWS`]): a launch's time is about its
+    /// waves × (rows + 2) passes (run 114 on an H200 at 1024²: 16 rows in 1.5 waves 199.8 µs,
+    /// 8 rows in 2.9 waves 182.6); [`SWEEP`] elsewhere.
+    pub fn on(p: &Problem, dev: &DeviceInfo) -> Sweep {
+        if let Some(s) = Sweep::from_env() {
+            return s;
+        }
+        if !dev.is_nvidia() {
+            return SWEEP;
+        }
+        Sweep::fitted(p, dev.compute_units as usize * NV_SWEEP_GROUPS_PER_CU)
+    }
+
+    /// [`SWEEP`] with its 2D rows fitted to a device that runs `slots` groups at once.
+    pub fn fitted(p: &Problem, slots: usize) -> Sweep {
+        let m = &p.mesh;
+        if m.dims != 2 {
+            return SWEEP;
+        }
+        Sweep::fitted_2d(m.nx, m.ny, slots)
+    }
+
+    /// [`Sweep::fitted`] of an `nx` × `ny` 2D mesh.
+    pub fn fitted_2d(nx: usize, ny: usize, slots: usize) -> Sweep {
+        let rows = fit_rows_upto(nx, ny, SWEEP.w - 2, slots, SWEEP_MOST_ROWS);
+        Sweep { rows, ..SWEEP }
     }
 }
 
 /// Work-groups (x, y) of the launch that writes the new integer level in `form`: `half_b`
-/// (one output point per item), or W items for W − 2 output columns (`fused_1d`, the sweep
-/// of `fused_2d`).
-pub fn grid_groups(p: &Problem, form: Form) -> (usize, usize) {
+/// (one output point per item), or `sw.w` items for `sw.w` − 2 output columns (`fused_1d`,
+/// the sweep of `fused_2d`).
+pub fn grid_groups(p: &Problem, form: Form, sw: Sweep) -> (usize, usize) {
     let m = &p.mesh;
-    if form == Form::Fused {
-        let (w, r) = sweep();
-        if m.dims == 2 {
-            (m.nx.div_ceil(w - 2), m.ny.div_ceil(r))
-        } else {
-            (m.nx.div_ceil(w - 2), 1)
+    match (form, m.dims) {
+        (Form::Fused, 2) => (m.nx.div_ceil(sw.w - 2), m.ny.div_ceil(sw.rows)),
+        (Form::Fused, _) => (m.nx.div_ceil(sw.w - 2), 1),
+        (Form::Split, _) => {
+            let (lx, ly) = work_group(m.dims);
+            (m.nx.div_ceil(lx), m.ny.div_ceil(ly))
         }
-    } else {
-        let (lx, ly) = work_group(m.dims);
-        (m.nx.div_ceil(lx), m.ny.div_ceil(ly))
     }
 }
 
 /// Work-groups of the launch that writes the new level (one partial maximum each).
-pub fn groups(p: &Problem, form: Form) -> usize {
-    let (gx, gy) = grid_groups(p, form);
+pub fn groups(p: &Problem, form: Form, sw: Sweep) -> usize {
+    let (gx, gy) = grid_groups(p, form, sw);
     gx * gy
 }
 
 /// Groups of the first reduction level.
-pub fn groups2(p: &Problem, form: Form) -> usize {
-    groups(p, form).div_ceil(RED).clamp(1, 1024)
+pub fn groups2(p: &Problem, form: Form, sw: Sweep) -> usize {
+    groups(p, form, sw).div_ceil(RED).clamp(1, 1024)
 }
 
 /// Local memory per work-group of `form`'s output kernel, bytes, and its work-items.
-pub fn local_bytes(dims: usize, form: Form) -> (usize, usize) {
+pub fn local_bytes(dims: usize, form: Form, sw: Sweep) -> (usize, usize) {
     let (lx, ly) = work_group(dims);
     let red = |n: usize| 2 * n * 8;
     match (form, dims) {
         (Form::Split, _) => (red(lx * ly), lx * ly),
-        (Form::Fused, 1) => {
-            // W integer and W − 1 half parents of 9 values (`Parent1`).
-            let (w, _) = sweep();
-            ((2 * w - 1) * 9 * 8 + red(w), w)
-        }
-        (Form::Fused, _) => {
-            // Two levels of five slots of 4 components (`SW_SLOTS` of cl/cese/step.cl).
-            let (w, _) = sweep();
-            (2 * 20 * w * 8 + red(w), w)
-        }
+        // W integer and W − 1 half parents of 9 values (`Parent1`).
+        (Form::Fused, 1) => ((2 * sw.w - 1) * 9 * 8 + red(sw.w), sw.w),
+        // Two levels of five slots of 4 components (`SW_SLOTS` of cl/cese/step.cl).
+        (Form::Fused, _) => (2 * 20 * sw.w * 8 + red(sw.w), sw.w),
     }
 }
 
 /// The `-D` defines of `p` (the contract at the top of `cl/cese/step.cl`).
-pub fn defines(p: &Problem, form: Form) -> Defines {
+pub fn defines(p: &Problem, form: Form, sw: Sweep) -> Defines {
     let m = &p.mesh;
     let (lx, ly) = work_group(m.dims);
-    let (sw, sr) = sweep();
     let (cfl, fixed) = match p.rule {
         StepRule::Cfl(c) => (c, 0),
         StepRule::Fixed(_) => (1.0, 1),
@@ -187,12 +237,12 @@ pub fn defines(p: &Problem, form: Form) -> Defines {
         .int("CFG_EAST", p.sides[1].id())
         .int("CFG_SOUTH", p.sides[2].id())
         .int("CFG_NORTH", p.sides[3].id())
-        .int("CFG_NGROUPS", groups(p, form) as i64)
-        .int("CFG_NGROUPS2", groups2(p, form) as i64)
+        .int("CFG_NGROUPS", groups(p, form, sw) as i64)
+        .int("CFG_NGROUPS2", groups2(p, form, sw) as i64)
         .int("DEV_LX", lx as i64)
         .int("DEV_LY", ly as i64)
-        .int("DEV_SW", sw as i64)
-        .int("DEV_SR", sr as i64)
+        .int("DEV_SW", sw.w as i64)
+        .int("DEV_SR", sw.rows as i64)
         .int("DEV_RED", RED as i64)
 }
 
@@ -225,6 +275,8 @@ pub struct OpenCl {
     p: Arc<Problem>,
     rt: Runtime,
     form: Form,
+    /// The fused kernels' shape.
+    sweep: Sweep,
     /// Which of `qa` (0), `qb` (1) holds the current level.
     cur: usize,
     step: u64,
@@ -239,13 +291,13 @@ impl OpenCl {
     pub fn new(p: Arc<Problem>, choice: &BackendChoice) -> Result<OpenCl, DeviceError> {
         if p.mesh.dims == 2 {
             check_env(TILE_ENV, |v| parse_tile(v).map(drop))?;
-            check_env(SWEEP_ENV, |v| parse_sweep(v).map(drop))?;
         }
+        check_env(SWEEP_ENV, |v| parse_sweep(v).map(drop))?;
         let dev = select_device(choice.device.as_deref())?;
         require_fp64(&dev)?;
         let form = Form::of(choice.kernel);
         let (total, largest) = device_bytes(&p, form);
-        let (local, items) = local_bytes(p.mesh.dims, form);
+        let (local, items) = local_bytes(p.mesh.dims, form, Sweep::on(&p, &dev));
         check_capacity(&dev, total, largest, local as u64, items)?;
         OpenCl::on(p, &dev, choice)
     }
@@ -257,10 +309,11 @@ impl OpenCl {
         choice: &BackendChoice,
     ) -> Result<OpenCl, DeviceError> {
         let form = Form::of(choice.kernel);
+        let sweep = Sweep::on(&p, dev);
         let built = build_cached(
             dev,
             &source(),
-            &defines(&p, form),
+            &defines(&p, form, sweep),
             choice.log_dir.as_deref(),
             choice.cache.as_ref(),
         )?;
@@ -268,11 +321,11 @@ impl OpenCl {
         rt.real("qa", &p.initial)?;
         rt.real("qb", &p.initial)?;
         rt.real_zeros("h", if form == Form::Split { p.mesh.len() } else { 0 })?;
-        let ng = groups(&p, form);
+        let ng = groups(&p, form, sweep);
         rt.real_zeros("part_rate", ng)?;
         rt.real_zeros("part_dq", ng)?;
-        rt.real_zeros("part2_rate", groups2(&p, form))?;
-        rt.real_zeros("part2_dq", groups2(&p, form))?;
+        rt.real_zeros("part2_rate", groups2(&p, form, sweep))?;
+        rt.real_zeros("part2_dq", groups2(&p, form, sweep))?;
         let mut inflow = [0.0; 16];
         for (s, bc) in p.sides.iter().enumerate() {
             if let Bc::Inflow(st) = bc {
@@ -306,16 +359,22 @@ impl OpenCl {
         rt.bind("reduce")?;
         rt.bind("finish")?;
         log::info!(
-            "OpenCL backend on {} ({}): CE/SE {} kernels, {} MiB of buffers",
+            "OpenCL backend on {} ({}): CE/SE {} kernels{}, {} MiB of buffers",
             dev.name,
             dev.platform_name,
             form.name(),
+            if form == Form::Fused {
+                format!(" (sweep {} x {})", sweep.w, sweep.rows)
+            } else {
+                String::new()
+            },
             rt.bytes() >> 20
         );
         Ok(OpenCl {
             p,
             rt,
             form,
+            sweep,
             cur: 0,
             step: 0,
             clock,
@@ -325,6 +384,11 @@ impl OpenCl {
     /// The kernel form.
     pub fn form(&self) -> Form {
         self.form
+    }
+
+    /// The fused kernels' shape (the one the kernels were built with).
+    pub fn sweep(&self) -> Sweep {
+        self.sweep
     }
 
     /// The device.
@@ -365,13 +429,16 @@ impl OpenCl {
                 self.rt.launch2(&format!("b{c}"), out, [lx, ly])?;
             }
             Form::Fused => {
-                let (gx, gy) = grid_groups(&self.p, Form::Fused);
-                let (w, _) = sweep();
+                let (gx, gy) = grid_groups(&self.p, Form::Fused, self.sweep);
+                let w = self.sweep.w;
                 self.rt.launch2(&format!("f{c}"), [gx * w, gy], [w, 1])?;
             }
         }
-        self.rt
-            .launch("reduce", RED * groups2(&self.p, self.form), Some(RED))?;
+        self.rt.launch(
+            "reduce",
+            RED * groups2(&self.p, self.form, self.sweep),
+            Some(RED),
+        )?;
         self.rt.launch("finish", RED, Some(RED))?;
         let mut clock = [0.0; 4];
         self.rt.read("clock", &mut clock)?;
@@ -418,5 +485,44 @@ impl OpenCl {
         self.rt.write("clock", &self.clock)?;
         self.step = step;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(nx: usize, ny: usize) -> Problem {
+        let sn = if ny > 1 {
+            r#","south":{"kind":"outflow"},"north":{"kind":"outflow"}"#
+        } else {
+            ""
+        };
+        let json = format!(
+            r#"{{"name":"s","method":"cese_euler","grid":{{"nx":{nx},"ny":{ny},"x":[0,1],"y":[0,1]}},
+            "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}}{sn}}},
+            "initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+        );
+        match crate::methods::AnyCase::from_json(&json, "<test>").unwrap() {
+            crate::methods::AnyCase::CeseEuler(c) => c.problem(),
+            _ => unreachable!(),
+        }
+    }
+
+    /// The rows fitted on an H200 (396 slots of 3 groups): 1024² one wave of 24-row strips,
+    /// 4096² 12 waves of 29 rows (372 passes, against 374 for 32 rows and 396 for 16), larger
+    /// meshes near the cap; 1D and the group counts as the kernels see them.
+    #[test]
+    fn fitted_rows_fill_the_device() {
+        let at = |n| Sweep::fitted_2d(n, n, 132 * NV_SWEEP_GROUPS_PER_CU).rows;
+        assert_eq!(at(1024), 24);
+        assert_eq!(at(4096), 29);
+        assert!((24..=SWEEP_MOST_ROWS).contains(&at(8192)), "{}", at(8192));
+        let p = problem(1024, 1024);
+        let sw = Sweep::fitted(&p, 396);
+        assert_eq!(grid_groups(&p, Form::Fused, sw), (9, 43));
+        assert!(groups(&p, Form::Fused, sw) <= 396);
+        assert_eq!(Sweep::fitted(&problem(300, 1), 396), SWEEP);
+        assert_eq!(grid_groups(&problem(300, 1), Form::Fused, SWEEP), (3, 1));
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::opencl::OpenCl;
+use super::opencl::{OpenCl, Sweep};
 use super::reference::{load, Reference};
 use super::Problem;
 use crate::error::{DeviceError, RunError};
@@ -109,6 +109,14 @@ impl Cese {
     /// The problem.
     pub fn problem(&self) -> &Problem {
         &self.p
+    }
+
+    /// The fused kernels' shape on OpenCL (the default elsewhere, where it means nothing).
+    pub fn sweep(&self) -> Sweep {
+        match &self.engine {
+            Engine::OpenCl(o) => o.sweep(),
+            Engine::Reference(_) => Sweep::default_env(),
+        }
     }
 
     /// Δt of the next step.

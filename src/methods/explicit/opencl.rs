@@ -20,8 +20,8 @@ pub use crate::device::OVERLAP_ENV;
 pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, Part, Split};
 pub use stage::{
-    is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm, NV_STRIP_GROUPS_PER_CU,
-    PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV, STRIP_SHAPE,
+    fit_rows_upto, is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm,
+    NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV, STRIP_SHAPE,
 };
 
 use std::sync::Arc;

@@ -390,9 +390,14 @@ fn shape_var() -> Option<String> {
 /// make 2 400 groups, 4.5 waves: the fifth half empty, 5 × 18 = 90 passes; 74 rows make 525
 /// groups, one wave of 76 passes.
 pub fn fit_rows(nx: usize, ny: usize, w: usize, slots: usize) -> usize {
+    fit_rows_upto(nx, ny, w, slots, ny)
+}
+
+/// [`fit_rows`] with at most `most` rows per group.
+pub fn fit_rows_upto(nx: usize, ny: usize, w: usize, slots: usize, most: usize) -> usize {
     let columns = nx.div_ceil(w.max(1));
     let slots = slots.max(1);
-    (1..=ny.max(1))
+    (1..=ny.min(most).max(1))
         .min_by_key(|&rows| {
             let groups = columns * ny.div_ceil(rows);
             (groups.div_ceil(slots) * (rows + 2), groups * (rows + 2))
