@@ -115,6 +115,12 @@ pub const SWEEP: Sweep = Sweep { w: 128, rows: 16 };
 /// 126 KiB, fits the SM's 228).
 pub const NV_SWEEP_GROUPS_PER_CU: usize = 3;
 
+/// The fewest waves of groups [`Sweep::on`] fits a launch to where the mesh has them: one
+/// wave of long strips, whose groups start and end together, was slower than the waves say
+/// (run 115 on an H200 at 1024²: 24 rows in one wave 192.3–193.5 µs, 8 rows in 2.9 waves
+/// 181.7–183.0, run 114: 16 rows in 1.5 waves 199.4–200.2).
+pub const SWEEP_LEAST_WAVES: usize = 2;
+
 /// The most rows [`Sweep::on`] fits to a launch. Long strips in few waves were slower than
 /// the waves alone say (run 114 on an H200 at 4096²: 16 rows in 21.3 waves 1962 µs, 32 in
 /// 10.7 waves 1945, 64 in 5.3 waves 2037).
@@ -136,9 +142,10 @@ impl Sweep {
 
     /// The sweep of `p` on `dev`: [`SWEEP_ENV`] where set; on an NVIDIA GPU the 2D sweep's
     /// rows fitted to the groups it runs at once ([`NV_SWEEP_GROUPS_PER_CU`] per compute
-    /// unit; [`fit_rows_upto`], at most [`SWEEP_MOST_ROWS`]): a launch's time is about its
-    /// waves × (rows + 2) passes (run 114 on an H200 at 1024²: 16 rows in 1.5 waves 199.8 µs,
-    /// 8 rows in 2.9 waves 182.6); [`SWEEP`] elsewhere.
+    /// unit; [`Sweep::fitted_2d`]): a launch's time is about its waves × (rows + 2) passes,
+    /// so a mesh of few waves takes the rows that fill them (run 114 on an H200 at 1024²: 16
+    /// rows in 1.5 waves 199.4–200.2 µs, 8 rows in 2.9 waves 182.5–182.7); [`SWEEP`]
+    /// elsewhere.
     pub fn on(p: &Problem, dev: &DeviceInfo) -> Sweep {
         if let Some(s) = Sweep::from_env() {
             return s;
@@ -158,9 +165,16 @@ impl Sweep {
         Sweep::fitted_2d(m.nx, m.ny, slots)
     }
 
-    /// [`Sweep::fitted`] of an `nx` × `ny` 2D mesh.
+    /// [`Sweep::fitted`] of an `nx` × `ny` 2D mesh: of the rows that make at least
+    /// [`SWEEP_LEAST_WAVES`] waves (any rows where none do), those [`fit_rows_upto`] takes.
     pub fn fitted_2d(nx: usize, ny: usize, slots: usize) -> Sweep {
-        let rows = fit_rows_upto(nx, ny, SWEEP.w - 2, slots, SWEEP_MOST_ROWS);
+        let columns = nx.div_ceil(SWEEP.w - 2);
+        let waves = |rows: usize| columns * ny.div_ceil(rows) >= SWEEP_LEAST_WAVES * slots;
+        let most = (1..=SWEEP_MOST_ROWS)
+            .take_while(|&r| waves(r))
+            .last()
+            .unwrap_or(SWEEP_MOST_ROWS);
+        let rows = fit_rows_upto(nx, ny, SWEEP.w - 2, slots, most);
         Sweep { rows, ..SWEEP }
     }
 }
@@ -509,19 +523,20 @@ mod tests {
         }
     }
 
-    /// The rows fitted on an H200 (396 slots of 3 groups): 1024² one wave of 24-row strips,
-    /// 4096² 12 waves of 29 rows (372 passes, against 374 for 32 rows and 396 for 16), larger
-    /// meshes near the cap; 1D and the group counts as the kernels see them.
+    /// The rows fitted on an H200 (396 slots of 3 groups): 1024² 2.9 waves of 8 rows (not one
+    /// wave of 24), 4096² 12 waves of 29 rows (372 passes, against 374 for 32 rows and 396
+    /// for 16), larger meshes near the cap, a small mesh any rows; 1D and the group counts as
+    /// the kernels see them.
     #[test]
     fn fitted_rows_fill_the_device() {
         let at = |n| Sweep::fitted_2d(n, n, 132 * NV_SWEEP_GROUPS_PER_CU).rows;
-        assert_eq!(at(1024), 24);
+        assert_eq!(at(1024), 8);
+        assert_eq!(at(256), 2);
         assert_eq!(at(4096), 29);
         assert!((24..=SWEEP_MOST_ROWS).contains(&at(8192)), "{}", at(8192));
         let p = problem(1024, 1024);
         let sw = Sweep::fitted(&p, 396);
-        assert_eq!(grid_groups(&p, Form::Fused, sw), (9, 43));
-        assert!(groups(&p, Form::Fused, sw) <= 396);
+        assert_eq!(grid_groups(&p, Form::Fused, sw), (9, 128));
         assert_eq!(Sweep::fitted(&problem(300, 1), 396), SWEEP);
         assert_eq!(grid_groups(&problem(300, 1), Form::Fused, SWEEP), (3, 1));
     }
