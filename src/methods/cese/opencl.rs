@@ -47,8 +47,8 @@ impl Form {
     }
 }
 
-/// Environment variable that sets the 2D work-group `LXxLY` of the point kernels (the fused
-/// tile) for tuning sweeps; any valid shape gives the same bits.
+/// Environment variable that sets the 2D work-group `LXxLY` of the split kernels for tuning
+/// sweeps (the fused kernels take [`SWEEP_ENV`]); any valid shape gives the same bits.
 pub const TILE_ENV: &str = "SIMPLETS_CESE_TILE";
 
 /// The 2D shape `LXxLY` of [`TILE_ENV`], or why not (the group reduction needs LX·LY a
