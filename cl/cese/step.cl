@@ -10,9 +10,9 @@
  * (Δ/4), CFG_RDX, CFG_RDY (1/Δ), CFG_RDX2 (2/Δx), CFG_H (the CFL length), CFG_CFL,
  * CFG_T_END, CFG_FIXED_DT, CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH (0 outflow,
  * 1 reflective, 2 inflow, 3 periodic), CFG_NGROUPS (groups of half_b or fused_*),
- * CFG_NGROUPS2 (groups of reduce); DEV_LX, DEV_LY (work-group of half_a, half_b and
- * fused_1d), DEV_SW, DEV_SR (fused_2d's sweep: DEV_SW items, DEV_SR output rows per group),
- * DEV_RED (reduction work-group).
+ * CFG_NGROUPS2 (groups of reduce); DEV_LX, DEV_LY (work-group of half_a and half_b),
+ * DEV_SW, DEV_SR (the fused kernels: DEV_SW items per group, fused_2d's DEV_SR output rows
+ * per group), DEV_RED (reduction work-group).
  *
  * Storage: a level is CFG_NV·(1 + CFG_DIM) planes of CFG_NS values (u, u_x, u_y), point
  * (i, j) at i + j·CFG_SX. Bytes per integer point and step (compulsory): fused 8·P read +

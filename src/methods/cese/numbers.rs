@@ -38,8 +38,9 @@ const SHARES_2D: f64 = 4.0 * 4.0 * 9.0;
 /// FP64 operations per integer point and step of `form`: the split kernels compute each
 /// new point's parents themselves (2 or 4 per point and half step); the fused 1D kernel
 /// computes each parent of its group once (W integer and W − 1 half parents for W − 2
-/// outputs); the fused 2D kernel computes each parent of its strip once with its four shares (a sweep of W items and R output rows: W·(R + 2) integer points and
-/// (W − 1)·(R + 1) half points for (W − 2)·R outputs), then the outputs from the shares.
+/// outputs); the fused 2D kernel computes each parent of its strip once with its four shares
+/// (a sweep of W items and R output rows: W·(R + 2) integer points and (W − 1)·(R + 1) half
+/// points for (W − 2)·R outputs), then the outputs from the shares.
 pub fn flops_per_point(p: &Problem, form: Form, sw: Sweep) -> f64 {
     let d = p.mesh.dims;
     let a = p.c.alpha as f64;

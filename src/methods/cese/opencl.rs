@@ -65,8 +65,8 @@ pub fn parse_tile(value: &str) -> Result<(usize, usize), String> {
     Ok((lx, ly))
 }
 
-/// The work-group (x, y) of the split kernels (and of `fused_1d`): 128 × 1 in 1D, 16 × 4 in
-/// 2D, or [`TILE_ENV`] where valid (`OpenCl::new` refuses an invalid one).
+/// The work-group (x, y) of the split kernels: 128 × 1 in 1D, 16 × 4 in 2D, or [`TILE_ENV`]
+/// where valid (`OpenCl::new` refuses an invalid one). The fused kernels take a [`Sweep`].
 pub fn work_group(dims: usize) -> (usize, usize) {
     const TILE: (usize, usize) = (16, 4);
     if dims == 2 {
@@ -127,7 +127,7 @@ pub const SWEEP_LEAST_WAVES: usize = 2;
 pub const SWEEP_MOST_ROWS: usize = 32;
 
 impl Sweep {
-    /// [`SWEEP_ENV`] where set and valid, else [`SWEEP`].
+    /// The sweep of [`SWEEP_ENV`] where it is set to a valid value.
     pub fn from_env() -> Option<Sweep> {
         std::env::var(SWEEP_ENV)
             .ok()
