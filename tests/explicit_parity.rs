@@ -113,6 +113,39 @@ fn euler_hll_muscl_periodic() {
     );
 }
 
+/// 2D MUSCL with SHLL and SSP-RK2: the MUSCL strip (a GPU's default: groups of 124 columns
+/// and 16 rows) and the plain stage (a CPU device's). Euler with minmod at 150 × 37, periodic
+/// in x, an inflow south and an outflow north, a dense block across a strip edge, and with
+/// χ unclamped; shallow water with van Leer at 131 × 35, reflective and outflow sides, a dry
+/// region (h = 0.05) across strip edges. Other strip shapes: `tests/explicit_shape.rs`.
+#[test]
+fn muscl_shll_2d_across_strips() {
+    for extra in ["", r#","clamp_chi":false,"dissipation":0.8"#] {
+        all_backends_agree(
+            &format!(
+                r#"{{"name":"p10","method":"shll_euler","grid":{{"nx":150,"ny":37,"x":[0,3],"y":[0,1]}},
+            "scheme":{{"reconstruction":"muscl","limiter":"minmod"{extra}}},
+            "boundaries":{{"west":{{"kind":"periodic"}},"east":{{"kind":"periodic"}},
+            "south":{{"kind":"inflow","state":{{"rho":2,"v":0.5,"p":2}}}},"north":{{"kind":"outflow"}}}},
+            "initial":{{"state":{{"rho":1,"u":0.3,"p":1}},
+            "regions":[{{"x":[1.9,2.7],"y":[0.1,0.5],"state":{{"rho":3,"u":-0.4,"p":4}}}}]}},
+            "time":{{"cfl":0.45,"steps":12}}}}"#
+            ),
+            12,
+        );
+    }
+    all_backends_agree(
+        r#"{"name":"p11","method":"shll_shallow_water","grid":{"nx":131,"ny":35,"x":[0,13],"y":[0,3.5]},
+        "scheme":{"reconstruction":"muscl","limiter":"van_leer"},
+        "boundaries":{"west":{"kind":"reflective"},"east":{"kind":"outflow"},
+        "south":{"kind":"reflective"},"north":{"kind":"outflow"}},
+        "initial":{"state":{"h":1},"regions":[{"x":[0,4],"state":{"h":2,"u":0.2,"v":-0.1}},
+        {"x":[8,12.6],"y":[0.5,2],"state":{"h":0.05}}]},
+        "time":{"cfl":0.3,"steps":12}}"#,
+        12,
+    );
+}
+
 /// 1D Euler (ny = 1), Rusanov and SHLL unclamped on the 123 problem and Sod with MUSCL:
 /// strong rarefactions, the positivity fallback of the slopes, the clipped last step.
 #[test]
@@ -270,15 +303,17 @@ fn restore_continues_bit_identically() {
 }
 
 /// The NVIDIA register caps are build options of the 2D SHLL stages on NVIDIA only: the
-/// strip's per system (`NV_STRIP_MAX_REGISTERS`: none for Euler), the tile's
-/// (`NV_SHLL_MAX_REGISTERS`) and MUSCL's (`NV_MUSCL_MAX_REGISTERS`), not of convection or on
+/// strip's per system (`NV_STRIP_MAX_REGISTERS`), the tile's (`NV_SHLL_MAX_REGISTERS`), the
+/// MUSCL strip's (`NV_MUSCL_STRIP_MAX_REGISTERS`) and the plain MUSCL stage's
+/// (`NV_MUSCL_MAX_REGISTERS`), not of convection or on
 /// another platform (they change registers, not arithmetic, so they are checked here and not
 /// by the bits).
 #[test]
 fn register_cap_only_for_2d_shll_on_nvidia() {
     use simplets::device::DeviceInfo;
     use simplets::methods::explicit::opencl::{
-        device_defines, NV_MUSCL_MAX_REGISTERS, NV_SHLL_MAX_REGISTERS, NV_STRIP_MAX_REGISTERS,
+        device_defines, NV_MUSCL_MAX_REGISTERS, NV_MUSCL_STRIP_MAX_REGISTERS,
+        NV_SHLL_MAX_REGISTERS, NV_STRIP_MAX_REGISTERS,
     };
     let dev = |platform: &str| DeviceInfo {
         platform_index: 0,
@@ -307,20 +342,21 @@ fn register_cap_only_for_2d_shll_on_nvidia() {
     let water = format!(
         r#"{{"name":"w","method":"shll_shallow_water",{two_d}"initial":{{"state":{{"h":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
     );
+    let muscl = format!(
+        r#"{{"name":"m","method":"shll_euler","scheme":{{"reconstruction":"muscl"}},{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
+    );
+    let muscl_water = water.replace(r#""grid""#, r#""scheme":{"reconstruction":"muscl"},"grid""#);
     let (strip, tile) = (Some(StageForm::Strip), Some(StageForm::Tile));
-    // (case, stage form asked for, the cap on NVIDIA): the strip's per system, the tile's.
+    // (case, stage form asked for, the cap on NVIDIA): the strip's per system, the tile's, the
+    // MUSCL strip's and the plain MUSCL stage's (asked for as `tile`).
     let cases = [
         (euler.clone(), strip, NV_STRIP_MAX_REGISTERS[0]),
         (water.clone(), strip, NV_STRIP_MAX_REGISTERS[1]),
         (euler, tile, Some(NV_SHLL_MAX_REGISTERS)),
         (water, tile, Some(NV_SHLL_MAX_REGISTERS)),
-        (
-            format!(
-                r#"{{"name":"m","method":"shll_euler","scheme":{{"reconstruction":"muscl"}},{two_d}"initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
-            ),
-            None,
-            Some(NV_MUSCL_MAX_REGISTERS),
-        ),
+        (muscl.clone(), None, Some(NV_MUSCL_STRIP_MAX_REGISTERS)),
+        (muscl_water, None, Some(NV_MUSCL_STRIP_MAX_REGISTERS)),
+        (muscl, tile, Some(NV_MUSCL_MAX_REGISTERS)),
         (
             format!(
                 r#"{{"name":"c","method":"convection","velocity":[1.0,0.5],{two_d}"initial":{{"value":1}},"time":{{"cfl":0.5,"steps":1}}}}"#

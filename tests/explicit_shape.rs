@@ -193,8 +193,35 @@ fn any_stage_shape_gives_the_reference_bits() {
         assert!(e.contains(PREFETCH_ENV) && !e.contains('\n'), "{e}");
         std::env::remove_var(PREFETCH_ENV);
     }
-    // Every strip shape, and every tile shape but 64 × 4 × 4, fits 32 KiB of local memory.
-    assert!(compared >= 18, "only {compared} stage shapes ran");
+    // The MUSCL strip (STAGE_ENV=strip with MUSCL; no walls): shapes from one updated column
+    // (8 items) and one row to many, through both cases' group edges in x and y.
+    for case in [EULER, WATER] {
+        let case = case
+            .replace(r#""walls":[{"x":[0.9,1.1],"y":[0.3,0.7]}],"#, "")
+            .replace(
+                r#""grid":"#,
+                r#""scheme":{"reconstruction":"muscl"},"grid":"#,
+            );
+        let want = bits(&case, BackendKind::Reference, 15).unwrap();
+        std::env::set_var(STAGE_ENV, "strip");
+        for shape in ["128x1x16", "8x1x1", "16x1x3", "64x1x40"] {
+            std::env::set_var(SHAPE_ENV, shape);
+            let Some(got) = fitting(shape, bits(&case, BackendKind::OpenCl, 15)) else {
+                continue;
+            };
+            assert!(
+                got == want,
+                "MUSCL strip shape {shape}: OpenCL differs from the reference"
+            );
+            compared += 1;
+        }
+        std::env::set_var(SHAPE_ENV, "4x1x4");
+        let e = bits(&case, BackendKind::OpenCl, 1).unwrap_err();
+        assert!(e.contains(SHAPE_ENV) && !e.contains('\n'), "{e}");
+    }
+    // Every strip shape, every tile shape but 64 × 4 × 4 and every MUSCL strip but 128 × 1 × 16
+    // fit 32 KiB of local memory.
+    assert!(compared >= 24, "only {compared} stage shapes ran");
     std::env::set_var(STAGE_ENV, "tile");
     for bad in ["48x4x4", "64x4", "64x4x0", "64xfourx4"] {
         std::env::set_var(SHAPE_ENV, bad);

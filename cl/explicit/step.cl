@@ -15,7 +15,8 @@
  * (CFG_WEST, CFG_EAST, CFG_SOUTH, CFG_NORTH: 0 outflow, 1 reflective, 2 inflow, 3 periodic);
  * DEV_LX, DEV_LY (stage work-group), DEV_RPI (cells per work-item), DEV_TILE (1: the tiled
  * stage of 2D first-order Euler and shallow water, see tile_fill; 2: the strip stage of
- * first-order SHLL, see strip_body), DEV_PREFETCH (the strip reads each row one row ahead),
+ * first-order SHLL, see strip_body; 3: the MUSCL strip, cl/explicit/muscl_strip.cl),
+ * DEV_PREFETCH (the strip reads each row one row ahead),
  * DEV_UNROLL (the strip's row loop unrolled that many times; 1: not unrolled),
  * DEV_LOCAL_PENDING (the strip's pending row in local memory, not in registers),
  * DEV_RED (reduction work-groups), CFG_NGROUPS2 (groups of `reduce`).
@@ -49,6 +50,9 @@
 #if CFG_DIM == 2 && DEV_TILE == 2
 /* The strip stage: a group updates DEV_LX − 2 columns (its first and last items are halo). */
 #define STAGE_GX   ((CFG_NX + DEV_LX - 3) / (DEV_LX - 2))
+#elif CFG_DIM == 2 && DEV_TILE == 3
+/* The MUSCL strip: DEV_LX − 4 columns (two halo items at each end). */
+#define STAGE_GX   ((CFG_NX + DEV_LX - 5) / (DEV_LX - 4))
 #elif CFG_DIM == 2
 #define STAGE_GX   ((CFG_NX + DEV_LX - 1) / DEV_LX)
 #else
@@ -555,6 +559,32 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
     }
 }
 
+#if DEV_TILE >= 2
+/* The split fluxes F⁺ (fp) and F⁻ (fm) of the framed state s along `axis`, from its
+ * primitives P and its critical number chi along the axis (tile_phys's physical flux). */
+inline void split_of(const real* s, const real* P, const real chi, const int axis, real* fp,
+                     real* fm)
+{
+    const real un = P[axis], a = P[3];
+    real f[4];
+#if CFG_SYS == 1
+    f[0] = s[1];
+    f[1] = euler_f_mn(s[1], un, P[2]);
+    f[2] = euler_f_mt(s[2], un);
+    f[3] = euler_f_e(s[3], P[2], un);
+#else
+    f[0] = sw_f_phi(s[0], un);
+    f[1] = sw_f_mn(s[0], s[1], un);
+    f[2] = sw_f_mt(s[2], un);
+    f[3] = 0.0;
+#endif
+    for (int v = 0; v < CFG_NV; v++) {
+        fp[v] = shll_plus(s[v], f[v], a, chi);
+        fm[v] = shll_minus(s[v], f[v], a, chi);
+    }
+}
+#endif
+
 #if DEV_TILE == 2
 /* The strip stage (2D first-order SHLL, Euler and shallow water; docs/method/shll.md §9).
  * SHLL's interface flux is F⁺(left) + F⁻(right), and each half is a function of one state
@@ -581,30 +611,6 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
 #define STRIP_XS   (2 * 8 * DEV_LX)
 /* Local reals of the pending row (DEV_LOCAL_PENDING): 8 per item. */
 #define STRIP_XP   (DEV_LOCAL_PENDING ? 8 * DEV_LX : 1)
-
-/* The split fluxes F⁺ (fp) and F⁻ (fm) of the framed state s along `axis`, from its
- * primitives P and its critical number chi along the axis (tile_phys's physical flux). */
-inline void split_of(const real* s, const real* P, const real chi, const int axis, real* fp,
-                     real* fm)
-{
-    const real un = P[axis], a = P[3];
-    real f[4];
-#if CFG_SYS == 1
-    f[0] = s[1];
-    f[1] = euler_f_mn(s[1], un, P[2]);
-    f[2] = euler_f_mt(s[2], un);
-    f[3] = euler_f_e(s[3], P[2], un);
-#else
-    f[0] = sw_f_phi(s[0], un);
-    f[1] = sw_f_mn(s[0], s[1], un);
-    f[2] = sw_f_mt(s[2], un);
-    f[3] = 0.0;
-#endif
-    for (int v = 0; v < CFG_NV; v++) {
-        fp[v] = shll_plus(s[v], f[v], a, chi);
-        fm[v] = shll_minus(s[v], f[v], a, chi);
-    }
-}
 
 /* F⁺ (plus) or F⁻ of the mirror image of the framed state s across a wall normal to `axis`
  * (face_states' mirror, phys's flux, the split): the same operations on the same operands as
@@ -914,195 +920,3 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
     }
 }
 
-/* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls,
- * `walled` gives each launched group the group it runs, 4·g + flag (bands::walled_order; the
- * flags of Stage::walled_groups): a group whose cells or halo hold a solid cell (1) takes
- * the strip with its wall faces, a group with none (0) a copy without any wall code (no mask
- * read, no solid flags exchanged), both in one launch so that neither waits for the other;
- * where a group's footprint has no solid cell the wall branches are never taken, so both
- * give the same bits. A group whose computed cells are all solid (2; CFG_SOLID_GROUPS where
- * there is one) only stores its partial maxima, the strip's +0 for solid cells: its cells
- * keep their state, which both levels hold from the start. */
-__kernel void stage_fe(__global const real* q_in, __global real* q_out,
-                       __global const real* clock, __global real* part_rate,
-                       __global real* part_dq, __global const int* mask,
-                       __global const int* walled)
-{
-#if DEV_TILE == 2
-    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
-    __local int xsolid[2 * DEV_LX];
-#if CFG_WALLS
-    const int e = walled[GROUP_X + GROUP_Y * STAGE_GX], g = e >> 2;
-#if CFG_SOLID_GROUPS
-    if ((e & 3) == 2) {
-        if (get_local_id(0) == 0) {
-            part_rate[g] = 0.0;
-            part_dq[g] = 0.0;
-        }
-        return;
-    }
-#endif
-    if (e & 1)
-        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
-                   xsolid, g % STAGE_GX, g / STAGE_GX, true);
-    else
-        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
-                   xsolid, g % STAGE_GX, g / STAGE_GX, false);
-#else
-    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
-               GROUP_X, GROUP_Y, false);
-#endif
-#else
-    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
-    stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
-#endif
-}
-
-/* The second SSP-RK2 stage: q_out = ½ q0 + ½ (q_in + Δt L(q_in)). */
-__kernel void stage_rk2(__global const real* q_in, __global const real* q0,
-                        __global real* q_out, __global const real* clock,
-                        __global real* part_rate, __global real* part_dq,
-                        __global const int* mask)
-{
-#if DEV_TILE == 2
-    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
-    __local int xsolid[2 * DEV_LX];
-    strip_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
-               GROUP_X, GROUP_Y, CFG_WALLS);
-#else
-    __local real lr[DEV_LX * DEV_LY], ld[DEV_LX * DEV_LY], tp[TILE_VALS * TILE_N];
-    stage_body(q_in, q0, true, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
-#endif
-}
-
-/* Ghost value of variable v from a source cell (normal momentum `vn` reversed on a
- * reflective side) or the side's inflow state. */
-inline real ghost_value(__global const real* q, __global const real* inflow, const int bc,
-                        const int side, const int v, const int vn, const int src)
-{
-    if (bc == 2)
-        return inflow[side * 4 + v];
-    const real x = Q(q, v, src);
-    return (bc == 1 && v == vn) ? -x : x;
-}
-
-/* Source index along an axis of ghost layer g (1 … NG, outward) of a side with n computed
- * cells (the twin of ghost_source; inflow: unused). */
-inline int ghost_src(const int bc, const int n, const int g, const bool low)
-{
-    if (bc == 0)
-        return low ? CFG_NG : CFG_NG + n - 1;
-    if (bc == 1)
-        return low ? CFG_NG + g - 1 : CFG_NG + n - g;
-    return low ? CFG_NG + n - g : CFG_NG + g - 1;
-}
-
-/* x-ghosts of computed row w / NG, layer w % NG + 1, both sides. */
-inline void ghost_row(__global real* q, __global const real* inflow, const int w)
-{
-    const int j = w / CFG_NG + J0, g = w % CFG_NG + 1;
-    const int iw = CFG_NG - g, ie = CFG_NG + CFG_NX + g - 1;
-    const int sw = ghost_src(CFG_WEST, CFG_NX, g, true), se = ghost_src(CFG_EAST, CFG_NX, g, false);
-    /* Every value read before any is written: the sources are computed cells, never ghosts,
-     * so the order is free, and the reads then overlap instead of waiting for each store. */
-    real vw[4], ve[4];
-    for (int v = 0; v < CFG_NV; v++) {
-        vw[v] = ghost_value(q, inflow, CFG_WEST, 0, v, 1, IDX(sw, j));
-        ve[v] = ghost_value(q, inflow, CFG_EAST, 1, v, 1, IDX(se, j));
-    }
-    for (int v = 0; v < CFG_NV; v++) {
-        Q(q, v, IDX(iw, j)) = vw[v];
-        Q(q, v, IDX(ie, j)) = ve[v];
-    }
-}
-
-/* y-ghosts (2D) of computed column w / NG, layer w % NG + 1, both sides. */
-inline void ghost_column(__global real* q, __global const real* inflow, const int w)
-{
-#if CFG_DIM == 2
-    const int i = w / CFG_NG + CFG_NG, g = w % CFG_NG + 1;
-    const int js = CFG_NG - g, jn = CFG_NG + CFG_NY + g - 1;
-    const int ss = ghost_src(CFG_SOUTH, CFG_NY, g, true), sn = ghost_src(CFG_NORTH, CFG_NY, g, false);
-    /* Read all, then write (as ghost_row). */
-    real vs[4], vn[4];
-    for (int v = 0; v < CFG_NV; v++) {
-        vs[v] = ghost_value(q, inflow, CFG_SOUTH, 2, v, 2, IDX(i, ss));
-        vn[v] = ghost_value(q, inflow, CFG_NORTH, 3, v, 2, IDX(i, sn));
-    }
-    for (int v = 0; v < CFG_NV; v++) {
-        Q(q, v, IDX(i, js)) = vs[v];
-        Q(q, v, IDX(i, jn)) = vn[v];
-    }
-#endif
-}
-
-/* x-ghosts of the computed rows: one work-item per (row, layer), both sides (1D). */
-__kernel void ghosts_x(__global real* q, __global const real* inflow)
-{
-    const int w = get_global_id(0);
-    if (w < CFG_NY * CFG_NG)
-        ghost_row(q, inflow, w);
-}
-
-/* Both axes' ghosts in one launch (2D): items 0 … NY·NG − 1 fill the x-ghosts of the computed
- * rows, the next NX·NG the y-ghosts of the computed columns. The two sets of cells are
- * disjoint and every source is a computed cell, so one launch is the two in any order. */
-__kernel void ghosts_2d(__global real* q, __global const real* inflow)
-{
-    const int w = get_global_id(0);
-    if (w < CFG_NY * CFG_NG)
-        ghost_row(q, inflow, w);
-    else if (w < CFG_NY * CFG_NG + CFG_NX * CFG_NG)
-        ghost_column(q, inflow, w - CFG_NY * CFG_NG);
-}
-
-/* First level of the reduction of the stage's per-group maxima: CFG_NGROUPS2 groups of
- * DEV_RED items, each group the maxima of a strided share of the CFG_NGROUPS partials. */
-__kernel void reduce(__global const real* part_rate, __global const real* part_dq,
-                     __global real* part2_rate, __global real* part2_dq)
-{
-    __local real lr[DEV_RED], ld[DEV_RED];
-    const int l = get_local_id(0), g0 = get_global_id(0);
-    real r = 0.0, d = 0.0;
-    for (int g = g0; g < CFG_NGROUPS; g += CFG_NGROUPS2 * DEV_RED) {
-        r = nan_max(r, part_rate[g]);
-        d = nan_max(d, part_dq[g]);
-    }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_RED);
-    if (l == 0) {
-        part2_rate[get_group_id(0)] = lr[0];
-        part2_dq[get_group_id(0)] = ld[0];
-    }
-}
-
-/* The end of a step, one work-group of DEV_RED items: the largest rate and update of the
- * new state from the CFG_NGROUPS2 maxima of `reduce`; clock = [Δt, t, max rate, max |Δq0|]
- * becomes the new state's (t advanced, the next Δt). A NaN (failed step) leaves Δt and t as
- * they were. */
-__kernel void finish(__global const real* part2_rate, __global const real* part2_dq,
-                     __global real* clock)
-{
-    __local real lr[DEV_RED], ld[DEV_RED];
-    const int l = get_local_id(0);
-    real r = 0.0, d = 0.0;
-    for (int g = l; g < CFG_NGROUPS2; g += DEV_RED) {
-        r = nan_max(r, part2_rate[g]);
-        d = nan_max(d, part2_dq[g]);
-    }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_RED);
-    if (l == 0) {
-        const real smax = lr[0], dmax = ld[0];
-        clock[2] = smax;
-        clock[3] = dmax;
-        if (!(isnan(smax) || isnan(dmax))) {
-            const real dt = clock[0];
-            const real t = advance_time(clock[1], dt);
-            clock[1] = t;
-            clock[0] = CFG_FIXED_DT ? dt : next_dt(smax, t);
-        }
-    }
-}

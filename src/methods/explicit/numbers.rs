@@ -45,6 +45,9 @@ pub fn flops_per_cell(p: &Problem, st: &Stage) -> f64 {
     if st.form == StageForm::Strip {
         return strip_flops_per_cell(p, st, prim, fluxes, rate) * (1.0 - st.solid_share(p));
     }
+    if st.form == StageForm::MusclStrip {
+        return muscl_strip_flops_per_cell(p, st, prim, fluxes, rate);
+    }
     let (state, once) = if st.form == StageForm::Tile {
         let (lx, ly, rpi) = (st.lx, st.ly, st.rpi);
         let rows = (ly * rpi) as f64;
@@ -114,6 +117,23 @@ fn strip_flops_per_cell(p: &Problem, st: &Stage, prim: f64, fluxes: f64, rate: f
     let computed = per_group / ((lx - 2.0) * rpi);
     let update = nv * 3.0 * 2.0 + 2.0;
     computed + 3.0 * nv + update + rate + 1.0
+}
+
+/// [`flops_per_cell`] of the MUSCL strip: a work-group of LX items sweeps RPI + 4 rows and
+/// updates (LX − 4) × RPI cells. Along an axis a cell computes its slope (4 per component),
+/// its two face values (2 each per component), their primitives (`prim`), critical numbers
+/// (a reciprocal and a product), physical fluxes (`fluxes`) and one split half each
+/// ([`split_flops`] per component): along x the LX − 2 items with both neighbours, on the RPI
+/// rows; along y the LX − 4 updating items, on the RPI rows and the halo row below and above.
+/// Per updated cell then three face sums per component, the update and the new state's rate.
+fn muscl_strip_flops_per_cell(p: &Problem, st: &Stage, prim: f64, fluxes: f64, rate: f64) -> f64 {
+    let nv = p.nv() as f64;
+    let (lx, rpi) = (st.lx as f64, st.rpi as f64);
+    let state = 2.0 * nv + prim + 2.0 + fluxes + split_flops(p) * nv;
+    let axis = 4.0 * nv + 2.0 * state;
+    let per_group = (lx - 2.0) * rpi * axis + (lx - 4.0) * (rpi + 2.0) * axis;
+    let update = nv * 3.0 * 2.0 + 2.0;
+    per_group / ((lx - 4.0) * rpi) + 3.0 * nv + update + rate + 1.0
 }
 
 /// Compulsory DRAM bytes of one stage `st` per computed cell: the input state read once, the

@@ -20,8 +20,9 @@ pub use crate::device::OVERLAP_ENV;
 pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, Part, Split};
 pub use stage::{
-    fit_rows_upto, is_gpu, parse_shape, prefetch_setting, stage_setting, Stage, StageForm,
-    NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV, STRIP_SHAPE,
+    fit_rows_upto, is_gpu, parse_shape, prefetch_setting, stage_setting, system_index, Stage,
+    StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
+    STRIP_SHAPE,
 };
 
 use std::sync::Arc;
@@ -106,6 +107,7 @@ pub fn defines(p: &Problem, st: &Stage) -> Defines {
         )
         .int("DEV_UNROLL", st.unroll(p) as i64)
         .int("DEV_LOCAL_PENDING", i64::from(st.local_pending(p)))
+        .int("DEV_MSTRIP_LOCAL", i64::from(st.muscl_local(p)))
         .int("DEV_RED", RED as i64)
 }
 
@@ -121,6 +123,14 @@ pub const NV_SHLL_MAX_REGISTERS: u32 = 80;
 /// 4–6 % faster (run 80: 370 / 397 → 353 / 372 µs at 3072 × 1536), 80 gains nothing. Before
 /// each state divided once, every cap below 120 spilled and was slower (run 48).
 pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
+
+/// Register cap of the MUSCL strip on NVIDIA, Euler and shallow water: 96, so that an SM holds
+/// 5 groups of 128 ([`NV_STRIP_GROUPS_PER_CU`]). Shallow water takes 100–102 registers
+/// uncapped (4 groups), 92–96 at 96 without spilling, 9–13 % faster (run 117 on an H200 at
+/// 2048² and 4096²; at 80 it spills 104–120 B and is 16–25 % slower). Euler takes 114–116
+/// uncapped and spills at 96 unless its rows live in local memory
+/// ([`MUSCL_STRIP_LOCAL`]; run 118).
+pub const NV_MUSCL_STRIP_MAX_REGISTERS: u32 = 96;
 
 /// Register caps of the strip stage on NVIDIA, Euler and shallow water: 96 for both, so that
 /// an SM holds 5 groups of 128 ([`NV_STRIP_GROUPS_PER_CU`]).
@@ -141,10 +151,12 @@ pub fn device_defines(p: &Problem, dev: &DeviceInfo, st: &Stage) -> Defines {
     if !(dev.is_nvidia() && p.mesh.dims == 2 && shll) {
         return d;
     }
-    let cap = if p.num.muscl {
+    let cap = if st.form == StageForm::MusclStrip {
+        Some(NV_MUSCL_STRIP_MAX_REGISTERS)
+    } else if p.num.muscl {
         Some(NV_MUSCL_MAX_REGISTERS)
     } else if st.form == StageForm::Strip {
-        NV_STRIP_MAX_REGISTERS[usize::from(matches!(p.system, System::ShallowWater { .. }))]
+        NV_STRIP_MAX_REGISTERS[system_index(p)]
     } else {
         Some(NV_SHLL_MAX_REGISTERS)
     };

@@ -22,9 +22,10 @@ pub const RED: usize = 256;
 /// cell's update is the same function).
 pub const SHAPE_ENV: &str = "SIMPLETS_EXPLICIT_SHAPE";
 
-/// Environment variable choosing the form of the 2D first-order SHLL stages (Euler and
-/// shallow water) on any device: `strip` or `tile` ([`StageForm`]). Unset, a GPU runs the
-/// strip and another device the tile.
+/// Environment variable choosing the form of the 2D SHLL stages (Euler and shallow water)
+/// on any device: `strip` or `tile` ([`StageForm`]). Unset, a GPU runs the strip and another
+/// device the tile. With MUSCL (and no walls) `strip` is the MUSCL strip and `tile` the plain
+/// stage (MUSCL has no tiled form).
 pub const STAGE_ENV: &str = "SIMPLETS_EXPLICIT_STAGE";
 
 /// Environment variable for comparisons: `0` makes the strip stage read each row when it
@@ -38,7 +39,9 @@ pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
 /// Work-groups of the strip's 128 items that one NVIDIA compute unit (an SM, 64 K registers)
 /// runs at once: 5, as both systems' strips take at most 96 registers
 /// ([`NV_STRIP_MAX_REGISTERS`](super::NV_STRIP_MAX_REGISTERS); 5 × 128 × 96 ≤ 64 K; the local
-/// memory of 5 groups, 97–133 KiB, fits the SM's 228). [`Stage::on`] fits the strip's rows to
+/// memory of 5 groups, 97–133 KiB, fits the SM's 228), and so do the MUSCL strips
+/// ([`NV_MUSCL_STRIP_MAX_REGISTERS`](super::NV_MUSCL_STRIP_MAX_REGISTERS); 5 groups of 35–43
+/// KiB). [`Stage::on`] fits the strip's rows to
 /// the groups the device runs at once ([`fit_rows`]).
 pub const NV_STRIP_GROUPS_PER_CU: usize = 5;
 
@@ -66,6 +69,17 @@ pub const STRIP_UNROLL: [usize; 2] = [2, 2];
 /// loop needs to be unrolled ([`STRIP_UNROLL`]).
 pub const STRIP_LOCAL_PENDING: [bool; 2] = [true, true];
 
+/// Whether the MUSCL strip keeps the rows R − 1 and R − 2 (8 reals per item) in local memory
+/// and sends its x half fluxes straight into the next pass's row buffer instead of carrying
+/// them in registers (`DEV_MSTRIP_LOCAL`), Euler and shallow water. Run 118 on an H200 (MUSCL
+/// with SSP-RK2; `stage_fe` and `stage_rk2` together, µs per step): Euler takes 102
+/// registers instead of 114–116, and 94–96 without spilling at a cap of 96, where 5 groups
+/// fit an SM: 462.6 at 3072 × 1536 against 486–488 in registers at a cap of 128 (4 groups;
+/// at 96 they spill and take 788). Shallow water, which fits 96 registers either way, was
+/// 2–4 % slower with it (2048²: 366.2–367.5 against 355.5–355.8; 4096²: 1393.6–1399.4
+/// against 1352.3–1352.6).
+pub const MUSCL_STRIP_LOCAL: [bool; 2] = [true, false];
+
 /// The form of a problem's stage kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StageForm {
@@ -79,6 +93,10 @@ pub enum StageForm {
     /// rows, each face the sum of two halves (2D first-order SHLL, Euler and shallow water,
     /// on a GPU).
     Strip,
+    /// The strip for MUSCL: each cell's two slopes, four face states and their half fluxes
+    /// once, a work-group of one row with two halo items at each end (2D MUSCL with SHLL,
+    /// Euler and shallow water without walls, on a GPU; `cl/explicit/muscl_strip.cl`).
+    MusclStrip,
 }
 
 impl StageForm {
@@ -88,6 +106,7 @@ impl StageForm {
             StageForm::Plain => 0,
             StageForm::Tile => 1,
             StageForm::Strip => 2,
+            StageForm::MusclStrip => 3,
         }
     }
 
@@ -97,6 +116,7 @@ impl StageForm {
             StageForm::Plain => "plain",
             StageForm::Tile => "tile",
             StageForm::Strip => "strip",
+            StageForm::MusclStrip => "muscl-strip",
         }
     }
 }
@@ -168,6 +188,11 @@ pub fn parse_shape(
             "the strip stage takes LY = 1 and LX of at least 4 (e.g. 128x1x16; {STAGE_ENV}=tile for tiles)"
         ));
     }
+    if form == StageForm::MusclStrip && (ly != 1 || lx < 8) {
+        return Err(format!(
+            "the MUSCL strip takes LY = 1 and LX of at least 8 (e.g. 128x1x16; {STAGE_ENV}=tile for the plain stage)"
+        ));
+    }
     Ok((lx, ly, rpi))
 }
 
@@ -206,25 +231,34 @@ impl Stage {
     /// the shape where valid (`OpenCl::new` refuses an invalid one).
     pub fn new(p: &Problem, gpu: bool, want: Option<StageForm>) -> Stage {
         let dims = p.mesh.dims;
-        let first_order_2d = dims == 2
-            && !p.num.muscl
-            && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
-        let form = if !first_order_2d {
+        let shll_2d =
+            dims == 2 && matches!(p.system, System::Euler { .. } | System::ShallowWater { .. });
+        let shll = matches!(p.num.flux, Flux::Shll);
+        // The caller's choice, else the environment's, else the device's: a strip on a GPU.
+        let choice = || match want
+            .filter(|f| *f != StageForm::Plain)
+            .or(stage_setting().ok().flatten())
+        {
+            Some(f) => f != StageForm::Tile,
+            None => gpu,
+        };
+        let form = if !shll_2d {
             StageForm::Plain
-        } else if !matches!(p.num.flux, Flux::Shll) {
-            StageForm::Tile
-        } else {
-            match want
-                .filter(|f| *f != StageForm::Plain)
-                .or(stage_setting().ok().flatten())
-            {
-                Some(f) => f,
-                None if gpu => StageForm::Strip,
-                None => StageForm::Tile,
+        } else if p.num.muscl {
+            if shll && p.solid.is_none() && choice() {
+                StageForm::MusclStrip
+            } else {
+                StageForm::Plain
             }
+        } else if !shll {
+            StageForm::Tile
+        } else if choice() {
+            StageForm::Strip
+        } else {
+            StageForm::Tile
         };
         let default = match form {
-            StageForm::Strip => STRIP_SHAPE,
+            StageForm::Strip | StageForm::MusclStrip => STRIP_SHAPE,
             _ if dims == 2 => (32, 4, 4),
             _ => (256, 1, 4),
         };
@@ -275,10 +309,16 @@ impl Stage {
     /// long strips they set the launch's time (run 98, the dam at 2048²: 54 rows in one wave
     /// 124.5–126.0 µs, 16 rows 108.4–109.2).
     pub fn fitted(self, p: &Problem, slots: usize) -> Stage {
-        if self.form != StageForm::Strip || self.groups(p) >= STRIP_KEEP_WAVES * slots {
+        if !self.is_strip() || self.groups(p) >= STRIP_KEEP_WAVES * slots {
             return self;
         }
-        let rows = fit_rows(p.mesh.nx, p.mesh.ny, self.lx - 2, slots);
+        // Row passes beyond a group's rows: 1 halo row below and above, 2 for MUSCL.
+        let halo = if self.form == StageForm::MusclStrip {
+            4
+        } else {
+            2
+        };
+        let rows = fit_rows(p.mesh.nx, p.mesh.ny, self.group_cells().0, slots, halo);
         Stage {
             rpi: if p.solid.is_some() {
                 rows.min(self.rpi)
@@ -287,6 +327,17 @@ impl Stage {
             },
             ..self
         }
+    }
+
+    /// Whether the MUSCL strip keeps rows and half fluxes in local memory for `p`
+    /// ([`MUSCL_STRIP_LOCAL`]; false in the other forms).
+    pub fn muscl_local(&self, p: &Problem) -> bool {
+        self.form == StageForm::MusclStrip && MUSCL_STRIP_LOCAL[system_index(p)]
+    }
+
+    /// Whether the form is one of the strips (a work-group of one row sweeping rows).
+    pub fn is_strip(&self) -> bool {
+        matches!(self.form, StageForm::Strip | StageForm::MusclStrip)
     }
 
     /// How many times the strip's row loop is unrolled for `p` ([`STRIP_UNROLL`]; 1 in the
@@ -304,9 +355,8 @@ impl Stage {
     /// A per-system choice of the strip: `strip[0]` for Euler, `strip[1]` for shallow water;
     /// `other` in the other forms.
     fn strip_choice<T: Copy>(&self, p: &Problem, strip: [T; 2], other: T) -> T {
-        match (self.form, &p.system) {
-            (StageForm::Strip, System::Euler { .. }) => strip[0],
-            (StageForm::Strip, _) => strip[1],
+        match self.form {
+            StageForm::Strip => strip[system_index(p)],
             _ => other,
         }
     }
@@ -317,12 +367,13 @@ impl Stage {
     }
 
     /// The computed cells of one work-group along x and y in 2D: LX × LY·RPI, or for the
-    /// strip LX − 2 × RPI (its first and last items hold halo columns).
+    /// strip LX − 2 × RPI (its first and last items hold halo columns), for the MUSCL strip
+    /// LX − 4 × RPI (two at each end).
     pub fn group_cells(&self) -> (usize, usize) {
-        if self.form == StageForm::Strip {
-            (self.lx - 2, self.rpi)
-        } else {
-            (self.lx, self.ly * self.rpi)
+        match self.form {
+            StageForm::Strip => (self.lx - 2, self.rpi),
+            StageForm::MusclStrip => (self.lx - 4, self.rpi),
+            _ => (self.lx, self.ly * self.rpi),
         }
     }
 
@@ -353,7 +404,9 @@ impl Stage {
     /// primitives (and with the SHLL flux the 2 critical numbers) of its (DEV_LX + 2) ×
     /// (DEV_LY·RPI + 2) cells (`TILE_VALS` of `cl/explicit/step.cl`); with the strip two row
     /// buffers of F±_x (8 reals per item) and of the solid flags (`STRIP_XS`), and where
-    /// [`Stage::local_pending`] the pending row (8 reals per item, `STRIP_XP`).
+    /// [`Stage::local_pending`] the pending row (8 reals per item, `STRIP_XP`); with the MUSCL
+    /// strip two row buffers of the state and two half fluxes (12 reals per item,
+    /// `MSTRIP_XS`) and the pending row (8, `MSTRIP_XP`; 16 with [`Stage::muscl_local`]).
     pub fn local_bytes(&self, p: &Problem) -> u64 {
         let (lx, ly, rpi) = (self.lx, self.ly, self.rpi);
         let bytes = match self.form {
@@ -369,10 +422,21 @@ impl Stage {
                 };
                 8 * (2 * lx * ly + vals * (lx + 2) * (ly * rpi + 2))
             }
+            // Two row buffers of the state and two half fluxes, the pending row (and rows).
+            StageForm::MusclStrip => {
+                let pending = if self.muscl_local(p) { 16 * lx } else { 8 * lx };
+                8 * (2 * lx + 2 * 12 * lx + pending)
+            }
             StageForm::Plain => 8 * (2 * lx * ly + 4),
         };
         bytes as u64
     }
+}
+
+/// The index of `p`'s system in the strips' per-system choices: 0 Euler, 1 shallow water
+/// (the only systems with strips).
+pub fn system_index(p: &Problem) -> usize {
+    usize::from(matches!(p.system, System::ShallowWater { .. }))
 }
 
 /// [`SHAPE_ENV`]'s value where it is set and not blank.
@@ -383,24 +447,30 @@ fn shape_var() -> Option<String> {
 }
 
 /// The strip's rows per work-group for `nx` × `ny` cells in groups of `w` columns on a device
-/// that runs `slots` groups at once. A group's rows are sequential (a barrier per row) and
-/// the groups of a launch run in waves of `slots`, so the launch takes about waves ×
-/// (rows + 2) row passes (2: its halo rows): the rows that make that least, and of those the
-/// least work (groups × passes). Rows of 16 at 3072 × 1536 and 528 slots (an H200, 4 groups per SM)
-/// make 2 400 groups, 4.5 waves: the fifth half empty, 5 × 18 = 90 passes; 74 rows make 525
-/// groups, one wave of 76 passes.
-pub fn fit_rows(nx: usize, ny: usize, w: usize, slots: usize) -> usize {
-    fit_rows_upto(nx, ny, w, slots, ny)
+/// that runs `slots` groups at once, `halo` rows below and above a group's own. A group's rows
+/// are sequential (a barrier per row) and the groups of a launch run in waves of `slots`, so
+/// the launch takes about waves × (rows + halo) row passes: the rows that make that least,
+/// and of those the least work (groups × passes). With the first-order strip's halo of 2,
+/// rows of 16 at 3072 × 1536 and 528 slots (an H200, 4 groups per SM) make 2 400 groups, 4.5
+/// waves: the fifth half empty, 5 × 18 = 90 passes; 74 rows make 525 groups, one wave of 76
+/// passes.
+pub fn fit_rows(nx: usize, ny: usize, w: usize, slots: usize, halo: usize) -> usize {
+    fit(nx, ny, w, slots, ny, halo)
 }
 
-/// [`fit_rows`] with at most `most` rows per group.
+/// [`fit_rows`] with a halo of 2 rows and at most `most` rows per group.
 pub fn fit_rows_upto(nx: usize, ny: usize, w: usize, slots: usize, most: usize) -> usize {
+    fit(nx, ny, w, slots, most, 2)
+}
+
+fn fit(nx: usize, ny: usize, w: usize, slots: usize, most: usize, halo: usize) -> usize {
     let columns = nx.div_ceil(w.max(1));
     let slots = slots.max(1);
     (1..=ny.min(most).max(1))
         .min_by_key(|&rows| {
             let groups = columns * ny.div_ceil(rows);
-            (groups.div_ceil(slots) * (rows + 2), groups * (rows + 2))
+            let passes = rows + halo;
+            (groups.div_ceil(slots) * passes, groups * passes)
         })
         .unwrap_or(1)
 }
@@ -434,9 +504,10 @@ pub(super) mod tests {
             .unwrap()
     }
 
-    /// The strip on a GPU for first-order SHLL, the tile elsewhere and for the other fluxes,
-    /// plain for MUSCL; a caller's choice between strip and tile where both apply (the
-    /// environment variables are not set in the unit tests).
+    /// The strip on a GPU for first-order SHLL, the tile elsewhere and for the other fluxes;
+    /// the MUSCL strip on a GPU for MUSCL with SHLL and no walls, plain otherwise; a caller's
+    /// choice between strip and tile (plain for MUSCL) where both apply (the environment
+    /// variables are not set in the unit tests).
     #[test]
     fn the_form_follows_the_scheme_and_the_device() {
         for m in ["shll_euler", "shll_shallow_water"] {
@@ -454,11 +525,24 @@ pub(super) mod tests {
             let hll = problem(m, r#""scheme":{"flux":"hll"},"#);
             assert_eq!(Stage::new(&hll, true, strip).form, StageForm::Tile, "{m}");
             let muscl = problem(m, r#""scheme":{"reconstruction":"muscl"},"#);
-            assert_eq!(
-                Stage::new(&muscl, true, strip).form,
-                StageForm::Plain,
-                "{m}"
+            let form = |p: &Problem, gpu: bool, want| Stage::new(p, gpu, want).form;
+            assert_eq!(form(&muscl, true, None), StageForm::MusclStrip, "{m}");
+            assert_eq!(form(&muscl, false, None), StageForm::Plain, "{m}");
+            assert_eq!(form(&muscl, false, strip), StageForm::MusclStrip, "{m}");
+            assert_eq!(form(&muscl, true, tile), StageForm::Plain, "{m}");
+            let muscl_st = Some(StageForm::MusclStrip);
+            assert_eq!(form(&muscl, false, muscl_st), StageForm::MusclStrip, "{m}");
+            // Not with walls, nor with another flux.
+            let walled = problem(
+                m,
+                r#""scheme":{"reconstruction":"muscl"},"walls":[{"x":[0.4,0.6],"y":[0.4,0.6]}],"#,
             );
+            assert_eq!(form(&walled, true, None), StageForm::Plain, "{m}");
+            let hll_muscl = problem(m, r#""scheme":{"reconstruction":"muscl","flux":"hll"},"#);
+            assert_eq!(form(&hll_muscl, true, strip), StageForm::Plain, "{m}");
+            let st = Stage::new(&muscl, true, None);
+            assert_eq!((st.lx, st.ly, st.rpi), STRIP_SHAPE);
+            assert_eq!(st.group_cells(), (STRIP_SHAPE.0 - 4, STRIP_SHAPE.2));
         }
         let s = Stage::new(&problem("shll_euler", ""), true, None);
         assert_eq!((s.lx, s.ly, s.rpi), STRIP_SHAPE);
@@ -472,17 +556,17 @@ pub(super) mod tests {
     /// passes than the default's 16 rows.
     #[test]
     fn fitted_rows_fill_whole_waves() {
-        assert_eq!(fit_rows(3072, 1536, 126, 528), 74);
-        assert_eq!(fit_rows(2048, 2048, 126, 660), 54);
-        assert_eq!(fit_rows(512, 256, 126, 528), 3);
-        assert_eq!(fit_rows(77, 1, 126, 528), 1);
+        assert_eq!(fit_rows(3072, 1536, 126, 528, 2), 74);
+        assert_eq!(fit_rows(2048, 2048, 126, 660, 2), 54);
+        assert_eq!(fit_rows(512, 256, 126, 528, 2), 3);
+        assert_eq!(fit_rows(77, 1, 126, 528, 2), 1);
         for (nx, ny, slots) in [
             (1000, 7, 64),
             (300, 5000, 3),
             (4000, 4000, 1056),
             (130, 9, 1),
         ] {
-            let rows = fit_rows(nx, ny, 126, slots);
+            let rows = fit_rows(nx, ny, 126, slots, 2);
             assert!((1..=ny).contains(&rows), "{nx} {ny} {slots}: {rows}");
             let passes = |r: usize| (nx.div_ceil(126) * ny.div_ceil(r)).div_ceil(slots) * (r + 2);
             assert!(
