@@ -126,9 +126,9 @@ pub const NV_MUSCL_MAX_REGISTERS: u32 = 96;
 
 /// Register cap of the MUSCL strip on NVIDIA, Euler and shallow water: 96, so that an SM holds
 /// 5 groups of 128 ([`NV_STRIP_GROUPS_PER_CU`]). Shallow water takes 100–102 registers
-/// uncapped (4 groups), 92–96 at 96 without spilling, 9–13 % faster (run 117 on an H200 at
-/// 2048² and 4096²; at 80 it spills 104–120 B and is 16–25 % slower). Euler takes 114–116
-/// uncapped and spills at 96 unless its rows live in local memory
+/// uncapped (4 groups), 92–96 at 96 without spilling, 11 % faster (run 117 on an H200 at
+/// 2048² and 4096²; at 80 it spills 104–120 B and is 10–14 % slower than uncapped). Euler
+/// takes 114–116 uncapped and spills at 96 unless its rows live in local memory
 /// ([`MUSCL_STRIP_LOCAL`]; run 118).
 pub const NV_MUSCL_STRIP_MAX_REGISTERS: u32 = 96;
 

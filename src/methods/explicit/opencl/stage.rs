@@ -76,7 +76,7 @@ pub const STRIP_LOCAL_PENDING: [bool; 2] = [true, true];
 /// registers instead of 114–116, and 94–96 without spilling at a cap of 96, where 5 groups
 /// fit an SM: 462.6 at 3072 × 1536 against 486–488 in registers at a cap of 128 (4 groups;
 /// at 96 they spill and take 788). Shallow water, which fits 96 registers either way, was
-/// 2–4 % slower with it (2048²: 366.2–367.5 against 355.5–355.8; 4096²: 1393.6–1399.4
+/// 2–4 % slower with it (2048²: 366.2–367.5 against 355.6–355.8; 4096²: 1393.6–1399.4
 /// against 1352.3–1352.6).
 pub const MUSCL_STRIP_LOCAL: [bool; 2] = [true, false];
 

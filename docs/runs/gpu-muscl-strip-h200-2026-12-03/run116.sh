@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Run 116: the MUSCL strip (DEV_TILE = 3, cl/explicit/muscl_strip.cl) against the plain MUSCL
+# stage of the same binary (SIMPLETS_EXPLICIT_STAGE=tile, the code of every earlier MUSCL
+# run): the parity and shape tests on the GPU, then Euler's shock bubble with MUSCL + SSP-RK2
+# at 3072 × 1536 and 6144 × 3072 and shallow water with MUSCL (the dam break without its
+# dam) at 2048², both forms paired twice; the strip's shapes and register caps at 3072 × 1536;
+# ptxas -v of the strip's stage kernels; the shll_muscl table (scripts/gpu-explicit.sh).
+set -uo pipefail
+R=${OUT:-/tmp/o}/s; mkdir -p "$R/sass"
+python3 -c "import json; c=json.load(open('configs/shll_dam_break.json')); c['walls']=[]; c.setdefault('scheme',{})['reconstruction']='muscl'; c['name']='sw_muscl_nowalls'; json.dump(c, open('/tmp/sw_muscl.json','w'))"
+one() { # TAG FORM(strip|tile) CASE NX NY STEPS [SHAPE] [OPTIONS]
+  local tag=$1 form=$2 c=$3 nx=$4 ny=$5 st=$6 sh=${7:-} opt=${8:-}
+  case $c in /*) ;; *) c=configs/$c.json ;; esac
+  SIMPLETS_KERNEL_CACHE=/tmp/kc/$tag SIMPLETS_EXPLICIT_STAGE=$form SIMPLETS_EXPLICIT_SHAPE=$sh \
+    SIMPLETS_CL_OPTIONS=$opt timeout 150 .devbin/simplets bench $c --backend opencl --nx $nx \
+    --ny $ny --steps $st --warmup 1 --triad 256 > "$R/$tag.txt" 2>&1
+  echo "$tag $(grep -o "[0-9]* work-groups of.*cells" "$R/$tag.txt" | head -1 | tr -d ' ') $(awk '/^triad bandwidth/{printf "triad=%s ", $(NF-1)} /^kernel /{k=1;next} k&&/^stage_(fe|rk2) /{printf "%s=%sus flop/cell=%s GB/s=%s %%bound=%s ", $1, $3, $7, $9, $(NF-1)}' "$R/$tag.txt")"
+}
+{
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for t in explicit_parity explicit_shape; do
+  SIMPLETS_KERNEL_CACHE=/tmp/kc-test timeout 240 .devbin/t_$t --test-threads 1 > "$R/t_$t.txt" 2>&1
+  echo "$t rc $? $(grep -E '^test result' "$R/t_$t.txt")"
+done
+for rep in 1 2; do
+  for f in tile strip; do
+    one eu3072-$f-$rep $f shll_shock_bubble_muscl 3072 1536 200
+    one eu6144-$f-$rep $f shll_shock_bubble_muscl 6144 3072 50
+    one sw2048-$f-$rep $f /tmp/sw_muscl.json 2048 2048 200
+  done
+done
+for sh in 128x1x16 64x1x16 128x1x32 256x1x16 128x1x8; do
+  one eu3072-shape$sh strip shll_shock_bubble_muscl 3072 1536 200 $sh
+done
+for cap in 96 168 255; do
+  one eu3072-cap$cap strip shll_shock_bubble_muscl 3072 1536 200 "" -cl-nv-maxrregcount=$cap
+done
+for d in /tmp/kc/eu3072-strip-1 /tmp/kc/sw2048-strip-1 /tmp/kc/eu3072-cap*; do
+  h=$(basename "$d"); cap=; case $h in *cap*) cap=${h#*cap} ;; esac
+  for f in "$d"/*.bin; do
+    tail -c +41 "$f" | tr -d '\000' | sed -E 's/^\.version [0-9.]+/.version 8.0/' > /tmp/c.ptx
+    grep -q 'stage_rk2' /tmp/c.ptx || continue
+    a=(--maxrregcount ${cap:-128})
+    /usr/local/cuda/bin/ptxas -v -arch=sm_90 "${a[@]}" /tmp/c.ptx -o /tmp/c.cubin > "$R/sass/$h.ptxas.txt" 2>&1
+    for k in stage_fe stage_rk2; do
+      echo "ptxas $h $k: $(grep -A3 "Compiling entry function '$k'" "$R/sass/$h.ptxas.txt" | grep -o "Used [0-9]* registers\|[0-9]* bytes spill stores" | tr '\n' ' ')"
+    done
+  done
+done
+OUT=$R/tables TABLES=shll_muscl BUDGET=150 bash scripts/gpu-explicit.sh .devbin/simplets > "$R/tables.log" 2>&1
+echo "tables rc $? $(tail -1 "$R/tables.log")"
+cat "$R"/tables/shll_muscl.md 2>/dev/null
+} 2>&1 | tee "$R/summary.txt"
+cp "$R/summary.txt" "${OUT:-/tmp/o}/summary116.txt"
+cp -r "$R/tables" "${OUT:-/tmp/o}/tables-run116" 2>/dev/null
+cd "$R/.." && tar czf "${OUT:-/tmp/o}/r116.tgz" s && rm -rf "$R"
