@@ -162,13 +162,7 @@ __kernel void reduce(__global const real* part_rate, __global const real* part_d
         r = nan_max(r, part_rate[g]);
         d = nan_max(d, part_dq[g]);
     }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_RED);
-    if (l == 0) {
-        part2_rate[get_group_id(0)] = lr[0];
-        part2_dq[get_group_id(0)] = ld[0];
-    }
+    group_partials(lr, ld, l, DEV_RED, r, d, part2_rate, part2_dq, get_group_id(0));
 }
 
 /* The end of a step, one work-group of DEV_RED items: the largest rate and update of the

@@ -234,14 +234,7 @@ inline void mstrip_body(__global const real* q_in, __global const real* q0, cons
             S1(v) = s[v];
         }
     }
-    lr[lx] = r;
-    ld[lx] = d;
-    group_max2(lr, ld, lx, DEV_LX);
-    if (lx == 0) {
-        const int g = gx + gy * STAGE_GX;
-        part_rate[g] = lr[0];
-        part_dq[g] = ld[0];
-    }
+    group_partials(lr, ld, lx, DEV_LX, r, d, part_rate, part_dq, gx + gy * STAGE_GX);
 #undef PA
 #undef PFS
 #undef S1

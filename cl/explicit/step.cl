@@ -559,6 +559,21 @@ inline void group_max2(__local real* lr, __local real* ld, const int l, const in
     }
 }
 
+/* The group's maxima of every item's (r, d) (item l of n, group_max2), written by item 0 as
+ * partial g of the stage's (part_rate, part_dq). */
+inline void group_partials(__local real* lr, __local real* ld, const int l, const int n,
+                           const real r, const real d, __global real* part_rate,
+                           __global real* part_dq, const int g)
+{
+    lr[l] = r;
+    ld[l] = d;
+    group_max2(lr, ld, l, n);
+    if (l == 0) {
+        part_rate[g] = lr[0];
+        part_dq[g] = ld[0];
+    }
+}
+
 #if DEV_TILE >= 2
 /* The split fluxes F⁺ (fp) and F⁻ (fm) of the framed state s along `axis`, from its
  * primitives P and its critical number chi along the axis (tile_phys's physical flux). */
@@ -859,14 +874,7 @@ inline void strip_body(__global const real* q_in, __global const real* q0, const
 #endif
         solid_b = solid;
     }
-    lr[lx] = r;
-    ld[lx] = d;
-    group_max2(lr, ld, lx, DEV_LX);
-    if (lx == 0) {
-        const int g = gx + gy * STAGE_GX;
-        part_rate[g] = lr[0];
-        part_dq[g] = ld[0];
-    }
+    group_partials(lr, ld, lx, DEV_LX, r, d, part_rate, part_dq, gx + gy * STAGE_GX);
 #undef PA
 #undef PFS
 }
@@ -910,13 +918,7 @@ inline void stage_body(__global const real* q_in, __global const real* q0, const
             d = nan_max(d, dc);
         }
     }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_LX * DEV_LY);
-    if (l == 0) {
-        const int g = GROUP_X + GROUP_Y * STAGE_GX;
-        part_rate[g] = lr[0];
-        part_dq[g] = ld[0];
-    }
+    group_partials(lr, ld, l, DEV_LX * DEV_LY, r, d, part_rate, part_dq,
+                   GROUP_X + GROUP_Y * STAGE_GX);
 }
 
