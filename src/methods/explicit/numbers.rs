@@ -262,8 +262,13 @@ mod tests {
     use super::*;
 
     fn euler(nx: usize, ny: usize) -> Problem {
+        euler_with(nx, ny, "")
+    }
+
+    /// A 2D Euler case of nx × ny cells with `scheme` spliced in before the grid.
+    fn euler_with(nx: usize, ny: usize, scheme: &str) -> Problem {
         let json = format!(
-            r#"{{"name":"s","method":"shll_euler","grid":{{"nx":{nx},"ny":{ny},"x":[0,2],"y":[0,1]}},
+            r#"{{"name":"s","method":"shll_euler",{scheme}"grid":{{"nx":{nx},"ny":{ny},"x":[0,2],"y":[0,1]}},
             "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},
             "south":{{"kind":"outflow"}},"north":{{"kind":"outflow"}}}},
             "initial":{{"state":{{"rho":1,"p":1}}}},"time":{{"cfl":0.5,"steps":1}}}}"#
@@ -289,5 +294,21 @@ mod tests {
         );
         assert!(text.contains(&line), "{text}");
         assert!(!render(&euler(6144, 3072)).contains("NVIDIA"));
+    }
+
+    /// `simplets check` names the MUSCL strip for 2D MUSCL with SHLL on a GPU, and its model
+    /// counts about 0.6 of the plain stage's flops (2 slopes and 4 face states per cell
+    /// against 4 and 6; 343 against 573 for Euler at 128 × 1 × 16).
+    #[test]
+    fn the_muscl_strip_counts_its_slopes_and_face_states_once() {
+        let p = euler_with(3072, 1536, r#""scheme":{"reconstruction":"muscl"},"#);
+        assert!(render(&p).contains("stage on a GPU (muscl-strip form)"));
+        let (strip, plain) = (Stage::new(&p, true, None), Stage::new(&p, false, None));
+        assert_eq!(
+            (strip.form, plain.form),
+            (StageForm::MusclStrip, StageForm::Plain)
+        );
+        let (fs, fp) = (flops_per_cell(&p, &strip), flops_per_cell(&p, &plain));
+        assert!(fs > 0.55 * fp && fs < 0.65 * fp, "{fs} against {fp}");
     }
 }
