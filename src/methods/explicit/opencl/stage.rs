@@ -6,7 +6,9 @@
 //! barrier per row) is the fastest form of the 2D first-order SHLL stages on a GPU (runs 87
 //! and 89 on an H200: Euler 188 → 122 µs per step at 3072 × 1536, shallow water 183 → 139 µs
 //! at 2048²), and half as fast as the tile on PoCL's CPU device (10.2 against 4.7 ms at 512 ×
-//! 256), which runs a work-group's items one after another between barriers.
+//! 256), which runs a work-group's items one after another between barriers. The MUSCL strip
+//! does for MUSCL what the strip does for first order, on a GPU only as well (run 119 on an
+//! H200: Euler 695 → 445 µs per step at 3072 × 1536, shallow water 431 → 355 at 2048²).
 
 use crate::device::DeviceInfo;
 use crate::error::DeviceError;
@@ -218,17 +220,18 @@ pub struct Stage {
 impl Stage {
     /// The stage of `p` on a GPU (`gpu`) or another device. The form: the strip for 2D
     /// first-order SHLL on Euler and shallow water on a GPU, the tile for the same systems
-    /// elsewhere or with HLL or Rusanov, plain otherwise; for first-order SHLL, `want` (a
-    /// caller's choice, `BackendChoice::stage`) or else [`STAGE_ENV`] chooses between strip
-    /// and tile. The strip computes each cell's split fluxes once, where the tile computes
-    /// each face from the tile's primitives (13 face evaluations per 4 cells, each reading
-    /// both states). The shape: [`STRIP_SHAPE`] for the strip; otherwise work-groups of 32 ×
-    /// 4 items in 2D (rows of 32 cells: coalesced, with a tile that reuses the y-neighbours
-    /// in cache), 256 × 1 in 1D, each item updating 4 cells (the group reduction of the rate
-    /// and the residual is then paid once per 4 cells; 32 × 4 × 4 was the fastest of 13
-    /// shapes on an H100 for both first-order systems in the tile form, device run 34:
-    /// Euler's stage 514 → 439 µs against 64 × 4 × 4 at 3072 × 1536). [`SHAPE_ENV`] overrides
-    /// the shape where valid (`OpenCl::new` refuses an invalid one).
+    /// elsewhere or with HLL or Rusanov; the MUSCL strip for 2D MUSCL with SHLL on those
+    /// systems without walls on a GPU; plain otherwise. Where a strip applies, `want` (a
+    /// caller's choice, `BackendChoice::stage`) or else [`STAGE_ENV`] chooses between it and
+    /// the tile (plain for MUSCL). The strip computes each cell's split fluxes once, where the
+    /// tile computes each face from the tile's primitives (13 face evaluations per 4 cells,
+    /// each reading both states). The shape: [`STRIP_SHAPE`] for both strips; otherwise
+    /// work-groups of 32 × 4 items in 2D (rows of 32 cells: coalesced, with a tile that
+    /// reuses the y-neighbours in cache), 256 × 1 in 1D, each item updating 4 cells (the
+    /// group reduction of the rate and the residual is then paid once per 4 cells; 32 × 4 × 4
+    /// was the fastest of 13 shapes on an H100 for both first-order systems in the tile form,
+    /// device run 34: Euler's stage 514 → 439 µs against 64 × 4 × 4 at 3072 × 1536).
+    /// [`SHAPE_ENV`] overrides the shape where valid (`OpenCl::new` refuses an invalid one).
     pub fn new(p: &Problem, gpu: bool, want: Option<StageForm>) -> Stage {
         let dims = p.mesh.dims;
         let shll_2d =
