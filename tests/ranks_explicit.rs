@@ -445,13 +445,27 @@ fn opencl_convection_diffusion_periodic_x() {
 /// first and its interior while the halos travel (`opencl/bands.rs`): overlapped, blocking
 /// and single-process runs agree bit for bit; 2D first-order SHLL Euler (the strip stage,
 /// groups of 126 columns and 16 rows) on 2 × 2 and 1 × 3, with HLL (the tiled stage) on 2 × 2,
-/// 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, 1D convection (work-items
+/// 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, with a wall (the plain stage)
+/// and without (the MUSCL strip, groups of 124 columns and 16 rows), 1D convection (work-items
 /// strided over the row) on 2 × 1.
 #[test]
 fn opencl_overlapped_and_blocking_exchanges() {
     let _g = common::cl_lock();
     let muscl = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 150, 100)
         .replace(r#""time""#, r#""scheme":{"reconstruction":"muscl"},"time""#);
+    let muscl_strip = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 600, 100)
+        .replace(r#""walls":[{"x":[0.9,1.2],"y":[0.3,0.7]}],"#, "")
+        .replace(r#""time""#, r#""scheme":{"reconstruction":"muscl"},"time""#);
+    let form = |json: &str| {
+        let p = case(json).explicit_problem().unwrap();
+        simplets::methods::explicit::opencl::Stage::new(
+            &p,
+            false,
+            choice(BackendKind::OpenCl).stage,
+        )
+        .form
+    };
+    assert_eq!(form(&muscl_strip), StageForm::MusclStrip);
     let hll = sized(EULER_FIRST, r#""nx":21,"ny":13"#, 200, 100)
         .replace(r#""time""#, r#""scheme":{"flux":"hll"},"time""#);
     let runs = [
@@ -462,6 +476,7 @@ fn opencl_overlapped_and_blocking_exchanges() {
         ),
         (hll, vec![(2, 2)], 8),
         (muscl, vec![(2, 2)], 5),
+        (muscl_strip, vec![(2, 2)], 5),
         (
             r#"{"name":"c9","method":"convection","velocity":[1.0,0.0],
             "grid":{"nx":8000,"ny":1,"x":[0,1],"y":[0,0.01]},
