@@ -106,6 +106,26 @@ fn fitting(shape: &str, got: Result<Vec<u64>, String>) -> Option<Vec<u64>> {
     }
 }
 
+/// Runs `case` in the stage form `form` (`STAGE_ENV`) with each of `shapes` and asserts the
+/// reference's bits `want`; returns how many shapes fitted the device ([`fitting`]).
+fn same_bits_in_shapes(case: &str, form: &str, shapes: &[&str], want: &[u64]) -> usize {
+    // The only test of this binary: no other thread reads the environment.
+    std::env::set_var(STAGE_ENV, form);
+    let mut compared = 0;
+    for shape in shapes {
+        std::env::set_var(SHAPE_ENV, shape);
+        let Some(got) = fitting(shape, bits(case, BackendKind::OpenCl, 15)) else {
+            continue;
+        };
+        assert!(
+            got == want,
+            "{form} shape {shape}: OpenCL differs from the reference"
+        );
+        compared += 1;
+    }
+    compared
+}
+
 #[test]
 fn any_stage_shape_gives_the_reference_bits() {
     let want = cese_bits(CESE, BackendKind::Reference, KernelForm::Phase, 12).unwrap();
@@ -166,19 +186,7 @@ fn any_stage_shape_gives_the_reference_bits() {
             ("strip", ["128x1x16", "4x1x1", "8x1x3", "32x1x7", "64x1x40"]),
             ("tile", ["64x4x4", "32x2x1", "16x8x3", "128x1x2", "8x4x5"]),
         ] {
-            // The only test of this binary: no other thread reads the environment.
-            std::env::set_var(STAGE_ENV, form);
-            for shape in shapes {
-                std::env::set_var(SHAPE_ENV, shape);
-                let Some(got) = fitting(shape, bits(case, BackendKind::OpenCl, 15)) else {
-                    continue;
-                };
-                assert!(
-                    got == want,
-                    "{form} shape {shape}: OpenCL differs from the reference"
-                );
-                compared += 1;
-            }
+            compared += same_bits_in_shapes(case, form, &shapes, &want);
         }
         // The strip reading each row when it comes to it, not one row ahead.
         std::env::set_var(STAGE_ENV, "strip");
@@ -203,18 +211,8 @@ fn any_stage_shape_gives_the_reference_bits() {
                 r#""scheme":{"reconstruction":"muscl"},"grid":"#,
             );
         let want = bits(&case, BackendKind::Reference, 15).unwrap();
-        std::env::set_var(STAGE_ENV, "strip");
-        for shape in ["128x1x16", "8x1x1", "16x1x3", "64x1x40"] {
-            std::env::set_var(SHAPE_ENV, shape);
-            let Some(got) = fitting(shape, bits(&case, BackendKind::OpenCl, 15)) else {
-                continue;
-            };
-            assert!(
-                got == want,
-                "MUSCL strip shape {shape}: OpenCL differs from the reference"
-            );
-            compared += 1;
-        }
+        let shapes = ["128x1x16", "8x1x1", "16x1x3", "64x1x40"];
+        compared += same_bits_in_shapes(&case, "strip", &shapes, &want);
         std::env::set_var(SHAPE_ENV, "4x1x4");
         let e = bits(&case, BackendKind::OpenCl, 1).unwrap_err();
         assert!(e.contains(SHAPE_ENV) && !e.contains('\n'), "{e}");

@@ -1,7 +1,8 @@
 /* The CE/SE kernels (docs/method/cese.md §5): the two half steps as two launches (half_a,
  * half_b) or fused in one (fused_1d, fused_2d: a work-group computes the half-level points
  * its outputs need, with the halo that needs: B outputs need B + 1 half points, which need
- * B + 2 integer points per axis), and the reduction of the CFL rate into the next Δt. Each
+ * B + 2 integer points per axis); the reduction of the CFL rate into the next Δt is the
+ * explicit methods' (cl/explicit/reduce.cl, assembled before this file). Each
  * inline function is the twin of the Rust function of the same name in
  * src/methods/cese/reference.rs; the formulas are the fragments (cl/cese/fragments.cl).
  *
@@ -318,34 +319,14 @@ inline real rate(const real* u)
     return cese_rate(s + cese_a(ri, p), CFG_H);
 }
 
-/* NaN-propagating maxima of (lr, ld) over the n items of a group (n a power of two);
- * every item calls it; the result is in lr[0], ld[0]. */
-inline void group_max2(__local real* lr, __local real* ld, const int l, const int n)
-{
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = n / 2; s > 0; s >>= 1) {
-        if (l < s) {
-            lr[l] = nan_max(lr[l], lr[l + s]);
-            ld[l] = nan_max(ld[l], ld[l + s]);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
 /* The maxima of the rate and |Δρ| over the n items of a group (item l holds r, d) into
  * part_rate, part_dq. */
 inline void group_out_n(__local real* lr, __local real* ld, const int l, const int n,
                         const real r, const real d, __global real* part_rate,
                         __global real* part_dq)
 {
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, n);
-    if (l == 0) {
-        const int g = get_group_id(0) + get_group_id(1) * get_num_groups(0);
-        part_rate[g] = lr[0];
-        part_dq[g] = ld[0];
-    }
+    group_partials(lr, ld, l, n, r, d, part_rate, part_dq,
+                   get_group_id(0) + get_group_id(1) * get_num_groups(0));
 }
 
 /* group_out_n over a DEV_LX × DEV_LY group. */
@@ -570,51 +551,3 @@ __kernel void fused_2d(__global const real* q_old, __global real* q_out,
 #undef SW_SLOTS
 #undef SW_AT
 #endif
-
-/* First level of the reduction of the per-group maxima: CFG_NGROUPS2 groups of DEV_RED. */
-__kernel void reduce(__global const real* part_rate, __global const real* part_dq,
-                     __global real* part2_rate, __global real* part2_dq)
-{
-    __local real lr[DEV_RED], ld[DEV_RED];
-    const int l = get_local_id(0), g0 = get_global_id(0);
-    real r = 0.0, d = 0.0;
-    for (int g = g0; g < CFG_NGROUPS; g += CFG_NGROUPS2 * DEV_RED) {
-        r = nan_max(r, part_rate[g]);
-        d = nan_max(d, part_dq[g]);
-    }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_RED);
-    if (l == 0) {
-        part2_rate[get_group_id(0)] = lr[0];
-        part2_dq[get_group_id(0)] = ld[0];
-    }
-}
-
-/* The end of a step (one group of DEV_RED): clock = [Δt, t, max rate, max |Δρ|] of the new
- * level; a NaN (a failed step) leaves Δt and t as they were. */
-__kernel void finish(__global const real* part2_rate, __global const real* part2_dq,
-                     __global real* clock)
-{
-    __local real lr[DEV_RED], ld[DEV_RED];
-    const int l = get_local_id(0);
-    real r = 0.0, d = 0.0;
-    for (int g = l; g < CFG_NGROUPS2; g += DEV_RED) {
-        r = nan_max(r, part2_rate[g]);
-        d = nan_max(d, part2_dq[g]);
-    }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_RED);
-    if (l == 0) {
-        const real smax = lr[0], dmax = ld[0];
-        clock[2] = smax;
-        clock[3] = dmax;
-        if (!(isnan(smax) || isnan(dmax))) {
-            const real dt = clock[0];
-            const real t = advance_time(clock[1], dt);
-            clock[1] = t;
-            clock[0] = CFG_FIXED_DT ? dt : next_dt(smax, t);
-        }
-    }
-}

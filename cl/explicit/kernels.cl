@@ -1,5 +1,6 @@
-/* The explicit methods' kernels (the -D contract and the storage: cl/explicit/step.cl,
- * whose functions they call; the MUSCL strip: cl/explicit/muscl_strip.cl). */
+/* The explicit methods' stage and ghost kernels (the -D contract and the storage:
+ * cl/explicit/step.cl, whose functions they call; the MUSCL strip: cl/explicit/muscl_strip.cl;
+ * `reduce` and `finish`: cl/explicit/reduce.cl). */
 
 /* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls,
  * `walled` gives each launched group the group it runs, 4·g + flag (bands::walled_order; the
@@ -148,49 +149,4 @@ __kernel void ghosts_2d(__global real* q, __global const real* inflow)
         ghost_row(q, inflow, w);
     else if (w < CFG_NY * CFG_NG + CFG_NX * CFG_NG)
         ghost_column(q, inflow, w - CFG_NY * CFG_NG);
-}
-
-/* First level of the reduction of the stage's per-group maxima: CFG_NGROUPS2 groups of
- * DEV_RED items, each group the maxima of a strided share of the CFG_NGROUPS partials. */
-__kernel void reduce(__global const real* part_rate, __global const real* part_dq,
-                     __global real* part2_rate, __global real* part2_dq)
-{
-    __local real lr[DEV_RED], ld[DEV_RED];
-    const int l = get_local_id(0), g0 = get_global_id(0);
-    real r = 0.0, d = 0.0;
-    for (int g = g0; g < CFG_NGROUPS; g += CFG_NGROUPS2 * DEV_RED) {
-        r = nan_max(r, part_rate[g]);
-        d = nan_max(d, part_dq[g]);
-    }
-    group_partials(lr, ld, l, DEV_RED, r, d, part2_rate, part2_dq, get_group_id(0));
-}
-
-/* The end of a step, one work-group of DEV_RED items: the largest rate and update of the
- * new state from the CFG_NGROUPS2 maxima of `reduce`; clock = [Δt, t, max rate, max |Δq0|]
- * becomes the new state's (t advanced, the next Δt). A NaN (failed step) leaves Δt and t as
- * they were. */
-__kernel void finish(__global const real* part2_rate, __global const real* part2_dq,
-                     __global real* clock)
-{
-    __local real lr[DEV_RED], ld[DEV_RED];
-    const int l = get_local_id(0);
-    real r = 0.0, d = 0.0;
-    for (int g = l; g < CFG_NGROUPS2; g += DEV_RED) {
-        r = nan_max(r, part2_rate[g]);
-        d = nan_max(d, part2_dq[g]);
-    }
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, DEV_RED);
-    if (l == 0) {
-        const real smax = lr[0], dmax = ld[0];
-        clock[2] = smax;
-        clock[3] = dmax;
-        if (!(isnan(smax) || isnan(dmax))) {
-            const real dt = clock[0];
-            const real t = advance_time(clock[1], dt);
-            clock[1] = t;
-            clock[0] = CFG_FIXED_DT ? dt : next_dt(smax, t);
-        }
-    }
 }

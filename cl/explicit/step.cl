@@ -545,35 +545,6 @@ inline void cell_update(__global const real* q_in, __global const real* q0, cons
     *d = fabs(o[0] - b[0]);
 }
 
-/* NaN-propagating maximum of the pairs (lr, ld) of the n work-items of a group (n a power
- * of two); every item calls it (it holds the barriers); the result is in lr[0], ld[0]. */
-inline void group_max2(__local real* lr, __local real* ld, const int l, const int n)
-{
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = n / 2; s > 0; s >>= 1) {
-        if (l < s) {
-            lr[l] = nan_max(lr[l], lr[l + s]);
-            ld[l] = nan_max(ld[l], ld[l + s]);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
-/* The group's maxima of every item's (r, d) (item l of n, group_max2), written by item 0 as
- * partial g of the stage's (part_rate, part_dq). */
-inline void group_partials(__local real* lr, __local real* ld, const int l, const int n,
-                           const real r, const real d, __global real* part_rate,
-                           __global real* part_dq, const int g)
-{
-    lr[l] = r;
-    ld[l] = d;
-    group_max2(lr, ld, l, n);
-    if (l == 0) {
-        part_rate[g] = lr[0];
-        part_dq[g] = ld[0];
-    }
-}
-
 #if DEV_TILE >= 2
 /* The split fluxes F⁺ (fp) and F⁻ (fm) of the framed state s along `axis`, from its
  * primitives P and its critical number chi along the axis (tile_phys's physical flux). */

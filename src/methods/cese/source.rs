@@ -1,6 +1,7 @@
 //! The OpenCL C pieces of CE/SE in assembly order: the prelude, the explicit methods' update
-//! rules (`next_dt`, `advance_time`, `nan_max`), the CE/SE fragments, then the kernels or the
-//! fragment probes.
+//! rules (`next_dt`, `advance_time`, `nan_max`), the CE/SE fragments, then the explicit
+//! methods' reduction (`group_max2`, `group_partials`, the `reduce` and `finish` kernels) and
+//! the kernels, or the fragment probes.
 
 use crate::device::source::Source;
 
@@ -15,7 +16,7 @@ macro_rules! piece {
 
 /// `cese/fragments.cl`: the formulas (twins: `methods/cese/fragments.rs`).
 pub const FRAGMENTS: (&str, &str) = piece!("cese/fragments.cl");
-/// `cese/step.cl`: the half-step, fused and reduction kernels.
+/// `cese/step.cl`: the half-step and fused kernels.
 pub const STEP: (&str, &str) = piece!("cese/step.cl");
 /// `cese/probe.cl`: probe kernels of the fragments (tests).
 pub const PROBE: (&str, &str) = piece!("cese/probe.cl");
@@ -29,7 +30,9 @@ pub fn fragments() -> Source {
 
 /// The program of the solver.
 pub fn program() -> Source {
-    fragments().with(STEP)
+    fragments()
+        .with(crate::methods::explicit::source::REDUCE)
+        .with(STEP)
 }
 
 /// The fragment probe program (tests/cese_fragments.rs).

@@ -29,11 +29,14 @@ pub const TRANSPORT: (&str, &str) = piece!("shll/transport.cl");
 pub const FTBS: (&str, &str) = piece!("convection/ftbs.cl");
 /// `explicit/update.cl`: finite-volume updates, RK2 average, CFL rate, Δt rule.
 pub const UPDATE: (&str, &str) = piece!("explicit/update.cl");
+/// `explicit/reduce.cl`: the per-group maxima and the `reduce` and `finish` kernels (also
+/// CE/SE's).
+pub const REDUCE: (&str, &str) = piece!("explicit/reduce.cl");
 /// `explicit/step.cl`: the stage's functions (plain, tile, strip), the -D contract.
 pub const STEP: (&str, &str) = piece!("explicit/step.cl");
 /// `explicit/muscl_strip.cl`: the MUSCL strip stage's functions.
 pub const MUSCL_STRIP: (&str, &str) = piece!("explicit/muscl_strip.cl");
-/// `explicit/kernels.cl`: the stage, ghost, reduction and finish kernels.
+/// `explicit/kernels.cl`: the stage and ghost kernels.
 pub const KERNELS: (&str, &str) = piece!("explicit/kernels.cl");
 /// `explicit/probe.cl`: probe kernels of the fragments (tests).
 pub const PROBE: (&str, &str) = piece!("explicit/probe.cl");
@@ -50,9 +53,14 @@ pub fn fragments() -> Source {
         .with(UPDATE)
 }
 
-/// The program of the solver: fragments, the stage's functions and the kernels.
+/// The program of the solver: fragments, the reduction, the stage's functions and the
+/// kernels.
 pub fn program() -> Source {
-    fragments().with(STEP).with(MUSCL_STRIP).with(KERNELS)
+    fragments()
+        .with(REDUCE)
+        .with(STEP)
+        .with(MUSCL_STRIP)
+        .with(KERNELS)
 }
 
 /// The fragment probe program (tests/explicit_fragments.rs).
