@@ -100,25 +100,20 @@ fn check_all(g: f64, al: i32) {
         f::c1_a3(g, x[0], x[1], x[2], x[3], x[4])
     });
     check(&b, "c2_p", 5, |x| f::c2_p(g, x[0], x[1], x[2], x[3], x[4]));
-    check(&b, "c2_fn", 5, |x| {
-        f::c2_fn(g, x[0], x[1], x[2], x[3], x[4])
+    check(&b, "c2_q", 2, |x| f::c2_q(x[0], x[1]));
+    check(&b, "c2_pq", 3, |x| f::c2_pq(g, x[0], x[1], x[2]));
+    check(&b, "c2_h", 3, |x| f::c2_h(x[0], x[1], x[2]));
+    check(&b, "c2_fn", 3, |x| f::c2_fn(x[0], x[1], x[2]));
+    check(&b, "c2_dv", 3, |x| f::c2_dv(x[0], x[1], x[2]));
+    check(&b, "c2_dp", 7, |x| {
+        f::c2_dp(g, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
     });
-    check(&b, "c2_fe", 4, |x| f::c2_fe(g, x[0], x[1], x[2], x[3]));
-    check(&b, "c2_an", 6, |x| {
-        f::c2_an(g, x[0], x[1], x[2], x[3], x[4], x[5])
-    });
-    check(&b, "c2_ac", 5, |x| f::c2_ac(x[0], x[1], x[2], x[3], x[4]));
-    check(&b, "c2_ae", 7, |x| {
-        f::c2_ae(g, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
-    });
-    check(&b, "c2_bottom", 5, |x| {
-        f::c2_bottom(x[0], x[1], x[2], x[3], x[4])
-    });
+    check(&b, "c2_jn", 4, |x| f::c2_jn(x[0], x[1], x[2], x[3]));
+    check(&b, "c2_jt", 4, |x| f::c2_jt(x[0], x[1], x[2], x[3]));
+    check(&b, "c2_je", 4, |x| f::c2_je(x[0], x[1], x[2], x[3]));
     check(&b, "c2_fc", 3, |x| f::c2_fc(x[0], x[1], x[2]));
-    check(&b, "c2_face", 3, |x| f::c2_face(x[0], x[1], x[2]));
-    check(&b, "c2_term", 7, |x| {
-        f::c2_term(x[0], x[1], x[2], x[3], x[4], x[5], x[6])
-    });
+    check(&b, "c2_lever", 4, |x| f::c2_lever(x[0], x[1], x[2], x[3]));
+    check(&b, "c2_cross", 4, |x| f::c2_cross(x[0], x[1], x[2], x[3]));
     check(&b, "c2_sum", 4, |x| f::c2_sum(x[0], x[1], x[2], x[3]));
     check(&b, "c2_dx", 3, |x| f::c2_dx(x[0], x[1], x[2]));
     check(&b, "c2_dy", 3, |x| f::c2_dy(x[0], x[1], x[2]));

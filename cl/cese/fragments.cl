@@ -46,26 +46,30 @@ inline real cese_w0(const real a, const real b)
                                        + CFG_GAMMA * (w2) * (x3))
 /* (13) pressure (2D). */
 #define c2_p(mx,my,e,wx,wy)           ((CFG_GAMMA - 1.0) * ((e) - 0.5 * ((mx) * (wx) + (my) * (wy))))
-/* (14) normal-momentum flux (2D). */
-#define c2_fn(mn,mt,e,wn,wt)          ((CFG_GAMMA - 1.0) * (e) + 0.5 * (3.0 - CFG_GAMMA) * (mn) * (wn) - 0.5 * (CFG_GAMMA - 1.0) * (mt) * (wt))
-/* (14) energy flux (2D). */
-#define c2_fe(mn,e,wn,wt)             (CFG_GAMMA * (e) * (wn) - 0.5 * (CFG_GAMMA - 1.0) * (mn) * ((wn) * (wn) + (wt) * (wt)))
-/* (15) the normal-momentum row of A_n times x (2D). */
-#define c2_an(wn,wt,x1,xn,xt,x4)      (((-0.5 * (3.0 - CFG_GAMMA) * (wn) * (wn) + 0.5 * (CFG_GAMMA - 1.0) * (wt) * (wt)) * (x1) + (CFG_GAMMA - 1.0) * (x4)) \
-                                       + ((3.0 - CFG_GAMMA) * (wn) * (xn) - (CFG_GAMMA - 1.0) * (wt) * (xt)))
-/* (15) the tangential-momentum row of A_n times x (2D). */
-#define c2_ac(wa,wb,x1,xa,xb)         (-((wa) * (wb)) * (x1) + ((wb) * (xa) + (wa) * (xb)))
-/* (15) the energy row of A_n times x (2D). */
-#define c2_ae(wn,wt,w4,x1,xn,xt,x4)   (((-CFG_GAMMA * (wn) * (w4) + (CFG_GAMMA - 1.0) * (wn) * ((wn) * (wn) + (wt) * (wt))) * (x1) + CFG_GAMMA * (wn) * (x4)) \
-                                       + ((CFG_GAMMA * (w4) - 0.5 * (CFG_GAMMA - 1.0) * (3.0 * (wn) * (wn) + (wt) * (wt))) * (xn) - (CFG_GAMMA - 1.0) * (wn) * (wt) * (xt)))
-/* (17) the bottom-face average of a parent's quadrant, a = (Δx/4) u_x, b = (Δy/4) u_y. */
-#define c2_bottom(u,sx,a,sy,b)        ((u) - ((sx) * (a) + (sy) * (b)))
+/* (13) the kinetic energy per unit mass ½(w_x² + w_y²) (2D). */
+#define c2_q(wx,wy)                   (0.5 * ((wx) * (wx) + (wy) * (wy)))
+/* (13) pressure from it, (γ − 1)(E − ρ q) (2D, a parent's). */
+#define c2_pq(r,e,q)                  ((CFG_GAMMA - 1.0) * ((e) - (r) * (q)))
+/* (14) stagnation enthalpy H = (E + p)·ri (2D). */
+#define c2_h(e,p,ri)                  (((e) + (p)) * (ri))
+/* (14) normal-momentum flux m_n w_n + p (2D). */
+#define c2_fn(mn,wn,p)                ((mn) * (wn) + (p))
+/* (15) ρ times the velocity perturbation of x: x_n − w_n x_1 (2D). */
+#define c2_dv(xn,wn,x1)               ((xn) - (wn) * (x1))
+/* (15) the pressure perturbation of x, (γ − 1)((x_4 − (w_x x_x + w_y x_y)) + q x_1) (2D). */
+#define c2_dp(wx,wy,q,x1,xx,xy,x4)    ((CFG_GAMMA - 1.0) * (((x4) - ((wx) * (xx) + (wy) * (xy))) + (q) * (x1)))
+/* (15) the normal-momentum row of A_n x, w_n (x_n + d_n) + δp (2D). */
+#define c2_jn(wn,xn,dn,dp)            ((wn) * ((xn) + (dn)) + (dp))
+/* (15) the tangential-momentum row of A_n x, x_t w_n + w_t d_n (2D). */
+#define c2_jt(xt,wn,wt,dn)            ((xt) * (wn) + (wt) * (dn))
+/* (15) the energy row of A_n x, (x_4 + δp) w_n + H d_n with e4 = x_4 + δp (2D). */
+#define c2_je(e4,wn,h,dn)             ((e4) * (wn) + (h) * (dn))
 /* (17) the time-centred flux of a parent, f + (Δt/4) f_t. */
 #define c2_fc(f,dt4,ft)               ((f) + (dt4) * (ft))
-/* (17) the flux through a quadrant's outer face, f_c − s f_d. */
-#define c2_face(fc,s,fd)              ((fc) - (s) * (fd))
-/* (18) a parent's share. */
-#define c2_term(uq,sx,rx,fq,sy,ry,gq) ((uq) - ((sx) * ((rx) * (fq)) + (sy) * ((ry) * (gq))))
+/* (17) a parent's lever along one axis, (Δ/4) u_d + (Δt/Δ) f_c (P along x, Q along y). */
+#define c2_lever(qd,ud,r,fc)          ((qd) * (ud) + (r) * (fc))
+/* (17) a parent's cross term R = (Δt/Δx)(Δy/4) A_x u_y + (Δt/Δy)(Δx/4) A_y u_x. */
+#define c2_cross(kxy,fxy,kyx,fyx)     ((kxy) * (fxy) + (kyx) * (fyx))
 /* (18) the new value from the four shares, diagonal pairs first. */
 #define c2_sum(ld,rd,ru,lu)           (0.25 * (((ld) + (ru)) + ((rd) + (lu))))
 /* (19) u_x from the diagonal increments. */

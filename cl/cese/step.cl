@@ -35,15 +35,17 @@ typedef struct {
 } Point;
 
 typedef struct {
-    real rx, ry, dt4, hdt;
+    real rx, ry, dt4, hdt, kxy, kyx;
 } StepK;
 
 typedef struct {
     real u[3], s[3], up[3];
 } Parent1;
 
+/* A 2D parent's shares of its four children (the child it is the LD, RD, RU, LU parent of)
+ * and its Taylor values. */
 typedef struct {
-    real u[4], a[4], b[4], fc[4], fd[4], gc[4], gd[4], up[4];
+    real ld[4], rd[4], ru[4], lu[4], up[4];
 } Parent2;
 
 inline StepK step_k(const real dt)
@@ -53,6 +55,8 @@ inline StepK step_k(const real dt)
     k.ry = dt * CFG_RDY;
     k.dt4 = 0.25 * dt;
     k.hdt = 0.5 * dt;
+    k.kxy = k.rx * CFG_QDY;
+    k.kyx = k.ry * CFG_QDX;
     return k;
 }
 
@@ -198,78 +202,55 @@ inline Point point_1d(const Parent1 l, const Parent1 r)
     return o;
 }
 
-inline void ax(const real wx, const real wy, const real w4, const real* x, real* o)
+/* A_x x into a and A_y x into b, sharing x's velocity and pressure perturbations. */
+inline void jac(const real wx, const real wy, const real q, const real h, const real* x,
+                real* a, real* b)
 {
-    o[0] = x[1];
-    o[1] = c2_an(wx, wy, x[0], x[1], x[2], x[3]);
-    o[2] = c2_ac(wx, wy, x[0], x[1], x[2]);
-    o[3] = c2_ae(wx, wy, w4, x[0], x[1], x[2], x[3]);
+    const real dx = c2_dv(x[1], wx, x[0]);
+    const real dy = c2_dv(x[2], wy, x[0]);
+    const real dp = c2_dp(wx, wy, q, x[0], x[1], x[2], x[3]);
+    const real e4 = x[3] + dp;
+    a[0] = x[1];
+    a[1] = c2_jn(wx, x[1], dx, dp);
+    a[2] = c2_jt(x[2], wx, wy, dx);
+    a[3] = c2_je(e4, wx, h, dx);
+    b[0] = x[2];
+    b[1] = c2_jt(x[1], wy, wx, dy);
+    b[2] = c2_jn(wy, x[2], dy, dp);
+    b[3] = c2_je(e4, wy, h, dy);
 }
 
-inline void ay(const real wx, const real wy, const real w4, const real* x, real* o)
-{
-    o[0] = x[2];
-    o[1] = c2_ac(wy, wx, x[0], x[2], x[1]);
-    o[2] = c2_an(wy, wx, x[0], x[2], x[1], x[3]);
-    o[3] = c2_ae(wy, wx, w4, x[0], x[2], x[1], x[3]);
-}
-
+/* A 2D parent's four shares t = (u + s_x s_y R) − (s_x P + s_y Q) and its Taylor values. */
 inline Parent2 parent_2d(const Point* pt, const StepK* k)
 {
     const real* u = pt->u;
     const real ri = 1.0 / u[0];
     const real wx = u[1] * ri;
     const real wy = u[2] * ri;
-    const real w4 = u[3] * ri;
-    real axx[4], ayy[4], ut[4], fx[4], fy[4], fxy[4], fxt[4], fyx[4], fyt[4];
-    ax(wx, wy, w4, pt->ux, axx);
-    ay(wx, wy, w4, pt->uy, ayy);
+    const real q = c2_q(wx, wy);
+    const real p = c2_pq(u[0], u[3], q);
+    const real h = c2_h(u[3], p, ri);
+    real axx[4], fyx[4], fxy[4], ayy[4], ut[4], fxt[4], fyt[4];
+    jac(wx, wy, q, h, pt->ux, axx, fyx);
+    jac(wx, wy, q, h, pt->uy, fxy, ayy);
     for (int v = 0; v < 4; v++)
         ut[v] = -(axx[v] + ayy[v]);
-    fx[0] = u[1];
-    fx[1] = c2_fn(u[1], u[2], u[3], wx, wy);
-    fx[2] = u[2] * wx;
-    fx[3] = c2_fe(u[1], u[3], wx, wy);
-    fy[0] = u[2];
-    fy[1] = u[1] * wy;
-    fy[2] = c2_fn(u[2], u[1], u[3], wy, wx);
-    fy[3] = c2_fe(u[2], u[3], wy, wx);
-    ax(wx, wy, w4, pt->uy, fxy);
-    ax(wx, wy, w4, ut, fxt);
-    ay(wx, wy, w4, pt->ux, fyx);
-    ay(wx, wy, w4, ut, fyt);
+    jac(wx, wy, q, h, ut, fxt, fyt);
+    const real fx[4] = {u[1], c2_fn(u[1], wx, p), u[2] * wx, h * u[1]};
+    const real fy[4] = {u[2], u[1] * wy, c2_fn(u[2], wy, p), h * u[2]};
     Parent2 o;
     for (int v = 0; v < 4; v++) {
-        o.u[v] = u[v];
-        o.a[v] = CFG_QDX * pt->ux[v];
-        o.b[v] = CFG_QDY * pt->uy[v];
-        o.fc[v] = c2_fc(fx[v], k->dt4, fxt[v]);
-        o.fd[v] = CFG_QDY * fxy[v];
-        o.gc[v] = c2_fc(fy[v], k->dt4, fyt[v]);
-        o.gd[v] = CFG_QDX * fyx[v];
+        const real pl = c2_lever(CFG_QDX, pt->ux[v], k->rx, c2_fc(fx[v], k->dt4, fxt[v]));
+        const real ql = c2_lever(CFG_QDY, pt->uy[v], k->ry, c2_fc(fy[v], k->dt4, fyt[v]));
+        const real r = c2_cross(k->kxy, fxy[v], k->kyx, fyx[v]);
+        const real e = u[v] + r, f = u[v] - r, s = pl + ql, d = pl - ql;
+        o.ru[v] = e - s;
+        o.ld[v] = e + s;
+        o.rd[v] = f - d;
+        o.lu[v] = f + d;
         o.up[v] = cese_up(u[v], k->hdt, ut[v]);
     }
     return o;
-}
-
-inline real term(const StepK* k, const Parent2* p, const int v, const real sx, const real sy)
-{
-    const real uq = c2_bottom(p->u[v], sx, p->a[v], sy, p->b[v]);
-    const real fq = c2_face(p->fc[v], sy, p->fd[v]);
-    const real gq = c2_face(p->gc[v], sx, p->gd[v]);
-    return c2_term(uq, sx, k->rx, fq, sy, k->ry, gq);
-}
-
-/* One parent's four shares t[v] at offset (sx, sy) and its Taylor values up[v]: the
- * parent's quantities live only while its shares are taken (register pressure). */
-inline void share(const Point* pt, const StepK* k, const real sx, const real sy, real* t,
-                  real* up)
-{
-    const Parent2 p = parent_2d(pt, k);
-    for (int v = 0; v < 4; v++) {
-        t[v] = term(k, &p, v, sx, sy);
-        up[v] = p.up[v];
-    }
 }
 
 /* The new 2D point from the shares and Taylor values of its four parents (the twin of
@@ -292,12 +273,9 @@ inline Point point_2d(const real* tld, const real* trd, const real* tru, const r
 inline Point point_from(const Point* ld, const Point* rd, const Point* ru, const Point* lu,
                         const StepK* k)
 {
-    real tld[4], trd[4], tru[4], tlu[4], uld[4], urd[4], uru[4], ulu[4];
-    share(ld, k, -1.0, -1.0, tld, uld);
-    share(rd, k, 1.0, -1.0, trd, urd);
-    share(ru, k, 1.0, 1.0, tru, uru);
-    share(lu, k, -1.0, 1.0, tlu, ulu);
-    return point_2d(tld, trd, tru, tlu, uld, urd, uru, ulu);
+    const Parent2 pld = parent_2d(ld, k), prd = parent_2d(rd, k);
+    const Parent2 pru = parent_2d(ru, k), plu = parent_2d(lu, k);
+    return point_2d(pld.ld, prd.rd, pru.ru, plu.lu, pld.up, prd.up, pru.up, plu.up);
 }
 
 /* The CFL rate (|v| + a)/h, NaN if ρ ≤ 0 or p ≤ 0. */
@@ -427,17 +405,16 @@ __kernel void fused_1d(__global const real* q_old, __global real* q_out,
 }
 #else
 /* One parent's shares for the four children it is a parent of (the values point_from takes
- * from it): ld where it is the child's LD parent (sx, sy) = (−1, −1), rd (1, −1), ru (1, 1),
- * lu (−1, 1), and its Taylor values up. */
+ * from it) and its Taylor values up. */
 inline void shares_of(const Point* pt, const StepK* k, real* ld, real* rd, real* ru, real* lu,
                       real* up)
 {
     const Parent2 p = parent_2d(pt, k);
     for (int v = 0; v < 4; v++) {
-        ld[v] = term(k, &p, v, -1.0, -1.0);
-        rd[v] = term(k, &p, v, 1.0, -1.0);
-        ru[v] = term(k, &p, v, 1.0, 1.0);
-        lu[v] = term(k, &p, v, -1.0, 1.0);
+        ld[v] = p.ld[v];
+        rd[v] = p.rd[v];
+        ru[v] = p.ru[v];
+        lu[v] = p.lu[v];
         up[v] = p.up[v];
     }
 }

@@ -84,39 +84,51 @@ pub fn c2_p(g: f64, mx: f64, my: f64, e: f64, wx: f64, wy: f64) -> f64 {
     (g - 1.0) * (e - 0.5 * (mx * wx + my * wy))
 }
 
-/// (14) normal-momentum flux (γ − 1)E + ½(3 − γ) m_n w_n − ½(γ − 1) m_t w_t (2D).
-pub fn c2_fn(g: f64, mn: f64, mt: f64, e: f64, wn: f64, wt: f64) -> f64 {
-    (g - 1.0) * e + 0.5 * (3.0 - g) * mn * wn - 0.5 * (g - 1.0) * mt * wt
+/// (13) the kinetic energy per unit mass ½(w_x² + w_y²) (2D).
+pub fn c2_q(wx: f64, wy: f64) -> f64 {
+    0.5 * (wx * wx + wy * wy)
 }
 
-/// (14) energy flux γ E w_n − ½(γ − 1) m_n (w_n² + w_t²) (2D).
-pub fn c2_fe(g: f64, mn: f64, e: f64, wn: f64, wt: f64) -> f64 {
-    g * e * wn - 0.5 * (g - 1.0) * mn * (wn * wn + wt * wt)
+/// (13) pressure from it, (γ − 1)(E − ρ q) (2D, a parent's).
+pub fn c2_pq(g: f64, r: f64, e: f64, q: f64) -> f64 {
+    (g - 1.0) * (e - r * q)
 }
 
-/// (15) the normal-momentum row of the Jacobian A_n times x (2D).
-pub fn c2_an(g: f64, wn: f64, wt: f64, x1: f64, xn: f64, xt: f64, x4: f64) -> f64 {
-    ((-0.5 * (3.0 - g) * wn * wn + 0.5 * (g - 1.0) * wt * wt) * x1 + (g - 1.0) * x4)
-        + ((3.0 - g) * wn * xn - (g - 1.0) * wt * xt)
+/// (14) stagnation enthalpy H = (E + p)·ri (2D).
+pub fn c2_h(e: f64, p: f64, ri: f64) -> f64 {
+    (e + p) * ri
 }
 
-/// (15) the tangential-momentum row of A_n times x: −w_a w_b x1 + (w_b x_a + w_a x_b), with
-/// (a, b) = (n, t) for A_x's third row and (t, n) for A_y's second (2D).
-pub fn c2_ac(wa: f64, wb: f64, x1: f64, xa: f64, xb: f64) -> f64 {
-    -(wa * wb) * x1 + (wb * xa + wa * xb)
+/// (14) normal-momentum flux m_n w_n + p (2D).
+pub fn c2_fn(mn: f64, wn: f64, p: f64) -> f64 {
+    mn * wn + p
 }
 
-/// (15) the energy row of A_n times x (2D).
+/// (15) ρ times the velocity perturbation of x along n: x_n − w_n x_1 (2D).
+pub fn c2_dv(xn: f64, wn: f64, x1: f64) -> f64 {
+    xn - wn * x1
+}
+
+/// (15) the pressure perturbation of x, (γ − 1)((x_4 − (w_x x_x + w_y x_y)) + q x_1): the
+/// row of ∂p/∂u times x, shared by A_x x and A_y x (2D).
 #[allow(clippy::too_many_arguments)]
-pub fn c2_ae(g: f64, wn: f64, wt: f64, w4: f64, x1: f64, xn: f64, xt: f64, x4: f64) -> f64 {
-    ((-g * wn * w4 + (g - 1.0) * wn * (wn * wn + wt * wt)) * x1 + g * wn * x4)
-        + ((g * w4 - 0.5 * (g - 1.0) * (3.0 * wn * wn + wt * wt)) * xn - (g - 1.0) * wn * wt * xt)
+pub fn c2_dp(g: f64, wx: f64, wy: f64, q: f64, x1: f64, xx: f64, xy: f64, x4: f64) -> f64 {
+    (g - 1.0) * ((x4 - (wx * xx + wy * xy)) + q * x1)
 }
 
-/// (17) the bottom-face average of a parent's quadrant: u − (s_x a + s_y b), with
-/// a = (Δx/4) u_x and b = (Δy/4) u_y.
-pub fn c2_bottom(u: f64, sx: f64, a: f64, sy: f64, b: f64) -> f64 {
-    u - (sx * a + sy * b)
+/// (15) the normal-momentum row of A_n x, w_n (x_n + d_n) + δp (2D).
+pub fn c2_jn(wn: f64, xn: f64, dn: f64, dp: f64) -> f64 {
+    wn * (xn + dn) + dp
+}
+
+/// (15) the tangential-momentum row of A_n x, x_t w_n + w_t d_n (2D).
+pub fn c2_jt(xt: f64, wn: f64, wt: f64, dn: f64) -> f64 {
+    xt * wn + wt * dn
+}
+
+/// (15) the energy row of A_n x, (x_4 + δp) w_n + H d_n, with e4 = x_4 + δp (2D).
+pub fn c2_je(e4: f64, wn: f64, h: f64, dn: f64) -> f64 {
+    e4 * wn + h * dn
 }
 
 /// (17) the time-centred flux of a parent, f + (Δt/4) f_t.
@@ -124,16 +136,14 @@ pub fn c2_fc(f: f64, dt4: f64, ft: f64) -> f64 {
     f + dt4 * ft
 }
 
-/// (17) the flux through a quadrant's outer face, f_c − s f_d, with f_d = (Δ/4) ∂f/∂(the
-/// other axis).
-pub fn c2_face(fc: f64, s: f64, fd: f64) -> f64 {
-    fc - s * fd
+/// (17) a parent's lever along one axis, (Δ/4) u_d + (Δt/Δ) f_c (P along x, Q along y).
+pub fn c2_lever(qd: f64, ud: f64, r: f64, fc: f64) -> f64 {
+    qd * ud + r * fc
 }
 
-/// (18) a parent's share U − (s_x (Δt/Δx) F + s_y (Δt/Δy) G).
-#[allow(clippy::too_many_arguments)]
-pub fn c2_term(uq: f64, sx: f64, rx: f64, fq: f64, sy: f64, ry: f64, gq: f64) -> f64 {
-    uq - (sx * (rx * fq) + sy * (ry * gq))
+/// (17) a parent's cross term R = (Δt/Δx)(Δy/4) A_x u_y + (Δt/Δy)(Δx/4) A_y u_x.
+pub fn c2_cross(kxy: f64, fxy: f64, kyx: f64, fyx: f64) -> f64 {
+    kxy * fxy + kyx * fyx
 }
 
 /// (18) the new value ¼[(t_LD + t_RU) + (t_RD + t_LU)] (2D; the diagonal pairs keep the sum

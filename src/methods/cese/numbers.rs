@@ -7,33 +7,38 @@ use super::reference::max_rate;
 use super::Problem;
 
 /// FP64 operations of a parent's contribution (1D, 2D), as written: the divisions, the
-/// Jacobian products, fluxes, s or the face terms, u'.
+/// Jacobian products, fluxes, s or the levers, u' (2D: without its shares).
 fn parent_flops(dims: usize) -> f64 {
     if dims == 1 {
         // w 2, u_t 1 + 14 + 20, f 6 + 8, f_t 14 + 20, s 3·4, u' 3·2
         2.0 + 35.0 + 14.0 + 34.0 + 12.0 + 6.0
     } else {
-        // w 3, six A products of 4 rows (x 0, n 15, c 5, e 25), u_t 8, fluxes 2 + 11 + 10
-        // twice, a b f_c f_d g_c g_d u' 4·(1 + 1 + 2 + 1 + 2 + 1 + 2)
-        3.0 + 6.0 * 45.0 + 8.0 + 2.0 * 23.0 + 4.0 * 10.0
+        // w 3, q p H 4 + 3 + 2, the A and B products of u_x, u_y and u_t sharing their
+        // perturbations (d_x, d_y 4, δp 7, e4 1, rows 3 × 6), u_t 8, fluxes 2 · 4, f_c g_c
+        // P Q R u' 4·(2 + 2 + 3 + 3 + 3 + 2)
+        3.0 + 9.0 + 3.0 * 30.0 + 8.0 + 8.0 + 4.0 * 15.0
     }
 }
 
+/// FP64 operations of one share of a 2D parent, per component: u ± R, P ± Q and their
+/// difference or sum.
+const SHARE_2D: f64 = 3.0;
+
+/// FP64 operations of all four shares of a 2D parent (u ± R and P ± Q once, four
+/// differences or sums), per parent: the sweep's.
+const SHARES_2D: f64 = 4.0 * 8.0;
+
 /// FP64 operations of one new point from its parents' contributions, per component: 1D the
-/// mean (4) and the derivative (W0: 2α + 5, two differences, one product); 2D four shares
-/// (9 each), the sum (4), two W0 and the two derivatives (4).
+/// mean (4) and the derivative (W0: 2α + 5, two differences, one product); 2D one share of
+/// each of the four parents, the sum (4), two W0 and the two derivatives (4).
 fn point_flops(dims: usize, alpha: f64) -> f64 {
     let w0 = 2.0 * alpha + 5.0;
     if dims == 1 {
         3.0 * (4.0 + w0 + 3.0)
     } else {
-        4.0 * (4.0 * 9.0 + 4.0 + 2.0 * (w0 + 2.0) + 4.0)
+        4.0 * (4.0 * SHARE_2D + 4.0 + 2.0 * (w0 + 2.0) + 4.0)
     }
 }
-
-/// FP64 operations of the four shares of one new point (`term`: 9 per share and
-/// component), part of [`point_flops`] in 2D.
-const SHARES_2D: f64 = 4.0 * 4.0 * 9.0;
 
 /// FP64 operations per integer point and step of `form`: the split kernels compute each
 /// new point's parents themselves (2 or 4 per point and half step); the fused 1D kernel
@@ -58,7 +63,7 @@ pub fn flops_per_point(p: &Problem, form: Form, sw: Sweep) -> f64 {
             let (w, r) = (sw.w, sw.rows);
             let (n1, n2) = (w * (r + 2), (w - 1) * (r + 1));
             let out = ((w - 2) * r) as f64;
-            let combine = pt - SHARES_2D;
+            let combine = pt - 4.0 * 4.0 * SHARE_2D;
             (n1 as f64 * (par + SHARES_2D) + n2 as f64 * (combine + par + SHARES_2D)) / out
                 + combine
                 + rate

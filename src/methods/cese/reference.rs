@@ -40,15 +40,22 @@ pub struct StepK {
     pub dt4: f64,
     /// Δt/2.
     pub hdt: f64,
+    /// (Δt/Δx)(Δy/4), the weight of A_x u_y in a parent's cross term.
+    pub kxy: f64,
+    /// (Δt/Δy)(Δx/4), the weight of A_y u_x.
+    pub kyx: f64,
 }
 
 /// The Δt-dependent constants of a step of `dt`.
 pub fn step_k(c: &Consts, dt: f64) -> StepK {
+    let (rx, ry) = (dt * c.rdx, dt * c.rdy);
     StepK {
-        rx: dt * c.rdx,
-        ry: dt * c.rdy,
+        rx,
+        ry,
         dt4: 0.25 * dt,
         hdt: 0.5 * dt,
+        kxy: rx * c.qdy,
+        kyx: ry * c.qdx,
     }
 }
 
@@ -217,52 +224,51 @@ pub fn point_1d(c: &Consts, l: &Parent1, r: &Parent1) -> Point {
     o
 }
 
-/// What a 2D parent contributes (eqs. 15–17): u, a = (Δx/4) u_x, b = (Δy/4) u_y, the
-/// time-centred fluxes f_c = f + (Δt/4) f_t and their cross-derivative terms
-/// f^x_d = (Δy/4) ∂f^x/∂y, f^y_d = (Δx/4) ∂f^y/∂x, and the Taylor value u'.
+/// What a 2D parent contributes (eqs. 15–18): its shares of the four new points it is a
+/// parent of (the one it is the left-down, right-down, right-up, left-up parent of), and
+/// its Taylor value u'.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Parent2 {
-    /// u.
-    pub u: V4,
-    /// (Δx/4) u_x.
-    pub a: V4,
-    /// (Δy/4) u_y.
-    pub b: V4,
-    /// f^x + (Δt/4) A_x u_t.
-    pub fc: V4,
-    /// (Δy/4) A_x u_y.
-    pub fd: V4,
-    /// f^y + (Δt/4) A_y u_t.
-    pub gc: V4,
-    /// (Δx/4) A_y u_x.
-    pub gd: V4,
+    /// The share of the new point this parent is the left-down parent of.
+    pub ld: V4,
+    /// … the right-down parent of.
+    pub rd: V4,
+    /// … the right-up parent of.
+    pub ru: V4,
+    /// … the left-up parent of.
+    pub lu: V4,
     /// u' = u + (Δt/2) u_t.
     pub up: V4,
 }
 
-/// A_x x (eq. 15).
+/// A_x x and A_y x (eq. 15), sharing x's velocity and pressure perturbations; the second is
+/// the first with the momenta swapped.
 #[inline(always)]
-pub fn ax(g: f64, wx: f64, wy: f64, w4: f64, x: &V4) -> V4 {
-    [
-        x[1],
-        c2_an(g, wx, wy, x[0], x[1], x[2], x[3]),
-        c2_ac(wx, wy, x[0], x[1], x[2]),
-        c2_ae(g, wx, wy, w4, x[0], x[1], x[2], x[3]),
-    ]
+pub fn jac(g: f64, wx: f64, wy: f64, q: f64, h: f64, x: &V4) -> (V4, V4) {
+    let dx = c2_dv(x[1], wx, x[0]);
+    let dy = c2_dv(x[2], wy, x[0]);
+    let dp = c2_dp(g, wx, wy, q, x[0], x[1], x[2], x[3]);
+    let e4 = x[3] + dp;
+    (
+        [
+            x[1],
+            c2_jn(wx, x[1], dx, dp),
+            c2_jt(x[2], wx, wy, dx),
+            c2_je(e4, wx, h, dx),
+        ],
+        [
+            x[2],
+            c2_jt(x[1], wy, wx, dy),
+            c2_jn(wy, x[2], dy, dp),
+            c2_je(e4, wy, h, dy),
+        ],
+    )
 }
 
-/// A_y x (eq. 15): A_x with the momenta swapped.
-#[inline(always)]
-pub fn ay(g: f64, wx: f64, wy: f64, w4: f64, x: &V4) -> V4 {
-    [
-        x[2],
-        c2_ac(wy, wx, x[0], x[2], x[1]),
-        c2_an(g, wy, wx, x[0], x[2], x[1], x[3]),
-        c2_ae(g, wy, wx, w4, x[0], x[2], x[1], x[3]),
-    ]
-}
-
-/// The contribution of the 2D point `pt` (eqs. 13–17).
+/// The contribution of the 2D point `pt` (eqs. 13–18): with the levers
+/// P = (Δx/4) u_x + (Δt/Δx) f_c, Q = (Δy/4) u_y + (Δt/Δy) g_c (f_c = f + (Δt/4) f_t) and the
+/// cross term R, the share at offset (s_x, s_y) from the new point is
+/// (u + s_x s_y R) − (s_x P + s_y Q).
 #[inline(always)]
 pub fn parent_2d(c: &Consts, k: &StepK, pt: &Point) -> Parent2 {
     let g = c.gamma;
@@ -270,72 +276,39 @@ pub fn parent_2d(c: &Consts, k: &StepK, pt: &Point) -> Parent2 {
     let ri = 1.0 / u[0];
     let wx = u[1] * ri;
     let wy = u[2] * ri;
-    let w4 = u[3] * ri;
-    let axx = ax(g, wx, wy, w4, &pt.ux);
-    let ayy = ay(g, wx, wy, w4, &pt.uy);
+    let q = c2_q(wx, wy);
+    let p = c2_pq(g, u[0], u[3], q);
+    let h = c2_h(u[3], p, ri);
+    let (axx, fyx) = jac(g, wx, wy, q, h, &pt.ux);
+    let (fxy, ayy) = jac(g, wx, wy, q, h, &pt.uy);
     let mut ut = [0.0; 4];
     for v in 0..4 {
         ut[v] = -(axx[v] + ayy[v]);
     }
-    let fx = [
-        u[1],
-        c2_fn(g, u[1], u[2], u[3], wx, wy),
-        u[2] * wx,
-        c2_fe(g, u[1], u[3], wx, wy),
-    ];
-    let fy = [
-        u[2],
-        u[1] * wy,
-        c2_fn(g, u[2], u[1], u[3], wy, wx),
-        c2_fe(g, u[2], u[3], wy, wx),
-    ];
-    let fxy = ax(g, wx, wy, w4, &pt.uy);
-    let fxt = ax(g, wx, wy, w4, &ut);
-    let fyx = ay(g, wx, wy, w4, &pt.ux);
-    let fyt = ay(g, wx, wy, w4, &ut);
-    let mut o = Parent2 {
-        u: *u,
-        ..Parent2::default()
-    };
+    let (fxt, fyt) = jac(g, wx, wy, q, h, &ut);
+    let fx = [u[1], c2_fn(u[1], wx, p), u[2] * wx, h * u[1]];
+    let fy = [u[2], u[1] * wy, c2_fn(u[2], wy, p), h * u[2]];
+    let mut o = Parent2::default();
     for v in 0..4 {
-        o.a[v] = c.qdx * pt.ux[v];
-        o.b[v] = c.qdy * pt.uy[v];
-        o.fc[v] = c2_fc(fx[v], k.dt4, fxt[v]);
-        o.fd[v] = c.qdy * fxy[v];
-        o.gc[v] = c2_fc(fy[v], k.dt4, fyt[v]);
-        o.gd[v] = c.qdx * fyx[v];
+        let pl = c2_lever(c.qdx, pt.ux[v], k.rx, c2_fc(fx[v], k.dt4, fxt[v]));
+        let ql = c2_lever(c.qdy, pt.uy[v], k.ry, c2_fc(fy[v], k.dt4, fyt[v]));
+        let r = c2_cross(k.kxy, fxy[v], k.kyx, fyx[v]);
+        let (e, f, s, d) = (u[v] + r, u[v] - r, pl + ql, pl - ql);
+        o.ru[v] = e - s;
+        o.ld[v] = e + s;
+        o.rd[v] = f - d;
+        o.lu[v] = f + d;
         o.up[v] = cese_up(u[v], k.hdt, ut[v]);
     }
     o
 }
 
-/// The share of component `v` of parent `p` at offset (sx, sy) from the new point (eq. 18).
-#[inline(always)]
-pub fn term(k: &StepK, p: &Parent2, v: usize, sx: f64, sy: f64) -> f64 {
-    let uq = c2_bottom(p.u[v], sx, p.a[v], sy, p.b[v]);
-    let fq = c2_face(p.fc[v], sy, p.fd[v]);
-    let gq = c2_face(p.gc[v], sx, p.gd[v]);
-    c2_term(uq, sx, k.rx, fq, sy, k.ry, gq)
-}
-
 /// The new 2D point from its parents left-down, right-down, right-up, left-up (eqs. 18, 19).
 #[inline(always)]
-pub fn point_2d(
-    c: &Consts,
-    k: &StepK,
-    ld: &Parent2,
-    rd: &Parent2,
-    ru: &Parent2,
-    lu: &Parent2,
-) -> Point {
+pub fn point_2d(c: &Consts, ld: &Parent2, rd: &Parent2, ru: &Parent2, lu: &Parent2) -> Point {
     let mut o = Point::default();
     for v in 0..4 {
-        o.u[v] = c2_sum(
-            term(k, ld, v, -1.0, -1.0),
-            term(k, rd, v, 1.0, -1.0),
-            term(k, ru, v, 1.0, 1.0),
-            term(k, lu, v, -1.0, 1.0),
-        );
+        o.u[v] = c2_sum(ld.ld[v], rd.rd[v], ru.ru[v], lu.lu[v]);
         let da = cese_w0(c.alpha, o.u[v] - ld.up[v], ru.up[v] - o.u[v]);
         let db = cese_w0(c.alpha, o.u[v] - rd.up[v], lu.up[v] - o.u[v]);
         o.ux[v] = c2_dx(da, db, c.rdx);

@@ -84,7 +84,7 @@ pub fn half_a(p: &Problem, k: &StepK, q: &[f64], h: &mut [f64], parallel: bool) 
             };
             let (lo, hi) = (row(j as isize - 1), row(j as isize));
             for i in 0..=m.nx {
-                let pt = point_2d(c, k, &lo[i], &lo[i + 1], &hi[i + 1], &hi[i]);
+                let pt = point_2d(c, &lo[i], &lo[i + 1], &hi[i + 1], &hi[i]);
                 put(m, piece, i, &pt);
             }
             (0.0, 0.0)
@@ -136,7 +136,7 @@ pub fn half_b(
             let (lo, hi) = (row(j), row(j + 1));
             let (mut r, mut d) = (0.0, 0.0);
             for i in 0..m.nx {
-                let pt = point_2d(c, k, &lo[i], &lo[i + 1], &hi[i + 1], &hi[i]);
+                let pt = point_2d(c, &lo[i], &lo[i + 1], &hi[i + 1], &hi[i]);
                 put(m, piece, i, &pt);
                 r = nan_max(r, rate(c, 2, &pt.u));
                 d = nan_max(d, (pt.u[0] - old[m.idx(i, j)]).abs());
