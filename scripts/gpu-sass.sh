@@ -19,12 +19,13 @@ OUT=${OUT:-out/gpu-sass}
 CUDA_BIN=${CUDA_BIN:-/usr/local/cuda/bin}
 mkdir -p "$OUT/sass" "$OUT/bench"
 # case-name | bench arguments | ptxas register cap of the program (none: no cap): the caps of
-# the GPU's stage forms, NV_STRIP_MAX_REGISTERS and NV_MUSCL_STRIP_MAX_REGISTERS (96)
+# the GPU's stage forms, NV_STRIP_MAX_REGISTERS and NV_MUSCL_STRIP_MAX_REGISTERS (96), and of
+# the CE/SE sweep, NV_SWEEP_MAX_REGISTERS (128)
 cases=(
   "shll_euler|configs/shll_shock_bubble.json --nx 512 --ny 256 --steps 2|96"
   "shll_shallow_water|configs/shll_dam_break.json --nx 256 --ny 256 --steps 2|96"
   "shll_muscl|configs/shll_shock_bubble_muscl.json --nx 512 --ny 256 --steps 2|96"
-  "cese_2d|configs/cese_riemann_2d.json --nx 256 --ny 256 --steps 2 --kernel fused|none"
+  "cese_2d|configs/cese_riemann_2d.json --nx 256 --ny 256 --steps 2 --kernel fused|128"
   "bp_euler|configs/bp_bump.json --nx 200 --ny 200 --steps 2 --kernel phase|none"
   "simple_ts|configs/confined_square.json --nx 403 --ny 400 --steps 1 --iters 2|none"
 )

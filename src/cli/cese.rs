@@ -8,7 +8,7 @@ use anyhow::anyhow;
 use simplets::bench::counts::{Counts, FormCounts, KernelCount, SchemeCounts};
 use simplets::methods::cese::numbers::{flops_per_point, render, step_bytes};
 use simplets::methods::cese::opencl::{
-    defines, grid_groups, groups, groups2, source, work_group, Form, Sweep,
+    defines, device_defines, grid_groups, groups, groups2, source, work_group, Form, Sweep,
 };
 use simplets::methods::cese::solver::Cese;
 use simplets::methods::cese::Problem;
@@ -73,7 +73,7 @@ pub fn build_kernels(
         let built = simplets::device::build_cached(
             &dev,
             &source(),
-            &defines(&p, form, sw),
+            &device_defines(&p, &dev, form, sw),
             None,
             Some(&cache),
         )

@@ -110,10 +110,21 @@ pub struct Sweep {
 /// The default sweep: 128 items, 16 rows.
 pub const SWEEP: Sweep = Sweep { w: 128, rows: 16 };
 
-/// Groups of the 2D sweep's 128 items that one NVIDIA compute unit runs at once: 3, by its
-/// registers (166 on an H200, run 114: 3 × 128 × 168 ≤ 64 K; the local memory of 3 groups,
-/// 126 KiB, fits the SM's 228).
-pub const NV_SWEEP_GROUPS_PER_CU: usize = 3;
+/// Groups of the 2D sweep's 128 items that one NVIDIA compute unit runs at once: 4, by the
+/// registers of [`NV_SWEEP_MAX_REGISTERS`] (4 × 128 × 128 = 64 K; the local memory of 4
+/// groups, 168 KiB, fits the SM's 228).
+pub const NV_SWEEP_GROUPS_PER_CU: usize = 4;
+
+/// The register cap of the 2D sweep's program on NVIDIA GPUs: the driver takes 150 for
+/// `fused_2d` (3 groups per SM); at 128 (4 groups) it ran 3 % faster on an H200 (run 123:
+/// 8192² 6439–6452 → 6236–6244 µs, 4096² 1706–1709 → 1655–1658). Before the parents' shared
+/// form (166 registers) a cap of 128 spilled and was 13 % slower (run 114).
+pub const NV_SWEEP_MAX_REGISTERS: usize = 128;
+
+/// The 1D fused kernel's group on NVIDIA GPUs: 64 items for 62 outputs ran 2 % faster than
+/// 128 for 126 and 5 % faster than 32 on an H200 (runs 122–123, 10⁸ points: 3286–3293 µs
+/// against 3352–3359 and 3465–3477).
+pub const NV_SWEEP_1D: Sweep = Sweep { w: 64, rows: 16 };
 
 /// The fewest waves of groups [`Sweep::on`] fits a launch to where the mesh has them: one
 /// wave of long strips, whose groups start and end together, was slower than the waves say
@@ -144,14 +155,17 @@ impl Sweep {
     /// rows fitted to the groups it runs at once ([`NV_SWEEP_GROUPS_PER_CU`] per compute
     /// unit; [`Sweep::fitted_2d`]): a launch's time is about its waves × (rows + 2) passes,
     /// so a mesh of few waves takes the rows that fill them (run 114 on an H200 at 1024²: 16
-    /// rows in 1.5 waves 199.4–200.2 µs, 8 rows in 2.9 waves 182.5–182.7); [`SWEEP`]
-    /// elsewhere.
+    /// rows in 1.5 waves 199.4–200.2 µs, 8 rows in 2.9 waves 182.5–182.7), and 1D
+    /// [`NV_SWEEP_1D`]; [`SWEEP`] elsewhere.
     pub fn on(p: &Problem, dev: &DeviceInfo) -> Sweep {
         if let Some(s) = Sweep::from_env() {
             return s;
         }
         if !dev.is_nvidia() {
             return SWEEP;
+        }
+        if p.mesh.dims == 1 {
+            return NV_SWEEP_1D;
         }
         Sweep::fitted(p, dev.compute_units as usize * NV_SWEEP_GROUPS_PER_CU)
     }
@@ -260,6 +274,17 @@ pub fn defines(p: &Problem, form: Form, sw: Sweep) -> Defines {
         .int("DEV_RED", RED as i64)
 }
 
+/// [`defines`] with the options of `dev`: on an NVIDIA GPU the 2D sweep's register cap
+/// ([`NV_SWEEP_MAX_REGISTERS`]).
+pub fn device_defines(p: &Problem, dev: &DeviceInfo, form: Form, sw: Sweep) -> Defines {
+    let d = defines(p, form, sw);
+    if dev.is_nvidia() && p.mesh.dims == 2 && form == Form::Fused {
+        d.option(&format!("-cl-nv-maxrregcount={NV_SWEEP_MAX_REGISTERS}"))
+    } else {
+        d
+    }
+}
+
 /// The assembled kernel source.
 pub fn source() -> String {
     super::source::program().assemble()
@@ -327,7 +352,7 @@ impl OpenCl {
         let built = build_cached(
             dev,
             &source(),
-            &defines(&p, form, sweep),
+            &device_defines(&p, dev, form, sweep),
             choice.log_dir.as_deref(),
             choice.cache.as_ref(),
         )?;
@@ -523,21 +548,71 @@ mod tests {
         }
     }
 
-    /// The rows fitted on an H200 (396 slots of 3 groups): 1024² 2.9 waves of 8 rows (not one
-    /// wave of 24), 4096² 12 waves of 29 rows (372 passes, against 374 for 32 rows and 396
-    /// for 16), larger meshes near the cap, a small mesh any rows; 1D and the group counts as
-    /// the kernels see them.
+    /// The rows fitted on an H200 (528 slots of 4 groups): 1024² 3.9 waves of 6 rows (not one
+    /// wave of 24), 4096² the cap (10 waves of 32 rows), a small mesh any rows; on 396 slots
+    /// (3 groups, 150 or more registers) 1024² 2.9 waves of 8 rows and 4096² 12 waves of 29
+    /// (372 passes, against 374 for 32 rows and 396 for 16); 1D and the group counts as the
+    /// kernels see them.
     #[test]
     fn fitted_rows_fill_the_device() {
-        let at = |n| Sweep::fitted_2d(n, n, 132 * NV_SWEEP_GROUPS_PER_CU).rows;
-        assert_eq!(at(1024), 8);
-        assert_eq!(at(256), 2);
-        assert_eq!(at(4096), 29);
-        assert!((24..=SWEEP_MOST_ROWS).contains(&at(8192)), "{}", at(8192));
+        let at = |n: usize, per_cu: usize| Sweep::fitted_2d(n, n, 132 * per_cu).rows;
+        assert_eq!(NV_SWEEP_GROUPS_PER_CU, 4);
+        assert_eq!(at(1024, 4), 6);
+        assert_eq!(at(256, 4), 2);
+        assert_eq!(at(4096, 4), SWEEP_MOST_ROWS);
+        assert_eq!(at(1024, 3), 8);
+        assert_eq!(at(4096, 3), 29);
+        assert!(
+            (24..=SWEEP_MOST_ROWS).contains(&at(8192, 4)),
+            "{}",
+            at(8192, 4)
+        );
         let p = problem(1024, 1024);
         let sw = Sweep::fitted(&p, 396);
         assert_eq!(grid_groups(&p, Form::Fused, sw), (9, 128));
         assert_eq!(Sweep::fitted(&problem(300, 1), 396), SWEEP);
         assert_eq!(grid_groups(&problem(300, 1), Form::Fused, SWEEP), (3, 1));
+    }
+
+    /// On NVIDIA the 2D sweep's program is capped at [`NV_SWEEP_MAX_REGISTERS`] and 1D takes
+    /// [`NV_SWEEP_1D`]; the split form, and every form elsewhere, build without a cap.
+    #[test]
+    fn nvidia_options_and_shapes() {
+        let dev = |platform: &str| DeviceInfo {
+            platform_index: 0,
+            device_index: 0,
+            platform_name: platform.into(),
+            platform_version: "OpenCL 3.0".into(),
+            name: "GPU".into(),
+            vendor: "vendor".into(),
+            device_type: "GPU".into(),
+            compute_units: 132,
+            max_clock_mhz: 1980,
+            global_mem_bytes: 80 << 30,
+            local_mem_bytes: 48 << 10,
+            max_alloc_bytes: 20 << 30,
+            max_work_group_size: 1024,
+            fp64: true,
+            opencl_c_version: "OpenCL C 3.0".into(),
+            driver_version: "1".into(),
+            extensions: "cl_khr_fp64".into(),
+        };
+        let (nv, pocl) = (dev("NVIDIA CUDA"), dev("Portable Computing Language"));
+        let (two, one) = (problem(512, 512), problem(1000, 1));
+        let opts = |p: &Problem, d: &DeviceInfo, f: Form| {
+            device_defines(p, d, f, Sweep::on(p, d)).to_options()
+        };
+        let cap = format!("-cl-nv-maxrregcount={NV_SWEEP_MAX_REGISTERS}");
+        assert!(opts(&two, &nv, Form::Fused).ends_with(&cap));
+        for (p, d, f) in [
+            (&two, &nv, Form::Split),
+            (&one, &nv, Form::Fused),
+            (&two, &pocl, Form::Fused),
+        ] {
+            assert!(!opts(p, d, f).contains("maxrregcount"), "{f:?}");
+        }
+        assert_eq!(Sweep::on(&one, &nv), NV_SWEEP_1D);
+        assert_eq!(Sweep::on(&one, &pocl), SWEEP);
+        assert_eq!(Sweep::on(&two, &pocl), SWEEP);
     }
 }
