@@ -579,23 +579,9 @@ mod tests {
     #[test]
     fn nvidia_options_and_shapes() {
         let dev = |platform: &str| DeviceInfo {
-            platform_index: 0,
-            device_index: 0,
             platform_name: platform.into(),
-            platform_version: "OpenCL 3.0".into(),
-            name: "GPU".into(),
-            vendor: "vendor".into(),
-            device_type: "GPU".into(),
             compute_units: 132,
-            max_clock_mhz: 1980,
-            global_mem_bytes: 80 << 30,
-            local_mem_bytes: 48 << 10,
-            max_alloc_bytes: 20 << 30,
-            max_work_group_size: 1024,
-            fp64: true,
-            opencl_c_version: "OpenCL C 3.0".into(),
-            driver_version: "1".into(),
-            extensions: "cl_khr_fp64".into(),
+            ..crate::device::select::tests::fake("GPU", "GPU", true)
         };
         let (nv, pocl) = (dev("NVIDIA CUDA"), dev("Portable Computing Language"));
         let (two, one) = (problem(512, 512), problem(1000, 1));
