@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
 cargo build --release --features mpi
-bin="$PWD/${CARGO_TARGET_DIR:-target}/release/simplets"
+target="${CARGO_TARGET_DIR:-target}"
+[[ "$target" = /* ]] || target="$PWD/$target"
+bin="$target/release/simplets"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 launch=(mpirun --oversubscribe)
