@@ -142,7 +142,8 @@ pub fn render(p: &Problem) -> String {
         super::reference::dt_of(p, smax, 0.0),
         smax
     );
-    // Without a device: the default sweep (an NVIDIA GPU fits its rows to the launch).
+    // Without a device: the default sweep (an NVIDIA GPU fits its rows to the launch and runs
+    // 1D in groups of 64).
     let sw = Sweep::default_env();
     for form in [Form::Split, Form::Fused] {
         let (r, w) = step_bytes(p, form);
