@@ -404,21 +404,6 @@ __kernel void fused_1d(__global const real* q_old, __global real* q_out,
     group_out_n(lr, ld, l, DEV_SW, r, d, part_rate, part_dq);
 }
 #else
-/* One parent's shares for the four children it is a parent of (the values point_from takes
- * from it) and its Taylor values up. */
-inline void shares_of(const Point* pt, const StepK* k, real* ld, real* rd, real* ru, real* lu,
-                      real* up)
-{
-    const Parent2 p = parent_2d(pt, k);
-    for (int v = 0; v < 4; v++) {
-        ld[v] = p.ld[v];
-        rd[v] = p.rd[v];
-        ru[v] = p.ru[v];
-        lu[v] = p.lu[v];
-        up[v] = p.up[v];
-    }
-}
-
 /* The local memory of one level of the sweep (structure of arrays, DEV_SW entries per
  * component): slot 0 the ru shares of the current row, slots 1 + p the rd shares and 3 + p
  * the Taylor values of the rows of parity p (the current and the previous row). */
@@ -483,34 +468,34 @@ __kernel void fused_2d(__global const real* q_old, __global real* q_out,
     real r = 0.0, d = 0.0;
     for (int m = 0; m < rows + 2; m++) {
         const int par = m & 1, j = j0 - 1 + m;
-        real sld[4], srd[4], sru[4], slu[4], sup[4];
+        Parent2 si;
         /* Integer point (i, j): every point some half point of the group reads. */
         const bool have_i = i <= CFG_NX && j <= CFG_NY;
         if (have_i) {
             const Point p = parent_point(q_old, inflow, i, j);
-            shares_of(&p, &k, sld, srd, sru, slu, sup);
-            sweep_put(bi, l, par, srd, sru, sup);
+            si = parent_2d(&p, &k);
+            sweep_put(bi, l, par, si.rd, si.ru, si.up);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* Half point (i0 + l, j): parents (i, j − 1), (i + 1, j − 1), (i + 1, j), (i, j). */
         const bool have_h = m > 0 && l < DEV_SW - 1 && i0 + l <= CFG_NX && j <= CFG_NY;
-        real hrd[4], hru[4], hlu[4], hnew_ld[4], hnew_up[4];
+        Parent2 sh;
         if (have_h) {
-            const Point h = sweep_point(bi, l, par, ild, iup, slu, sup);
-            shares_of(&h, &k, hnew_ld, hrd, hru, hlu, hnew_up);
-            sweep_put(bh, l, par, hrd, hru, hnew_up);
+            const Point h = sweep_point(bi, l, par, ild, iup, si.lu, si.up);
+            sh = parent_2d(&h, &k);
+            sweep_put(bh, l, par, sh.rd, sh.ru, sh.up);
         }
         if (have_i) {
             for (int v = 0; v < 4; v++) {
-                ild[v] = sld[v];
-                iup[v] = sup[v];
+                ild[v] = si.ld[v];
+                iup[v] = si.up[v];
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* Output (i0 + l, j − 1): half parents (i0 + l, j − 1) … (i0 + l + 1, j). */
         const int oi = i0 + l, oj = j - 1;
         if (m > 1 && l < DEV_SW - 2 && oi < CFG_NX) {
-            const Point o = sweep_point(bh, l, par, hld, hup, hlu, hnew_up);
+            const Point o = sweep_point(bh, l, par, hld, hup, sh.lu, sh.up);
             const int c = oi + oj * CFG_SX;
             put(q_out, c, &o);
             r = nan_max(r, rate(o.u));
@@ -518,8 +503,8 @@ __kernel void fused_2d(__global const real* q_old, __global real* q_out,
         }
         if (have_h) {
             for (int v = 0; v < 4; v++) {
-                hld[v] = hnew_ld[v];
-                hup[v] = hnew_up[v];
+                hld[v] = sh.ld[v];
+                hup[v] = sh.up[v];
             }
         }
     }
