@@ -10,7 +10,7 @@
 
 use simplets::methods::cese::opencl::{SWEEP_ENV, TILE_ENV};
 use simplets::methods::cese::solver::Cese;
-use simplets::methods::explicit::opencl::{PREFETCH_ENV, SHAPE_ENV, STAGE_ENV};
+use simplets::methods::explicit::opencl::{PREFETCH_ENV, SHAPE_ENV, STAGE_ENV, WALLED_ENV};
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind, KernelForm};
 use simplets::solver::Solver;
@@ -149,8 +149,9 @@ fn any_stage_shape_gives_the_reference_bits() {
     }
     std::env::remove_var(TILE_ENV);
 
-    // The sweep of fused_2d (and fused_1d's W): strips one to three output columns wide and
-    // one to many rows high put the group edges next to every side of CESE and CESE_1D.
+    // The sweep of fused_2d (and fused_1d's tiles): strips one to three output columns wide
+    // and one to many rows high (1D: tiles of 2 … 62 outputs, 1 … 40 a group, the last cut
+    // short) put the group edges next to every side of CESE and CESE_1D.
     let want_1d = cese_bits(CESE_1D, BackendKind::Reference, KernelForm::Phase, 12).unwrap();
     let mut compared = 0;
     for shape in ["128x16", "4x1", "8x3", "16x19", "32x7", "64x40"] {
@@ -200,6 +201,17 @@ fn any_stage_shape_gives_the_reference_bits() {
         let e = bits(case, BackendKind::OpenCl, 1).unwrap_err();
         assert!(e.contains(PREFETCH_ENV) && !e.contains('\n'), "{e}");
         std::env::remove_var(PREFETCH_ENV);
+        // Every group through the wall code (EULER's wall-free groups too).
+        std::env::set_var(WALLED_ENV, "all");
+        for shape in ["128x1x16", "8x1x3"] {
+            std::env::set_var(SHAPE_ENV, shape);
+            let got = bits(case, BackendKind::OpenCl, 15).unwrap();
+            assert!(got == want, "strip shape {shape}, every group walled");
+        }
+        std::env::set_var(WALLED_ENV, "some");
+        let e = bits(case, BackendKind::OpenCl, 1).unwrap_err();
+        assert!(e.contains(WALLED_ENV) && !e.contains('\n'), "{e}");
+        std::env::remove_var(WALLED_ENV);
     }
     // The MUSCL strip (STAGE_ENV=strip with MUSCL; no walls): shapes from one updated column
     // (8 items) and one row to many, through both cases' group edges in x and y.

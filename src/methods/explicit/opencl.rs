@@ -22,7 +22,7 @@ pub use bands::{split, Part, Split};
 pub use stage::{
     fit_rows_upto, is_gpu, parse_shape, prefetch_setting, stage_setting, system_index, Stage,
     StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
-    STRIP_SHAPE,
+    STRIP_SHAPE, WALLED_ENV,
 };
 
 use std::sync::Arc;

@@ -34,6 +34,13 @@ pub const STAGE_ENV: &str = "SIMPLETS_EXPLICIT_STAGE";
 /// comes to it instead of one row ahead (`DEV_PREFETCH`; the default is `1`). The same bits.
 pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
 
+/// Environment variable for measurements: `all` makes every strip work-group with walls
+/// that computes a fluid cell run the strip with its wall code, not only those that read a
+/// solid cell ([`Stage::walled_groups`]), so that a bench times that code against the copy
+/// without it. The same bits: where a group reads no solid cell its wall branches are never
+/// taken.
+pub const WALLED_ENV: &str = "SIMPLETS_STRIP_WALLED";
+
 /// The strip form's default shape (LX, 1, RPI): rows of 128 items sweeping 16 rows, the
 /// fastest of ten shapes from 32 to 256 items and 8 to 64 rows for both systems (run 86).
 pub const STRIP_SHAPE: (usize, usize, usize) = (128, 1, 16);
@@ -143,6 +150,13 @@ pub fn prefetch_setting() -> Result<bool, DeviceError> {
         _ => None,
     })
     .map(|b| b.unwrap_or(true))
+}
+
+/// Whether every strip group with a fluid cell runs the wall code ([`WALLED_ENV`]), or why
+/// the variable's value is refused.
+pub fn all_walled_setting() -> Result<bool, DeviceError> {
+    setting(WALLED_ENV, "expected all", |v| (v == "all").then_some(true))
+        .map(|b| b.unwrap_or(false))
 }
 
 /// The value of environment variable `var` through `parse` (`Ok(None)` when unset or empty),
@@ -273,11 +287,12 @@ impl Stage {
     }
 
     /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
-    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], or [`SHAPE_ENV`] for the form chosen
+    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`], or [`SHAPE_ENV`] for the form chosen
     /// (which `new` would quietly replace by the default).
     pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
         stage_setting()?;
         prefetch_setting()?;
+        all_walled_setting()?;
         let st = Stage::new(p, gpu, want);
         if let Some(v) = shape_var() {
             parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {

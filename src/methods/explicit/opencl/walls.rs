@@ -3,7 +3,7 @@
 //! which compute solid cells only (they skip their work), and the shares of the cells each
 //! kind computes, which the byte and flop models and the build's defines use.
 
-use super::stage::{Stage, StageForm};
+use super::stage::{all_walled_setting, Stage, StageForm};
 use crate::methods::explicit::Problem;
 
 /// A strip work-group with no solid cell among those it reads ([`Stage::walled_groups`]): it
@@ -32,7 +32,8 @@ impl Stage {
     /// otherwise): [`GROUP_SOLID`] where every cell the group computes is solid,
     /// [`GROUP_WALLED`] where another cell it reads (its columns and rows with the halo column
     /// on each side and the halo row below and above, ghosts included) is solid, else
-    /// [`GROUP_FREE`]. `stage_fe` runs the free groups through a copy of the strip without
+    /// [`GROUP_FREE`] ([`GROUP_WALLED`] under [`WALLED_ENV`](super::stage::WALLED_ENV)
+    /// `=all`). `stage_fe` runs the free groups through a copy of the strip without
     /// wall code and skips the solid ones (its `walled` argument,
     /// [`super::bands::walled_order`]).
     pub fn walled_groups(&self, p: &Problem) -> Vec<i32> {
@@ -43,7 +44,12 @@ impl Stage {
         let (w, rpi) = self.group_cells();
         let [gxs, gys] = self.global(p);
         let (gxs, gys) = (gxs / self.lx, gys / self.ly);
-        let mut flags = vec![GROUP_FREE; gxs * gys];
+        let free = if all_walled_setting().unwrap_or(false) {
+            GROUP_WALLED
+        } else {
+            GROUP_FREE
+        };
+        let mut flags = vec![free; gxs * gys];
         // Stored columns and rows of computed cells start … start + len − 1 within −1 … n
         // (the ghost layer next to them), or within 0 … n − 1 (`inner`).
         let span = |start: isize, len: usize, n: usize, inner: bool| {
@@ -66,8 +72,10 @@ impl Stage {
                 let any = rows.clone().any(|j| cols.clone().any(|i| at(i, j)));
                 flags[gx + gy * gxs] = if all {
                     GROUP_SOLID
+                } else if any {
+                    GROUP_WALLED
                 } else {
-                    i32::from(any) * GROUP_WALLED
+                    free
                 };
             }
         }
