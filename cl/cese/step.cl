@@ -368,11 +368,14 @@ __kernel void half_b(__global const real* h, __global const real* q_old, __globa
 }
 
 #if CFG_DIM == 1
-/* Both half steps of DEV_SW − 2 integer points in one launch: item l holds the integer
- * point k0 − 1 + l (items 0 and DEV_SW − 1 the halo, ghosts included), the half point
- * k0 + l (between its point and its right neighbour's) and the output k0 + l, so every item
- * of a phase has a point to compute; each parent's contribution is computed once and lives
- * in local memory. */
+/* Both half steps of DEV_SR tiles of DEV_SW − 2 integer points each in one launch: in tile t
+ * item l holds the integer point k0 − 1 + l (items 0 and DEV_SW − 1 the halo, ghosts
+ * included), the half point k0 + l (between its point and its right neighbour's) and the
+ * output k0 + l, so every item of a phase has a point to compute; each parent's
+ * contribution is computed once per tile and lives in local memory. Each item loads its
+ * integer point of the next tile while the tile computes (the load's latency is hidden
+ * behind two barriers and the half step). The group's maxima are taken over its tiles and
+ * reduced once (the reduction's barriers are most of a tile's). */
 __kernel void fused_1d(__global const real* q_old, __global real* q_out,
                        __global const real* clock, __global const real* inflow,
                        __global real* part_rate, __global real* part_dq)
@@ -381,25 +384,38 @@ __kernel void fused_1d(__global const real* q_old, __global real* q_out,
     __local Parent1 pb[DEV_SW - 1];
     __local real lr[DEV_SW], ld[DEV_SW];
     const int l = get_local_id(0);
-    const int k0 = get_group_id(0) * (DEV_SW - 2);
     const StepK k = step_k(clock[0]);
-    if (k0 - 1 + l <= CFG_NX) {
-        const Point p = parent_point(q_old, inflow, k0 - 1 + l, 0);
-        pa[l] = parent_1d(&p, &k);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (l < DEV_SW - 1 && k0 + l <= CFG_NX) {
-        const Point hp = point_1d(pa[l], pa[l + 1]);
-        pb[l] = parent_1d(&hp, &k);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int i = k0 + l;
     real r = 0.0, d = 0.0;
-    if (l < DEV_SW - 2 && i < CFG_NX) {
-        const Point o = point_1d(pb[l], pb[l + 1]);
-        put(q_out, i, &o);
-        r = rate(o.u);
-        d = fabs(o.u[0] - pa[l + 1].u[0]);
+    int k0 = get_group_id(0) * DEV_SR * (DEV_SW - 2);
+    Point p = {{0.0}};
+    if (k0 < CFG_NX && k0 - 1 + l <= CFG_NX)
+        p = parent_point(q_old, inflow, k0 - 1 + l, 0);
+    for (int t = 0; t < DEV_SR; t++) {
+        /* The same for the whole group: no item leaves a barrier behind. */
+        if (k0 >= CFG_NX)
+            break;
+        if (t > 0)
+            barrier(CLK_LOCAL_MEM_FENCE);
+        if (k0 - 1 + l <= CFG_NX)
+            pa[l] = parent_1d(&p, &k);
+        /* The next tile's integer point, loaded while this tile computes. */
+        const int k1 = k0 + (DEV_SW - 2);
+        if (t + 1 < DEV_SR && k1 < CFG_NX && k1 - 1 + l <= CFG_NX)
+            p = parent_point(q_old, inflow, k1 - 1 + l, 0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l < DEV_SW - 1 && k0 + l <= CFG_NX) {
+            const Point hp = point_1d(pa[l], pa[l + 1]);
+            pb[l] = parent_1d(&hp, &k);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int i = k0 + l;
+        if (l < DEV_SW - 2 && i < CFG_NX) {
+            const Point o = point_1d(pb[l], pb[l + 1]);
+            put(q_out, i, &o);
+            r = nan_max(r, rate(o.u));
+            d = nan_max(d, fabs(o.u[0] - pa[l + 1].u[0]));
+        }
+        k0 = k1;
     }
     group_out_n(lr, ld, l, DEV_SW, r, d, part_rate, part_dq);
 }

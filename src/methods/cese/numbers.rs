@@ -143,7 +143,7 @@ pub fn render(p: &Problem) -> String {
         smax
     );
     // Without a device: the default sweep (an NVIDIA GPU fits its rows to the launch and runs
-    // 1D in groups of 64).
+    // 1D in groups of 64, its tiles fitted to the mesh).
     let sw = Sweep::default_env();
     for form in [Form::Split, Form::Fused] {
         let (r, w) = step_bytes(p, form);

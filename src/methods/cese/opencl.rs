@@ -98,12 +98,13 @@ pub fn parse_sweep(value: &str) -> Result<Sweep, String> {
 }
 
 /// The shape of the fused kernels: `fused_2d` is a work-group of `w` items (`w` − 2 output
-/// columns) sweeping `rows` output rows; `fused_1d` takes `w` (`w` − 2 outputs per group).
+/// columns) sweeping `rows` output rows; `fused_1d` a group of `w` items that computes `rows`
+/// tiles of `w` − 2 outputs one after the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sweep {
     /// Work-items per group.
     pub w: usize,
-    /// Output rows per group (2D).
+    /// Output rows per group (2D), tiles per group (1D).
     pub rows: usize,
 }
 
@@ -121,10 +122,21 @@ pub const NV_SWEEP_GROUPS_PER_CU: usize = 4;
 /// form (166 registers) a cap of 128 spilled and was 13 % slower (run 114).
 pub const NV_SWEEP_MAX_REGISTERS: usize = 128;
 
-/// The 1D fused kernel's group on NVIDIA GPUs: 64 items for 62 outputs ran 2 % faster than
-/// 128 for 126 and 5 % faster than 32 on an H200 (runs 122–123, 10⁸ points: 3286–3293 µs
-/// against 3352–3359 and 3465–3477).
-pub const NV_SWEEP_1D: Sweep = Sweep { w: 64, rows: 16 };
+/// The 1D fused kernel's group on NVIDIA GPUs at large meshes: 64 items (62 outputs a tile),
+/// 8 tiles ([`Sweep::fitted_1d`] takes fewer where the mesh has too few groups). On an H200
+/// at 10⁸ points (run 126), with each item loading its next tile's point while the tile
+/// computes: 8 tiles 2769.6–2769.8 µs, 16 2801.0–2807.9, 32 2819.8–2822.8; without that load,
+/// 1 tile 3532.6–3556.0, 4 3246.3–3275.6, 16 3197.3–3221.2, and 128 items (4 tiles) or 32
+/// (8) slower than 64. Before the tiles, 64 items ran 2 % faster than 128 and 5 % faster
+/// than 32 (runs 122–123).
+pub const NV_SWEEP_1D: Sweep = Sweep { w: 64, rows: 8 };
+
+/// The fewest groups of `fused_1d` per compute unit [`Sweep::fitted_1d`] keeps while it
+/// gives a group more tiles: on an H200 (run 127) 10⁶ points ran fastest in 4 tiles (4 032
+/// groups, 31 per SM: 38.3–38.4 µs; 2 tiles 40.2–41.3, 8 tiles 43.6–44.9), 10⁵ in one
+/// (1 613 groups: 10.5–11.1 µs, 8 tiles 18.8–19.9), 10⁷ in 4 or 8 (287.3–289.4 µs; 16
+/// tiles 296.7–298.1).
+pub const NV_SWEEP_1D_LEAST_GROUPS_PER_CU: usize = 24;
 
 /// The fewest waves of groups [`Sweep::on`] fits a launch to where the mesh has them: one
 /// wave of long strips, whose groups start and end together, was slower than the waves say
@@ -156,7 +168,8 @@ impl Sweep {
     /// unit; [`Sweep::fitted_2d`]): a launch's time is about its waves × (rows + 2) passes,
     /// so a mesh of few waves takes the rows that fill them (run 114 on an H200 at 1024²: 16
     /// rows in 1.5 waves 199.4–200.2 µs, 8 rows in 2.9 waves 182.5–182.7), and 1D
-    /// [`NV_SWEEP_1D`]; [`SWEEP`] elsewhere.
+    /// [`NV_SWEEP_1D`] with its tiles fitted to the mesh ([`Sweep::fitted_1d`]); [`SWEEP`]
+    /// elsewhere.
     pub fn on(p: &Problem, dev: &DeviceInfo) -> Sweep {
         if let Some(s) = Sweep::from_env() {
             return s;
@@ -165,7 +178,7 @@ impl Sweep {
             return SWEEP;
         }
         if p.mesh.dims == 1 {
-            return NV_SWEEP_1D;
+            return Sweep::fitted_1d(p.mesh.nx, dev.compute_units as usize);
         }
         Sweep::fitted(p, dev.compute_units as usize * NV_SWEEP_GROUPS_PER_CU)
     }
@@ -177,6 +190,23 @@ impl Sweep {
             return SWEEP;
         }
         Sweep::fitted_2d(m.nx, m.ny, slots)
+    }
+
+    /// [`NV_SWEEP_1D`] with its tiles (8, 4, 2 or 1) the most that leave `nx` points at
+    /// least [`NV_SWEEP_1D_LEAST_GROUPS_PER_CU`] groups per compute unit of `cus` (one tile
+    /// where even one does not): a group's tiles run one after the other, so a small mesh
+    /// needs its points spread over more groups.
+    pub fn fitted_1d(nx: usize, cus: usize) -> Sweep {
+        let least = NV_SWEEP_1D_LEAST_GROUPS_PER_CU * cus;
+        let rows = [8, 4, 2]
+            .into_iter()
+            .filter(|&t| t <= NV_SWEEP_1D.rows)
+            .find(|&t| nx.div_ceil((NV_SWEEP_1D.w - 2) * t) >= least)
+            .unwrap_or(1);
+        Sweep {
+            rows,
+            ..NV_SWEEP_1D
+        }
     }
 
     /// [`Sweep::fitted`] of an `nx` × `ny` 2D mesh: of the rows that make at least
@@ -200,7 +230,7 @@ pub fn grid_groups(p: &Problem, form: Form, sw: Sweep) -> (usize, usize) {
     let m = &p.mesh;
     match (form, m.dims) {
         (Form::Fused, 2) => (m.nx.div_ceil(sw.w - 2), m.ny.div_ceil(sw.rows)),
-        (Form::Fused, _) => (m.nx.div_ceil(sw.w - 2), 1),
+        (Form::Fused, _) => (m.nx.div_ceil((sw.w - 2) * sw.rows), 1),
         (Form::Split, _) => {
             let (lx, ly) = work_group(m.dims);
             (m.nx.div_ceil(lx), m.ny.div_ceil(ly))
@@ -571,7 +601,11 @@ mod tests {
         let sw = Sweep::fitted(&p, 396);
         assert_eq!(grid_groups(&p, Form::Fused, sw), (9, 128));
         assert_eq!(Sweep::fitted(&problem(300, 1), 396), SWEEP);
-        assert_eq!(grid_groups(&problem(300, 1), Form::Fused, SWEEP), (3, 1));
+        // 1D: a group computes its tiles of 126 outputs one after the other.
+        let one = problem(3000, 1);
+        assert_eq!(grid_groups(&one, Form::Fused, SWEEP), (2, 1));
+        let single = Sweep { rows: 1, ..SWEEP };
+        assert_eq!(grid_groups(&one, Form::Fused, single), (24, 1));
     }
 
     /// On NVIDIA the 2D sweep's program is capped at [`NV_SWEEP_MAX_REGISTERS`] and 1D takes
@@ -597,7 +631,20 @@ mod tests {
         ] {
             assert!(!opts(p, d, f).contains("maxrregcount"), "{f:?}");
         }
-        assert_eq!(Sweep::on(&one, &nv), NV_SWEEP_1D);
+        assert_eq!(
+            Sweep::on(&one, &nv),
+            Sweep {
+                rows: 1,
+                ..NV_SWEEP_1D
+            }
+        );
+        assert_eq!(Sweep::fitted_1d(100_000_000, 132), NV_SWEEP_1D);
+        // run 127's sizes on 132 compute units: 10⁵ one tile, 10⁶ four, 10⁷ eight.
+        let tiles = |nx| Sweep::fitted_1d(nx, 132).rows;
+        assert_eq!([100_000, 1_000_000, 10_000_000].map(tiles), [1, 4, 8]);
+        // Four tiles from 4·62·24·132 points, two below.
+        assert_eq!(tiles(4 * 62 * 24 * 132), 4);
+        assert_eq!(tiles(4 * 62 * 24 * 132 - 4 * 62), 2);
         assert_eq!(Sweep::on(&one, &pocl), SWEEP);
         assert_eq!(Sweep::on(&two, &pocl), SWEEP);
     }
