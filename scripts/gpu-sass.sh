@@ -9,6 +9,8 @@
 #
 #   OUT=/some/dir scripts/gpu-sass.sh [BINARY]       (run from the repository root, on the GPU)
 #
+# CASES, where set, replaces the list below: lines of the same "name|bench arguments|cap" form.
+#
 # Writes $OUT/sass/<case>/<entry>.{ptx,sass,ptxas.txt}, $OUT/census.txt (one line per kernel)
 # and $OUT/bench/<case>.txt. Needs CUDA's ptxas and cuobjdump (CUDA_BIN, default
 # /usr/local/cuda/bin) and python3.
@@ -29,7 +31,11 @@ cases=(
   "bp_euler|configs/bp_bump.json --nx 200 --ny 200 --steps 2 --kernel phase|none"
   "simple_ts|configs/confined_square.json --nx 403 --ny 400 --steps 1 --iters 2|none"
 )
+if [ -n "${CASES:-}" ]; then
+  mapfile -t cases <<<"$CASES"
+fi
 for c in "${cases[@]}"; do
+  [ -n "$c" ] || continue
   IFS='|' read -r name args cap <<<"$c"
   d="$OUT/sass/$name"; mkdir -p "$d/cache"
   # shellcheck disable=SC2086
