@@ -189,29 +189,22 @@ fn any_stage_shape_gives_the_reference_bits() {
         ] {
             compared += same_bits_in_shapes(case, form, &shapes, &want);
         }
-        // The strip reading each row when it comes to it, not one row ahead.
+        // The strip reading each row when it comes to it, not one row ahead; and every
+        // group through the wall code (EULER's wall-free groups too). A value the variable
+        // does not take is one line naming it.
         std::env::set_var(STAGE_ENV, "strip");
-        std::env::set_var(PREFETCH_ENV, "0");
-        for shape in ["128x1x16", "8x1x3"] {
-            std::env::set_var(SHAPE_ENV, shape);
-            let got = bits(case, BackendKind::OpenCl, 15).unwrap();
-            assert!(got == want, "strip shape {shape} without the prefetch");
+        for (var, value, refused) in [(PREFETCH_ENV, "0", "2"), (WALLED_ENV, "all", "some")] {
+            std::env::set_var(var, value);
+            for shape in ["128x1x16", "8x1x3"] {
+                std::env::set_var(SHAPE_ENV, shape);
+                let got = bits(case, BackendKind::OpenCl, 15).unwrap();
+                assert!(got == want, "strip shape {shape}, {var}={value}");
+            }
+            std::env::set_var(var, refused);
+            let e = bits(case, BackendKind::OpenCl, 1).unwrap_err();
+            assert!(e.contains(var) && !e.contains('\n'), "{e}");
+            std::env::remove_var(var);
         }
-        std::env::set_var(PREFETCH_ENV, "2");
-        let e = bits(case, BackendKind::OpenCl, 1).unwrap_err();
-        assert!(e.contains(PREFETCH_ENV) && !e.contains('\n'), "{e}");
-        std::env::remove_var(PREFETCH_ENV);
-        // Every group through the wall code (EULER's wall-free groups too).
-        std::env::set_var(WALLED_ENV, "all");
-        for shape in ["128x1x16", "8x1x3"] {
-            std::env::set_var(SHAPE_ENV, shape);
-            let got = bits(case, BackendKind::OpenCl, 15).unwrap();
-            assert!(got == want, "strip shape {shape}, every group walled");
-        }
-        std::env::set_var(WALLED_ENV, "some");
-        let e = bits(case, BackendKind::OpenCl, 1).unwrap_err();
-        assert!(e.contains(WALLED_ENV) && !e.contains('\n'), "{e}");
-        std::env::remove_var(WALLED_ENV);
     }
     // The MUSCL strip (STAGE_ENV=strip with MUSCL; no walls): shapes from one updated column
     // (8 items) and one row to many, through both cases' group edges in x and y.
