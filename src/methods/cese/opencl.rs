@@ -138,6 +138,13 @@ pub const NV_SWEEP_1D: Sweep = Sweep { w: 64, rows: 8 };
 /// tiles 296.7–298.1).
 pub const NV_SWEEP_1D_LEAST_GROUPS_PER_CU: usize = 24;
 
+/// The same off NVIDIA ([`SWEEP`]'s 16 tiles of 126 outputs, fewer where the mesh would leave
+/// a compute unit without a group): on 16 host cores through PoCL (run 129) 16 tiles ran as
+/// fast as or faster than 1 or 4 from 10⁵ points (10⁶: 15.4–16.2 ms against 17.0–20.1 in one
+/// tile), and at 10⁴, 5 groups of 16 tiles, slower than 4 tiles' 20 (432–442 µs against
+/// 280–339).
+pub const SWEEP_1D_LEAST_GROUPS_PER_CU: usize = 1;
+
 /// The fewest waves of groups [`Sweep::on`] fits a launch to where the mesh has them: one
 /// wave of long strips, whose groups start and end together, was slower than the waves say
 /// (run 115 on an H200 at 1024²: 24 rows in one wave 192.3–193.5 µs, 8 rows in 2.9 waves
@@ -169,18 +176,18 @@ impl Sweep {
     /// so a mesh of few waves takes the rows that fill them (run 114 on an H200 at 1024²: 16
     /// rows in 1.5 waves 199.4–200.2 µs, 8 rows in 2.9 waves 182.5–182.7), and 1D
     /// [`NV_SWEEP_1D`] with its tiles fitted to the mesh ([`Sweep::fitted_1d`]); [`SWEEP`]
-    /// elsewhere.
+    /// elsewhere, its 1D tiles fitted likewise.
     pub fn on(p: &Problem, dev: &DeviceInfo) -> Sweep {
         if let Some(s) = Sweep::from_env() {
             return s;
         }
-        if !dev.is_nvidia() {
-            return SWEEP;
+        let (nx, cus) = (p.mesh.nx, dev.compute_units as usize);
+        match (dev.is_nvidia(), p.mesh.dims) {
+            (true, 1) => Sweep::fitted_1d(NV_SWEEP_1D, nx, cus * NV_SWEEP_1D_LEAST_GROUPS_PER_CU),
+            (true, _) => Sweep::fitted(p, cus * NV_SWEEP_GROUPS_PER_CU),
+            (false, 1) => Sweep::fitted_1d(SWEEP, nx, cus * SWEEP_1D_LEAST_GROUPS_PER_CU),
+            (false, _) => SWEEP,
         }
-        if p.mesh.dims == 1 {
-            return Sweep::fitted_1d(p.mesh.nx, dev.compute_units as usize);
-        }
-        Sweep::fitted(p, dev.compute_units as usize * NV_SWEEP_GROUPS_PER_CU)
     }
 
     /// [`SWEEP`] with its 2D rows fitted to a device that runs `slots` groups at once.
@@ -192,21 +199,15 @@ impl Sweep {
         Sweep::fitted_2d(m.nx, m.ny, slots)
     }
 
-    /// [`NV_SWEEP_1D`] with its tiles (8, 4, 2 or 1) the most that leave `nx` points at
-    /// least [`NV_SWEEP_1D_LEAST_GROUPS_PER_CU`] groups per compute unit of `cus` (one tile
-    /// where even one does not): a group's tiles run one after the other, so a small mesh
-    /// needs its points spread over more groups.
-    pub fn fitted_1d(nx: usize, cus: usize) -> Sweep {
-        let least = NV_SWEEP_1D_LEAST_GROUPS_PER_CU * cus;
-        let rows = [8, 4, 2]
-            .into_iter()
-            .filter(|&t| t <= NV_SWEEP_1D.rows)
-            .find(|&t| nx.div_ceil((NV_SWEEP_1D.w - 2) * t) >= least)
-            .unwrap_or(1);
-        Sweep {
-            rows,
-            ..NV_SWEEP_1D
+    /// The 1D sweep `base` with its tiles halved until `nx` points make at least `least`
+    /// groups (or one tile is left): a group's tiles run one after the other, so a small
+    /// mesh needs its points spread over more groups.
+    pub fn fitted_1d(base: Sweep, nx: usize, least: usize) -> Sweep {
+        let mut rows = base.rows;
+        while rows > 1 && nx.div_ceil((base.w - 2) * rows) < least {
+            rows /= 2;
         }
+        Sweep { rows, ..base }
     }
 
     /// [`Sweep::fitted`] of an `nx` × `ny` 2D mesh: of the rows that make at least
@@ -638,14 +639,22 @@ mod tests {
                 ..NV_SWEEP_1D
             }
         );
-        assert_eq!(Sweep::fitted_1d(100_000_000, 132), NV_SWEEP_1D);
+        let nv_least = 132 * NV_SWEEP_1D_LEAST_GROUPS_PER_CU;
+        assert_eq!(
+            Sweep::fitted_1d(NV_SWEEP_1D, 100_000_000, nv_least),
+            NV_SWEEP_1D
+        );
         // run 127's sizes on 132 compute units: 10⁵ one tile, 10⁶ four, 10⁷ eight.
-        let tiles = |nx| Sweep::fitted_1d(nx, 132).rows;
+        let tiles = |nx| Sweep::fitted_1d(NV_SWEEP_1D, nx, nv_least).rows;
         assert_eq!([100_000, 1_000_000, 10_000_000].map(tiles), [1, 4, 8]);
         // Four tiles from 4·62·24·132 points, two below.
         assert_eq!(tiles(4 * 62 * 24 * 132), 4);
         assert_eq!(tiles(4 * 62 * 24 * 132 - 4 * 62), 2);
-        assert_eq!(Sweep::on(&one, &pocl), SWEEP);
+        // Off NVIDIA 16 tiles, fewer where a compute unit would have no group (1000 points
+        // make 8 groups of one tile for 132 units; 10⁵ on 16 units keep 16 tiles, 10⁴ 4).
+        assert_eq!(Sweep::on(&one, &pocl), Sweep { rows: 1, ..SWEEP });
+        let cpu = |nx| Sweep::fitted_1d(SWEEP, nx, 16 * SWEEP_1D_LEAST_GROUPS_PER_CU).rows;
+        assert_eq!([10_000, 100_000].map(cpu), [4, 16]);
         assert_eq!(Sweep::on(&two, &pocl), SWEEP);
     }
 }
