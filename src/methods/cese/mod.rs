@@ -30,6 +30,7 @@ pub mod fragments;
 pub mod numbers;
 pub mod opencl;
 pub mod reference;
+pub mod shape;
 pub mod solver;
 pub mod source;
 pub mod sweep;

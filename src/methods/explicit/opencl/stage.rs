@@ -287,8 +287,8 @@ impl Stage {
     }
 
     /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
-    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`], or [`SHAPE_ENV`] for the form chosen
-    /// (which `new` would quietly replace by the default).
+    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`], or [`SHAPE_ENV`] for the
+    /// form chosen (which `new` would quietly replace by the default).
     pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
         stage_setting()?;
         prefetch_setting()?;
