@@ -259,3 +259,53 @@ fn triad_bandwidth_is_measured() {
     let bw = simplets::device::bandwidth::triad_bandwidth(device(), 1 << 20, 3).unwrap();
     assert!(bw.is_finite() && bw > 1e7 && bw < 1e14, "{bw}");
 }
+
+/// Two kernels launched beside each other (`Runtime::launch_beside`) write disjoint halves of
+/// one buffer, each from its own global offset, and a kernel queued after them on the main
+/// queue reads what both wrote: on one queue, and with the side queue and profiling, where the
+/// profile holds them as one command of the main kernel.
+#[test]
+fn launches_beside_each_other_are_ordered_as_one_command() {
+    use simplets::device::{Range2, Runtime};
+    let _g = cl_lock();
+    const SRC: &str = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+    __kernel void fill(__global double* a, __global const double* b) {
+        const int i = get_global_id(0);
+        a[i] = b[i] + (double)(i / 8);
+    }
+    __kernel void twice(__global const double* a, __global double* b) {
+        const int i = get_global_id(0);
+        b[i] = 2.0 * a[i];
+    }";
+    let n = 4096;
+    let half = |start: usize| Range2 {
+        offset: [start, 0],
+        global: [n / 2, 1],
+    };
+    for side in [false, true] {
+        let mut rt = Runtime::new(build(device(), SRC, &Defines::new(), None).unwrap());
+        if side {
+            rt.open_side_queue().unwrap();
+            rt.set_profiling(true).unwrap();
+        }
+        rt.real_zeros("a", n).unwrap();
+        rt.real("b", &vec![1.0; n]).unwrap();
+        rt.bind("fill").unwrap();
+        rt.bind_as("fill_b", "fill", &[]).unwrap();
+        rt.bind("twice").unwrap();
+        assert_eq!(rt.has_side_queue(), side);
+        rt.launch_beside("fill_b", half(n / 2), "fill", half(0), [8, 1])
+            .unwrap();
+        rt.launch("twice", n, None).unwrap();
+        let mut b = vec![0.0; n];
+        rt.read("b", &mut b).unwrap();
+        let want: Vec<f64> = (0..n).map(|i| 2.0 * (1.0 + (i / 8) as f64)).collect();
+        assert_eq!(b, want, "side queue {side}");
+        if side {
+            let prof = rt.profile().unwrap();
+            assert_eq!(prof["fill"].launches, 1);
+            assert_eq!(prof["fill"].items, n as u64);
+            assert!(!prof.contains_key("fill_b"), "{prof:?}");
+        }
+    }
+}

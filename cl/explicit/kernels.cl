@@ -2,15 +2,17 @@
  * cl/explicit/step.cl, whose functions they call; the MUSCL strip: cl/explicit/muscl_strip.cl;
  * `reduce` and `finish`: cl/explicit/reduce.cl). */
 
-/* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls,
- * `walled` gives each launched group the group it runs, 4·g + flag (bands::walled_order; the
- * flags of Stage::walled_groups): a group whose cells or halo hold a solid cell (1) takes
- * the strip with its wall faces, a group with none (0) a copy without any wall code (no mask
- * read, no solid flags exchanged), both in one launch so that neither waits for the other;
- * where a group's footprint has no solid cell the wall branches are never taken, so both
- * give the same bits. A group whose computed cells are all solid (2; CFG_SOLID_GROUPS where
- * there is one) only stores its partial maxima, the strip's +0 for solid cells: its cells
- * keep their state, which both levels hold from the start. */
+/* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls
+ * the groups come in two kernels, launched as rows of groups side by side (bands::walled_launch,
+ * Runtime::launch_beside), each at the registers its own code takes: `walled` gives each
+ * launched group, at its place GROUP_X, the group it runs as 4·g + flag (the flags of
+ * Stage::walled_groups). stage_fe runs the groups with no solid cell among the cells or the
+ * halo they read (0) through a copy of the strip without any wall code (no mask read, no solid
+ * flags exchanged), stage_fe_walled those with one (1) through the strip with its wall faces;
+ * where a group's footprint has no solid cell the wall branches are never taken, so both give
+ * the same bits. A group whose computed cells are all solid (2; CFG_SOLID_GROUPS where there
+ * is one) only stores its partial maxima, the strip's +0 for solid cells: its cells keep their
+ * state, which both levels hold from the start. */
 __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask,
@@ -20,7 +22,7 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
     __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
 #if CFG_WALLS
-    const int e = walled[GROUP_X + GROUP_Y * STAGE_GX], g = e >> 2;
+    const int e = walled[GROUP_X], g = e >> 2;
 #if CFG_SOLID_GROUPS
     if ((e & 3) == 2) {
         if (get_local_id(0) == 0) {
@@ -30,12 +32,8 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
         return;
     }
 #endif
-    if (e & 1)
-        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
-                   xsolid, g % STAGE_GX, g / STAGE_GX, true);
-    else
-        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
-                   xsolid, g % STAGE_GX, g / STAGE_GX, false);
+    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
+               g % STAGE_GX, g / STAGE_GX, false);
 #else
     strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
                GROUP_X, GROUP_Y, false);
@@ -49,6 +47,21 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
     stage_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, tp);
 #endif
 }
+
+#if DEV_TILE == 2 && CFG_WALLS
+/* stage_fe's groups that read a solid cell (flag 1), through the strip with its wall faces. */
+__kernel void stage_fe_walled(__global const real* q_in, __global real* q_out,
+                              __global const real* clock, __global real* part_rate,
+                              __global real* part_dq, __global const int* mask,
+                              __global const int* walled)
+{
+    __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
+    __local int xsolid[2 * DEV_LX];
+    const int g = walled[GROUP_X] >> 2;
+    strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
+               g % STAGE_GX, g / STAGE_GX, true);
+}
+#endif
 
 /* The second SSP-RK2 stage: q_out = ½ q0 + ½ (q_in + Δt L(q_in)). */
 __kernel void stage_rk2(__global const real* q_in, __global const real* q0,

@@ -20,8 +20,8 @@ pub mod table;
 pub use cache::KernelCache;
 pub use program::{build, build_cached, first_error, BuiltProgram, BUILD_LOG_FILE, SOURCE_FILE};
 pub use runtime::{
-    overlap_setting, ArgBinding, Block, CommandTime, PendingReads, Profile, Profiling, Runtime,
-    TraceOp, OVERLAP_ENV,
+    overlap_setting, ArgBinding, Block, CommandTime, PendingReads, Profile, Profiling, Range2,
+    Runtime, TraceOp, OVERLAP_ENV,
 };
 pub use select::{
     check_capacity, list_devices, list_devices_from, require_fp64, select_device, select_for_rank,

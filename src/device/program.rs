@@ -28,10 +28,14 @@ pub const BUILD_LOG_FILE: &str = "kernel-build.log";
 pub const SOURCE_FILE: &str = "kernel-source.cl";
 
 /// A program built for one device, with its context and in-order queue (profiling off unless
-/// [`BuiltProgram::set_profiling`] turns it on: `simplets bench`, the triad probe).
+/// [`BuiltProgram::set_profiling`] turns it on: `simplets bench`, the triad probe), and a
+/// second in-order queue where [`BuiltProgram::open_side_queue`] asked for one.
 pub struct BuiltProgram {
     program: Program,
     queue: CommandQueue,
+    /// The side queue: kernels queued there run beside those of the main queue
+    /// (`Runtime::launch_beside`).
+    side: Option<CommandQueue>,
     profiling: bool,
     context: Context,
     device_id: cl_device_id,
@@ -104,6 +108,7 @@ pub fn build_cached(
     Ok(BuiltProgram {
         program: c.program,
         queue,
+        side: None,
         profiling: false,
         context,
         device_id: id,
@@ -343,8 +348,34 @@ impl BuiltProgram {
         let props = if on { CL_QUEUE_PROFILING_ENABLE } else { 0 };
         self.queue = CommandQueue::create_default(&self.context, props)
             .map_err(api(d, "clCreateCommandQueue"))?;
+        if let Some(side) = self.side.as_mut() {
+            side.finish().map_err(api(d, "clFinish"))?;
+            *side = CommandQueue::create_default(&self.context, props)
+                .map_err(api(d, "clCreateCommandQueue"))?;
+        }
         self.profiling = on;
         Ok(())
+    }
+
+    /// Create the side queue (in-order, profiling as the main queue's), if there is none.
+    pub fn open_side_queue(&mut self) -> Result<(), DeviceError> {
+        if self.side.is_none() {
+            let props = if self.profiling {
+                CL_QUEUE_PROFILING_ENABLE
+            } else {
+                0
+            };
+            self.side = Some(
+                CommandQueue::create_default(&self.context, props)
+                    .map_err(api(&self.device, "clCreateCommandQueue"))?,
+            );
+        }
+        Ok(())
+    }
+
+    /// The side queue, where one was opened ([`BuiltProgram::open_side_queue`]).
+    pub fn side_queue(&self) -> Option<&CommandQueue> {
+        self.side.as_ref()
     }
 
     /// The built program (for kernels).

@@ -11,11 +11,13 @@
 //! argument bindings for the kernel-count trace ([`TraceOp`], `src/bench/trace.rs`). Both are
 //! off in normal runs.
 //!
-//! The code: `buffers.rs` (creating, writing, reading and copying buffers), `blocks.rs`
+//! The code: `beside.rs` (two kernels at once, one on a side queue), `buffers.rs` (creating,
+//! writing, reading and copying buffers), `blocks.rs`
 //! (rectangles of buffers, with a staging buffer for narrow ones), `pinned.rs` (the pinned
 //! host memory they cross the bus through), `kernels.rs`
 //! (binding by name and launching), `record.rs` (the two recorders).
 
+mod beside;
 mod blocks;
 mod buffers;
 mod kernels;
@@ -34,6 +36,7 @@ use crate::error::DeviceError;
 use buffers::Buf;
 use record::Recorders;
 
+pub use beside::Range2;
 pub use blocks::{overlap_setting, Block, PendingReads, OVERLAP_ENV};
 pub use record::{ArgBinding, CommandTime, Profile, TraceOp, COPY, READ};
 
@@ -108,9 +111,12 @@ impl Runtime {
         self.err(call)(ClError(code))
     }
 
-    /// Wait for everything queued.
+    /// Wait for everything queued (on both queues where there is a side queue).
     pub fn finish(&self) -> Result<(), DeviceError> {
         self.built.queue().finish().map_err(self.err("clFinish"))?;
+        if let Some(side) = self.built.side_queue() {
+            side.finish().map_err(self.err("clFinish"))?;
+        }
         self.drain()
     }
 }

@@ -65,12 +65,14 @@ pub struct ArgBinding {
     pub type_name: String,
 }
 
-/// A command whose profiling event is not resolved yet.
+/// A command whose profiling event is not resolved yet; with `beside`, two commands that
+/// ran at once, timed together from the first start to the last end.
 struct Pending {
     key: String,
     items: u64,
     grouped: bool,
     event: Event,
+    beside: Option<Event>,
 }
 
 /// The recorders, each off (`None`) unless switched on.
@@ -134,12 +136,26 @@ impl Runtime {
 
     /// Keep `event` for the profile under `key` (profiling on), else drop it.
     pub(super) fn note(&self, key: &str, items: u64, grouped: bool, event: Event) {
+        self.note_span(key, items, grouped, event, None);
+    }
+
+    /// [`Runtime::note`] of `event` and the command `beside` that ran at once with it, as
+    /// one command from the first start to the last end.
+    pub(super) fn note_span(
+        &self,
+        key: &str,
+        items: u64,
+        grouped: bool,
+        event: Event,
+        beside: Option<Event>,
+    ) {
         if let Some((pending, _)) = self.rec.borrow_mut().profile.as_mut() {
             pending.push(Pending {
                 key: key.to_string(),
                 items,
                 grouped,
                 event,
+                beside,
             });
         }
     }
@@ -157,16 +173,22 @@ impl Runtime {
         let Some((pending, done)) = rec.profile.as_mut() else {
             return Ok(());
         };
-        for p in pending.drain(..) {
-            p.event.wait().map_err(self.err("clWaitForEvents"))?;
-            let t0 = p
-                .event
+        let span = |ev: &Event| -> Result<(u64, u64), DeviceError> {
+            ev.wait().map_err(self.err("clWaitForEvents"))?;
+            let t0 = ev
                 .profiling_command_start()
                 .map_err(self.err("clGetEventProfilingInfo"))?;
-            let t1 = p
-                .event
+            let t1 = ev
                 .profiling_command_end()
                 .map_err(self.err("clGetEventProfilingInfo"))?;
+            Ok((t0, t1))
+        };
+        for p in pending.drain(..) {
+            let (mut t0, mut t1) = span(&p.event)?;
+            if let Some(b) = &p.beside {
+                let (b0, b1) = span(b)?;
+                (t0, t1) = (t0.min(b0), t1.max(b1));
+            }
             let e = done.entry(p.key).or_default();
             e.launches += 1;
             e.items += p.items;

@@ -18,12 +18,13 @@ pub use crate::device::OVERLAP_ENV;
 /// Whether the explicit methods' OpenCL ranks overlap their exchanges unless
 /// [`OVERLAP_ENV`] says: no (two ranks sharing one GPU ran 9–26 % slower overlapped, run 56).
 pub const OVERLAP_BY_DEFAULT: bool = false;
-pub use bands::{split, Part, Split};
+pub use bands::{split, walled_launch, Part, Split, WalledLaunch};
 pub use stage::{
     fit_rows_upto, is_gpu, parse_shape, prefetch_setting, stage_setting, system_index, Stage,
     StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
     STRIP_SHAPE, WALLED_ENV,
 };
+pub use walls::{walled_queue_setting, WalledQueue, WALLED_QUEUE_ENV};
 
 use std::sync::Arc;
 
@@ -211,6 +212,8 @@ pub struct OpenCl {
     split: Option<Arc<Split>>,
     /// Overlap the exchanges with the interior (`strips.rs`).
     overlap: bool,
+    /// The strip's free and walled groups as two kernels (with walls: `bands.rs`).
+    walled: Option<Arc<WalledLaunch>>,
 }
 
 const LEVEL: [&str; 2] = ["qa", "qb"];
@@ -261,7 +264,8 @@ impl OpenCl {
             None => vec![0],
         };
         rt.int("mask", &mask)?;
-        rt.int("walled", &bands::walled_order(&p, &st))?;
+        let walled = bands::walled_launch(&p, &st).map(Arc::new);
+        rt.int("walled", walled.as_ref().map_or(&[0][..], |w| &w.order[..]))?;
         let smax = max_rate(&p, &q);
         let clock = [dt_of(&p, smax, 0.0), 0.0, smax, 0.0];
         rt.real("clock", &clock)?;
@@ -288,6 +292,16 @@ impl OpenCl {
                 "stage_rk2",
                 &[("q_in", "q1"), ("q0", from), ("q_out", to)],
             )?;
+            if walled.is_some() {
+                rt.bind_as(
+                    &bands::walled_twin(&format!("fe{c}")),
+                    "stage_fe_walled",
+                    &[("q_in", from), ("q_out", to)],
+                )?;
+            }
+        }
+        if walled.is_some() && walled_queue_setting()? == WalledQueue::Side {
+            rt.open_side_queue()?;
         }
         let ghosts = if p.mesh.dims == 2 {
             "ghosts_2d"
@@ -322,6 +336,7 @@ impl OpenCl {
             halo: None,
             split: None,
             overlap: crate::device::overlap_setting()?.unwrap_or(OVERLAP_BY_DEFAULT),
+            walled,
         })
     }
 

@@ -8,8 +8,10 @@
 
 use std::ops::Range;
 
-use super::walls::{GROUP_FREE, GROUP_WALLED};
+use super::walls::{GROUP_FREE, GROUP_SOLID, GROUP_WALLED};
 use super::Stage;
+use crate::device::{Range2, Runtime};
+use crate::error::DeviceError;
 use crate::methods::explicit::Problem;
 
 /// A rectangle of the stage's work-groups, as launched: the first item (the global work
@@ -103,45 +105,110 @@ pub fn split(p: &Problem, st: &Stage) -> Split {
     Split { frame, interior }
 }
 
-/// `stage_fe`'s `walled` argument: for each launched group, at its place `L = gx + gy·(groups
-/// along x)`, the group it runs, as `4·g + flag` with the flag of [`Stage::walled_groups`].
-/// Within each part of [`split`] (so that a rank's frame and interior still compute their
-/// own groups) the walled groups, which run the slower copy of the strip, take the first
-/// places, and the solid ones, which do next to nothing, the last: the GPU hands out a
-/// launch's groups about in the order of their places, so the walled ones spread over the
-/// compute units instead of several landing on one. Run 106 on an H200, the dam at 1024² (one
-/// wave of 621 groups): 38.1–38.5 → 35.4 µs per step; at 2048² and 4096² (several waves,
-/// where the GPU balances as groups finish) no change. A group computes the cells and
-/// partial maxima of `g` wherever it is launched, so the bits are the same. One 0 where the
-/// stage has no walled copy (the argument is then unread).
-pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
+/// The strip's launches with walls ([`Stage::walls_apart`]): its groups as two kernels,
+/// `stage_fe` for the free and solid ones and `stage_fe_walled` for the walled ones, each
+/// launched as a row of groups that reads the group it runs from `order`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalledLaunch {
+    /// `stage_fe`'s and `stage_fe_walled`'s `walled` argument: at each place (a launched
+    /// group's `gx`, its launch a row of groups) the group it runs, as `4·g + flag` with the
+    /// flag of [`Stage::walled_groups`]. First, part by part of [`split`] (so that a rank's
+    /// frame and interior still compute their own groups), the free groups of the part and
+    /// then its solid ones, in the order of their places; then, part by part, the walled ones.
+    pub order: Vec<i32>,
+    /// For each part of [`split`], frame then interior: the places of its free and solid
+    /// groups and of its walled ones.
+    pub parts: Vec<[Range<usize>; 2]>,
+    /// The places of all free and solid groups, and of all walled ones.
+    pub all: [Range<usize>; 2],
+}
+
+/// The strip's launches with walls ([`WalledLaunch`]), or `None` where the stage has no
+/// walled copy. The walled groups run the slower code; as a kernel of their own they take
+/// its registers only (the dam's strip with both copies in one kernel took 90 registers
+/// against 78 without walls, 5 groups per SM against 6: run 127's census) and, launched
+/// first and beside the free ones, spread over the compute units. A group computes the
+/// cells and partial maxima of `g` wherever it is launched, so the bits are the same.
+pub fn walled_launch(p: &Problem, st: &Stage) -> Option<WalledLaunch> {
     if !st.walls_apart(p) {
-        return vec![0];
+        return None;
     }
     let flags = st.walled_groups(p);
     let (lx, ly) = st.work_group();
     let gxs = st.global(p)[0] / lx;
-    let mut order = vec![0; flags.len()];
     let s = split(p, st);
-    for part in s.frame.iter().chain(&s.interior) {
-        let places = part.places((lx, ly), gxs);
-        let mut groups = places.clone();
-        groups.sort_by_key(|&g| match flags[g] {
-            GROUP_WALLED => 0,
-            GROUP_FREE => 1,
-            _ => 2,
-        });
-        for (&at, &g) in places.iter().zip(&groups) {
-            order[at] = 4 * g as i32 + flags[g];
+    let parts: Vec<Vec<usize>> = s
+        .frame
+        .iter()
+        .chain(&s.interior)
+        .map(|part| part.places((lx, ly), gxs))
+        .collect();
+    let entry = |g: usize| 4 * g as i32 + flags[g];
+    let mut order = Vec::with_capacity(flags.len());
+    let mut free = Vec::with_capacity(parts.len());
+    for places in &parts {
+        let start = order.len();
+        for want in [GROUP_FREE, GROUP_SOLID] {
+            order.extend(
+                places
+                    .iter()
+                    .filter(|&&g| flags[g] == want)
+                    .map(|&g| entry(g)),
+            );
+        }
+        free.push(start..order.len());
+    }
+    let frees = order.len();
+    let mut walled = Vec::with_capacity(parts.len());
+    for places in &parts {
+        let start = order.len();
+        order.extend(
+            places
+                .iter()
+                .filter(|&&g| flags[g] == GROUP_WALLED)
+                .map(|&g| entry(g)),
+        );
+        walled.push(start..order.len());
+    }
+    let all = [0..frees, frees..order.len()];
+    let parts = free.into_iter().zip(walled).map(|(f, w)| [f, w]).collect();
+    Some(WalledLaunch { order, parts, all })
+}
+
+/// The instance of `stage_fe_walled` that runs beside stage instance `inst`.
+pub fn walled_twin(inst: &str) -> String {
+    format!("{inst}_walled")
+}
+
+impl WalledLaunch {
+    /// Queue `stage_fe` instance `inst` over the places `at[0]` and its walled twin
+    /// ([`walled_twin`]) over `at[1]`, each a row of work-groups of `local` items, beside each
+    /// other ([`Runtime::launch_beside`]; a kernel with no group is not launched).
+    pub fn launch(
+        &self,
+        rt: &Runtime,
+        inst: &str,
+        at: &[Range<usize>; 2],
+        local: [usize; 2],
+    ) -> Result<(), DeviceError> {
+        let row = |r: &Range<usize>| Range2 {
+            offset: [r.start * local[0], 0],
+            global: [r.len() * local[0], local[1]],
+        };
+        let (free, walled) = (row(&at[0]), row(&at[1]));
+        let twin = walled_twin(inst);
+        match (at[0].is_empty(), at[1].is_empty()) {
+            (true, true) => Ok(()),
+            (false, true) => rt.launch_rect(inst, free.offset, free.global, Some(local)),
+            (true, false) => rt.launch_rect(&twin, walled.offset, walled.global, Some(local)),
+            (false, false) => rt.launch_beside(&twin, walled, inst, free, local),
         }
     }
-    order
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::explicit::opencl::walls::GROUP_SOLID;
 
     /// Every group of the grid in exactly one part.
     fn covers_once(s: &Split, g: [usize; 2], l: [usize; 2]) {
@@ -156,14 +223,14 @@ mod tests {
         assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
     }
 
-    /// The walled groups' order: a permutation of the groups in which every part of the split
-    /// launches its own groups, its walled ones first, its solid ones last and each group
-    /// with its flag. A wall at x ∈ [0.4, 0.5], y ∈ [0, 0.3] of a 600 × 300 shallow-water mesh
-    /// in strips of 126 × 16 cells (5 columns of 19 groups, the walled ones in the middle
-    /// column's first rows), and in strips of 6 × 4 cells, of which those inside the wall are
-    /// solid.
+    /// The walled launch: every group once, each part of the split launching its own groups,
+    /// its free ones then its solid ones through `stage_fe` and its walled ones through
+    /// `stage_fe_walled`, each with its flag. A wall at x ∈ [0.4, 0.5], y ∈ [0, 0.3] of a
+    /// 600 × 300 shallow-water mesh in strips of 126 × 16 cells (5 columns of 19 groups, the
+    /// walled ones in the middle column's first rows), and in strips of 6 × 4 cells, of which
+    /// those inside the wall are solid.
     #[test]
-    fn walled_groups_start_first_within_each_part() {
+    fn walled_groups_launch_apart_within_each_part() {
         let json = r#"{"name":"w","method":"shll_shallow_water",
             "grid":{"nx":600,"ny":300,"x":[0,1],"y":[0,1]},
             "boundaries":{"west":{"kind":"outflow"},"east":{"kind":"outflow"},
@@ -182,14 +249,16 @@ mod tests {
         for (st, solid) in [(Stage::new(&p, true, None), false), (small, true)] {
             assert_eq!(st.form, crate::methods::explicit::opencl::StageForm::Strip);
             let flags = st.walled_groups(&p);
-            let order = walled_order(&p, &st);
-            assert_eq!(order.len(), flags.len());
+            let w = walled_launch(&p, &st).unwrap();
+            assert_eq!(w.order.len(), flags.len());
             let walled = flags.iter().filter(|&&f| f == GROUP_WALLED).count();
             assert!(
                 walled > 0 && walled < flags.len() / 4,
                 "{walled} of {}",
                 flags.len()
             );
+            assert_eq!(w.all[1].len(), walled);
+            assert_eq!(w.all[0].end, w.all[1].start);
             // Strips of 6 × 4 cells fit inside the wall's 60 × 90; those of 126 × 16 do not.
             let solids = flags.iter().filter(|&&f| f == GROUP_SOLID).count();
             assert_eq!(solids > 0, solid, "{solids} solid groups");
@@ -197,27 +266,29 @@ mod tests {
             let (lx, ly) = st.work_group();
             let gxs = st.global(&p)[0] / lx;
             let s = split(&p, &st);
-            for part in s.frame.iter().chain(&s.interior) {
+            let parts: Vec<&Part> = s.frame.iter().chain(&s.interior).collect();
+            assert_eq!(parts.len(), w.parts.len());
+            for (part, [free, wall]) in parts.iter().zip(&w.parts) {
                 let places = part.places((lx, ly), gxs);
-                let runs: Vec<usize> = places.iter().map(|&at| order[at] as usize).collect();
-                // Each entry is a group of this part with its own flag, each group once.
-                for &e in &runs {
-                    let g = e / 4;
-                    assert!(places.contains(&g), "{g} outside its part");
-                    assert_eq!(e % 4, flags[g] as usize);
-                    assert!(!seen[g], "{g} twice");
-                    seen[g] = true;
+                for (range, kernel) in [(free, 0), (wall, 1)] {
+                    let runs: Vec<usize> =
+                        w.order[range.clone()].iter().map(|&e| e as usize).collect();
+                    // Each entry is a group of this part with its own flag, each group once.
+                    for &e in &runs {
+                        let g = e / 4;
+                        assert!(places.contains(&g), "{g} outside its part");
+                        assert_eq!(e % 4, flags[g] as usize);
+                        assert_eq!(e % 4 == 1, kernel == 1, "{g} in the wrong kernel");
+                        assert!(!seen[g], "{g} twice");
+                        seen[g] = true;
+                    }
+                    // Free groups before solid ones.
+                    assert!(runs.windows(2).all(|x| x[0] % 4 <= x[1] % 4), "{runs:?}");
                 }
-                // Walled groups first, solid ones last.
-                let rank = |e: &usize| [1, 0, 2][e % 4];
-                assert!(
-                    runs.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])),
-                    "{runs:?}"
-                );
             }
             assert!(seen.iter().all(|&s| s));
         }
-        // Without walls there is no walled copy, and the argument is one unread 0.
+        // Without walls there is no walled copy.
         let open = crate::methods::AnyCase::from_json(
             &json.replace(r#""walls":[{"x":[0.4,0.5],"y":[0,0.3]}],"#, ""),
             "<test>",
@@ -225,7 +296,8 @@ mod tests {
         .unwrap()
         .explicit_problem()
         .unwrap();
-        assert_eq!(walled_order(&open, &Stage::new(&open, true, None)), vec![0]);
+        let st = Stage::new(&open, true, None);
+        assert_eq!(walled_launch(&open, &st), None);
     }
 
     #[test]

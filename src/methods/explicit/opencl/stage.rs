@@ -161,7 +161,7 @@ pub fn all_walled_setting() -> Result<bool, DeviceError> {
 
 /// The value of environment variable `var` through `parse` (`Ok(None)` when unset or empty),
 /// or an error naming it with `reason`.
-fn setting<T>(
+pub(super) fn setting<T>(
     var: &'static str,
     reason: &str,
     parse: impl Fn(&str) -> Option<T>,
@@ -287,12 +287,14 @@ impl Stage {
     }
 
     /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
-    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`], or [`SHAPE_ENV`] for the
+    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`],
+    /// [`WALLED_QUEUE_ENV`](super::WALLED_QUEUE_ENV), or [`SHAPE_ENV`] for the
     /// form chosen (which `new` would quietly replace by the default).
     pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
         stage_setting()?;
         prefetch_setting()?;
         all_walled_setting()?;
+        super::walls::walled_queue_setting()?;
         let st = Stage::new(p, gpu, want);
         if let Some(v) = shape_var() {
             parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {

@@ -20,9 +20,10 @@
 //! (the received rectangles cover the owned rows and columns they fill) before a stage reads
 //! them, so the kernels and programs are those of one process.
 
+use std::ops::Range;
 use std::sync::Arc;
 
-use super::bands::{split, Part};
+use super::bands::{split, walled_twin, Part, WalledLaunch};
 use super::{OpenCl, RED};
 use crate::decomp::{Halo, Rect, StripIo};
 use crate::device::{Block, PendingReads, Runtime};
@@ -133,30 +134,38 @@ impl OpenCl {
     /// the halo of `to` with its owners' values: overlapped with the interior when
     /// [`OpenCl::set_overlap`] and the window has neighbours, else after the whole stage.
     pub(super) fn stage(&mut self, inst: &str, to: &str, last: bool) -> Result<(), DeviceError> {
+        let walled = self
+            .walled
+            .clone()
+            .filter(|_| self.rt.bindings().contains_key(&walled_twin(inst)));
         let (h, split) = match (&self.halo, &self.split) {
             (Some(h), Some(s)) if self.overlap => (Arc::clone(h), Arc::clone(s)),
             _ => {
-                self.rt.launch2(inst, self.global, self.local)?;
+                match &walled {
+                    Some(w) => w.launch(&self.rt, inst, &w.all, self.local)?,
+                    None => self.rt.launch2(inst, self.global, self.local)?,
+                }
                 self.ghosts(to)?;
                 tail(
                     &self.rt,
                     inst,
                     &[],
+                    None,
                     self.local,
                     last.then(|| self.stage.groups2(&self.p)),
                 )?;
                 return self.exchange(to);
             }
         };
-        for part in &split.frame {
-            self.rt
-                .launch2_at(inst, part.offset, part.size, self.local)?;
-        }
+        let frame = split.frame.len();
+        let walled_frame = walled.as_deref().map(|w| (w, &w.parts[..frame]));
+        launch_parts(&self.rt, inst, &split.frame, walled_frame, self.local)?;
         self.ghosts(to)?;
         let (local, reduce) = (self.local, last.then(|| self.stage.groups2(&self.p)));
+        let walled_interior = walled.as_deref().map(|w| (w, &w.parts[frame..]));
         let mut io = self.strips(to, false);
         h.exchange_during(&mut io, |io| {
-            tail(io.rt, inst, &split.interior, local, reduce)
+            tail(io.rt, inst, &split.interior, walled_interior, local, reduce)
         })
     }
 
@@ -208,18 +217,34 @@ impl OpenCl {
     }
 }
 
-/// Queue the `parts` of stage kernel instance `inst` and, with `reduce` (the groups of the
-/// first level), the step's reduction (`reduce`, `finish`).
+/// Queue the `parts` of stage kernel instance `inst`, with the strip's walls (`walled`: the
+/// parts' places, [`WalledLaunch::parts`]) as its free and walled kernels beside each other.
+fn launch_parts(
+    rt: &Runtime,
+    inst: &str,
+    parts: &[Part],
+    walled: Option<(&WalledLaunch, &[[Range<usize>; 2]])>,
+    local: [usize; 2],
+) -> Result<(), DeviceError> {
+    match walled {
+        Some((w, at)) => at.iter().try_for_each(|at| w.launch(rt, inst, at, local)),
+        None => parts
+            .iter()
+            .try_for_each(|part| rt.launch2_at(inst, part.offset, part.size, local)),
+    }
+}
+
+/// Queue the `parts` of stage kernel instance `inst` ([`launch_parts`]) and, with `reduce`
+/// (the groups of the first level), the step's reduction (`reduce`, `finish`).
 fn tail(
     rt: &Runtime,
     inst: &str,
     parts: &[Part],
+    walled: Option<(&WalledLaunch, &[[Range<usize>; 2]])>,
     local: [usize; 2],
     reduce: Option<usize>,
 ) -> Result<(), DeviceError> {
-    for part in parts {
-        rt.launch2_at(inst, part.offset, part.size, local)?;
-    }
+    launch_parts(rt, inst, parts, walled, local)?;
     if let Some(g2) = reduce {
         rt.launch("reduce", RED * g2, Some(RED))?;
         rt.launch("finish", RED, Some(RED))?;

@@ -3,8 +3,33 @@
 //! which compute solid cells only (they skip their work), and the shares of the cells each
 //! kind computes, which the byte and flop models and the build's defines use.
 
-use super::stage::{all_walled_setting, Stage, StageForm};
+use super::stage::{all_walled_setting, setting, Stage, StageForm};
+use crate::error::DeviceError;
 use crate::methods::explicit::Problem;
+
+/// Environment variable for measurements: where the strip's walled groups run beside its free
+/// ones ([`super::bands::WalledLaunch`]): `side` (the default), on a second queue, at once
+/// with them; `main`, on the main queue, before them.
+pub const WALLED_QUEUE_ENV: &str = "SIMPLETS_WALLED_QUEUE";
+
+/// Where the strip's walled groups run ([`WALLED_QUEUE_ENV`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalledQueue {
+    /// On a second queue, at once with the free groups.
+    Side,
+    /// On the main queue, before the free groups.
+    Main,
+}
+
+/// [`WALLED_QUEUE_ENV`]'s choice, or why its value is refused.
+pub fn walled_queue_setting() -> Result<WalledQueue, DeviceError> {
+    setting(WALLED_QUEUE_ENV, "expected side or main", |v| match v {
+        "side" => Some(WalledQueue::Side),
+        "main" => Some(WalledQueue::Main),
+        _ => None,
+    })
+    .map(|q| q.unwrap_or(WalledQueue::Side))
+}
 
 /// A strip work-group with no solid cell among those it reads ([`Stage::walled_groups`]): it
 /// runs the copy of the strip without wall code.
@@ -35,7 +60,7 @@ impl Stage {
     /// [`GROUP_FREE`] ([`GROUP_WALLED`] under [`WALLED_ENV`](super::stage::WALLED_ENV)
     /// `=all`). `stage_fe` runs the free groups through a copy of the strip without
     /// wall code and skips the solid ones (its `walled` argument,
-    /// [`super::bands::walled_order`]).
+    /// [`super::bands::walled_launch`]).
     pub fn walled_groups(&self, p: &Problem) -> Vec<i32> {
         let Some(solid) = p.solid.as_ref().filter(|_| self.walls_apart(p)) else {
             return vec![GROUP_FREE];
