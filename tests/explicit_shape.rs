@@ -11,7 +11,7 @@
 use simplets::methods::cese::opencl::{SWEEP_ENV, TILE_ENV};
 use simplets::methods::cese::solver::Cese;
 use simplets::methods::explicit::opencl::{
-    PREFETCH_ENV, SHAPE_ENV, STAGE_ENV, WALLED_ENV, WALLED_QUEUE_ENV,
+    PREFETCH_ENV, SHAPE_ENV, STAGE_ENV, WALLED_ENV, WALLED_QUEUES_ENV,
 };
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind, KernelForm};
@@ -192,14 +192,14 @@ fn any_stage_shape_gives_the_reference_bits() {
             compared += same_bits_in_shapes(case, form, &shapes, &want);
         }
         // The strip reading each row when it comes to it, not one row ahead; every group
-        // through the wall code (EULER's wall-free groups too); EULER's walled groups on the
-        // main queue before the free ones, not beside them on a second queue. A value the
+        // through the wall code (EULER's wall-free groups too); EULER's walled and free groups
+        // one after the other on one queue, not beside each other on two. A value the
         // variable does not take is one line naming it.
         std::env::set_var(STAGE_ENV, "strip");
         for (var, value, refused) in [
             (PREFETCH_ENV, "0", "2"),
             (WALLED_ENV, "all", "some"),
-            (WALLED_QUEUE_ENV, "main", "both"),
+            (WALLED_QUEUES_ENV, "1", "3"),
         ] {
             std::env::set_var(var, value);
             for shape in ["128x1x16", "8x1x3"] {

@@ -30,64 +30,76 @@ impl Runtime {
         self.built.open_side_queue()
     }
 
-    /// Queue kernel instance `side` over `side_at` and instance `main` over `main_at`, both in
-    /// work-groups of `local`, to run at once: `side` on the side queue, behind a marker of
-    /// everything queued so far on the main queue, then `main` on the main queue, then a
-    /// barrier there on `side`'s completion, so that what is queued later waits for both.
-    /// The profile times the two as one command of `main`'s kernel, from the first start to
-    /// the last end. Without a side queue, `side` then `main` on the main queue.
+    /// Queue kernel instance `first` over `first_at` and instance `second` over `second_at`,
+    /// both in work-groups of `local`, to run at once: a marker of everything queued so far
+    /// on the main queue, `first` behind it there, `second` on the side queue waiting for the
+    /// marker, then a barrier on the main queue on `second`'s completion, so that what is
+    /// queued later waits for both. `first` follows the marker in its own queue and `second`
+    /// waits across queues, so the GPU hands out `first`'s groups first and `second`'s fill
+    /// the compute units beside and after them. The profile times the two as one command of
+    /// `second`'s kernel, from the first start to the last end. Without a side queue, `first`
+    /// then `second` on the main queue (timed alike).
     pub fn launch_beside(
         &self,
-        side: &str,
-        side_at: Range2,
-        main: &str,
-        main_at: Range2,
+        first: &str,
+        first_at: Range2,
+        second: &str,
+        second_at: Range2,
         local: [usize; 2],
     ) -> Result<(), DeviceError> {
-        let Some(sq) = self.built.side_queue() else {
-            self.launch_rect(side, side_at.offset, side_at.global, Some(local))?;
-            return self.launch_rect(main, main_at.offset, main_at.global, Some(local));
-        };
-        let ks = self.kernels.get(side).ok_or_else(|| self.missing(side))?;
-        let km = self.kernels.get(main).ok_or_else(|| self.missing(main))?;
+        let k1 = self.kernels.get(first).ok_or_else(|| self.missing(first))?;
+        let k2 = self
+            .kernels
+            .get(second)
+            .ok_or_else(|| self.missing(second))?;
         let queue = self.built.queue();
-        // SAFETY: an empty wait list; the queue is live.
-        let marker = unsafe { queue.enqueue_marker_with_wait_list(&[]) }
-            .map_err(self.err("clEnqueueMarkerWithWaitList"))?;
-        // SAFETY: every argument of both kernels was bound to a buffer that lives as long as
-        // self; offsets, sizes and `local` hold 2 values each; the events are live.
-        let on_side = unsafe {
-            sq.enqueue_nd_range_kernel(
-                ks.get(),
-                2,
-                side_at.offset.as_ptr(),
-                side_at.global.as_ptr(),
-                local.as_ptr(),
-                &[marker.get()],
-            )
-        }
-        .map_err(self.err("clEnqueueNDRangeKernel"))?;
-        sq.flush().map_err(self.err("clFlush"))?;
-        let on_main = unsafe {
+        let side = self.built.side_queue();
+        let marker = match side {
+            // SAFETY: an empty wait list; the queue is live.
+            Some(_) => Some(
+                unsafe { queue.enqueue_marker_with_wait_list(&[]) }
+                    .map_err(self.err("clEnqueueMarkerWithWaitList"))?,
+            ),
+            None => None,
+        };
+        let waits: Vec<_> = marker.iter().map(|m| m.get()).collect();
+        // SAFETY (both launches): every argument of both kernels was bound to a buffer that
+        // lives as long as self; offsets, sizes and `local` hold 2 values each; the events in
+        // the wait list are live.
+        let ev1 = unsafe {
             queue.enqueue_nd_range_kernel(
-                km.get(),
+                k1.get(),
                 2,
-                main_at.offset.as_ptr(),
-                main_at.global.as_ptr(),
+                first_at.offset.as_ptr(),
+                first_at.global.as_ptr(),
                 local.as_ptr(),
                 &[],
             )
         }
         .map_err(self.err("clEnqueueNDRangeKernel"))?;
-        // SAFETY: the wait list holds one live event.
-        unsafe { queue.enqueue_barrier_with_wait_list(&[on_side.get()]) }
-            .map_err(self.err("clEnqueueBarrierWithWaitList"))?;
+        let ev2 = unsafe {
+            side.unwrap_or(queue).enqueue_nd_range_kernel(
+                k2.get(),
+                2,
+                second_at.offset.as_ptr(),
+                second_at.global.as_ptr(),
+                local.as_ptr(),
+                &waits,
+            )
+        }
+        .map_err(self.err("clEnqueueNDRangeKernel"))?;
+        if let Some(sq) = side {
+            sq.flush().map_err(self.err("clFlush"))?;
+            // SAFETY: the wait list holds one live event.
+            unsafe { queue.enqueue_barrier_with_wait_list(&[ev2.get()]) }
+                .map_err(self.err("clEnqueueBarrierWithWaitList"))?;
+        }
         if self.recording() {
-            let kernel = self.bindings.get(main).map_or(main, |b| b.0.as_str());
-            let items = (side_at.global[0] * side_at.global[1]
-                + main_at.global[0] * main_at.global[1]) as u64;
-            self.note_span(kernel, items, true, on_main, Some(on_side));
-            for (instance, at) in [(side, side_at), (main, main_at)] {
+            let kernel = self.bindings.get(second).map_or(second, |b| b.0.as_str());
+            let items = (first_at.global[0] * first_at.global[1]
+                + second_at.global[0] * second_at.global[1]) as u64;
+            self.note_span(kernel, items, true, ev2, Some(ev1));
+            for (instance, at) in [(first, first_at), (second, second_at)] {
                 self.trace(TraceOp::Launch {
                     instance: instance.to_string(),
                     global: at.global.to_vec(),

@@ -24,7 +24,7 @@ pub use stage::{
     StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
     STRIP_SHAPE, WALLED_ENV,
 };
-pub use walls::{walled_queue_setting, WalledQueue, WALLED_QUEUE_ENV};
+pub use walls::{walled_queues_setting, WalledQueues, WALLED_QUEUES_ENV};
 
 use std::sync::Arc;
 
@@ -300,7 +300,7 @@ impl OpenCl {
                 )?;
             }
         }
-        if walled.is_some() && walled_queue_setting()? == WalledQueue::Side {
+        if walled.is_some() && walled_queues_setting()? == WalledQueues::Two {
             rt.open_side_queue()?;
         }
         let ghosts = if p.mesh.dims == 2 {

@@ -288,13 +288,13 @@ impl Stage {
 
     /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
     /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`],
-    /// [`WALLED_QUEUE_ENV`](super::WALLED_QUEUE_ENV), or [`SHAPE_ENV`] for the
+    /// [`WALLED_QUEUES_ENV`](super::WALLED_QUEUES_ENV), or [`SHAPE_ENV`] for the
     /// form chosen (which `new` would quietly replace by the default).
     pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
         stage_setting()?;
         prefetch_setting()?;
         all_walled_setting()?;
-        super::walls::walled_queue_setting()?;
+        super::walls::walled_queues_setting()?;
         let st = Stage::new(p, gpu, want);
         if let Some(v) = shape_var() {
             parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {

@@ -7,28 +7,29 @@ use super::stage::{all_walled_setting, setting, Stage, StageForm};
 use crate::error::DeviceError;
 use crate::methods::explicit::Problem;
 
-/// Environment variable for measurements: where the strip's walled groups run beside its free
-/// ones ([`super::bands::WalledLaunch`]): `side` (the default), on a second queue, at once
-/// with them; `main`, on the main queue, before them.
-pub const WALLED_QUEUE_ENV: &str = "SIMPLETS_WALLED_QUEUE";
+/// Environment variable for measurements: the queues of the strip's two kernels with walls
+/// ([`super::bands::WalledLaunch`]): `2` (the default), the walled groups on the main queue
+/// and the free ones beside them on a second queue, at once; `1`, the walled groups then the
+/// free ones on the main queue.
+pub const WALLED_QUEUES_ENV: &str = "SIMPLETS_WALLED_QUEUES";
 
-/// Where the strip's walled groups run ([`WALLED_QUEUE_ENV`]).
+/// How the strip's walled and free groups share the queues ([`WALLED_QUEUES_ENV`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WalledQueue {
-    /// On a second queue, at once with the free groups.
-    Side,
-    /// On the main queue, before the free groups.
-    Main,
+pub enum WalledQueues {
+    /// The walled groups on the main queue, the free ones beside them on a second queue.
+    Two,
+    /// The walled groups then the free ones on the main queue.
+    One,
 }
 
-/// [`WALLED_QUEUE_ENV`]'s choice, or why its value is refused.
-pub fn walled_queue_setting() -> Result<WalledQueue, DeviceError> {
-    setting(WALLED_QUEUE_ENV, "expected side or main", |v| match v {
-        "side" => Some(WalledQueue::Side),
-        "main" => Some(WalledQueue::Main),
+/// [`WALLED_QUEUES_ENV`]'s choice, or why its value is refused.
+pub fn walled_queues_setting() -> Result<WalledQueues, DeviceError> {
+    setting(WALLED_QUEUES_ENV, "expected 1 or 2", |v| match v {
+        "2" => Some(WalledQueues::Two),
+        "1" => Some(WalledQueues::One),
         _ => None,
     })
-    .map(|q| q.unwrap_or(WalledQueue::Side))
+    .map(|q| q.unwrap_or(WalledQueues::Two))
 }
 
 /// A strip work-group with no solid cell among those it reads ([`Stage::walled_groups`]): it
