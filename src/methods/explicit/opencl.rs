@@ -24,7 +24,7 @@ pub use stage::{
     StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
     STRIP_SHAPE, WALLED_ENV,
 };
-pub use walls::{walled_queues_setting, WalledQueues, WALLED_QUEUES_ENV};
+pub use walls::{walled_queues_setting, WalledQueues, ONE_QUEUE_FROM_WAVE, WALLED_QUEUES_ENV};
 
 use std::sync::Arc;
 
@@ -300,8 +300,20 @@ impl OpenCl {
                 )?;
             }
         }
-        if walled.is_some() && walled_queues_setting()? == WalledQueues::Two {
-            rt.open_side_queue()?;
+        if let Some(w) = &walled {
+            let queues = st.walled_queues(&p, dev.compute_units as usize)?;
+            if queues == WalledQueues::Two {
+                rt.open_side_queue()?;
+            }
+            log::info!(
+                "strip with walls: {} walled and {} other work-groups, {}",
+                w.all[1].len(),
+                w.all[0].len(),
+                match queues {
+                    WalledQueues::One => "one after the other on one queue",
+                    WalledQueues::Two => "beside each other on two queues",
+                }
+            );
         }
         let ghosts = if p.mesh.dims == 2 {
             "ghosts_2d"

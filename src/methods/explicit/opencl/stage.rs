@@ -506,7 +506,12 @@ pub(super) mod tests {
 
     /// A case of `method` on nx × ny cells of the unit square, outflow sides; `scheme` is
     /// spliced in before the grid (a scheme, walls).
-    fn problem_of(method: &str, scheme: &str, nx: usize, ny: usize) -> Problem {
+    pub(in crate::methods::explicit::opencl) fn problem_of(
+        method: &str,
+        scheme: &str,
+        nx: usize,
+        ny: usize,
+    ) -> Problem {
         let json = format!(
             r#"{{"name":"s","method":"{method}",{scheme}"grid":{{"nx":{nx},"ny":{ny},"x":[0,1],"y":[0,1]}},
             "boundaries":{{"west":{{"kind":"outflow"}},"east":{{"kind":"outflow"}},

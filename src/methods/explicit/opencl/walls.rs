@@ -3,14 +3,14 @@
 //! which compute solid cells only (they skip their work), and the shares of the cells each
 //! kind computes, which the byte and flop models and the build's defines use.
 
-use super::stage::{all_walled_setting, setting, Stage, StageForm};
+use super::stage::{all_walled_setting, setting, Stage, StageForm, NV_STRIP_GROUPS_PER_CU};
 use crate::error::DeviceError;
 use crate::methods::explicit::Problem;
 
 /// Environment variable for measurements: the queues of the strip's two kernels with walls
-/// ([`super::bands::WalledLaunch`]): `2` (the default), the walled groups on the main queue
-/// and the free ones beside them on a second queue, at once; `1`, the walled groups then the
-/// free ones on the main queue.
+/// ([`super::bands::WalledLaunch`]): `2`, the walled groups on the main queue and the free
+/// ones beside them on a second queue, at once; `1`, the walled groups then the free ones on
+/// the main queue. Unset, [`Stage::walled_queues`] chooses.
 pub const WALLED_QUEUES_ENV: &str = "SIMPLETS_WALLED_QUEUES";
 
 /// How the strip's walled and free groups share the queues ([`WALLED_QUEUES_ENV`]).
@@ -22,14 +22,48 @@ pub enum WalledQueues {
     One,
 }
 
-/// [`WALLED_QUEUES_ENV`]'s choice, or why its value is refused.
-pub fn walled_queues_setting() -> Result<WalledQueues, DeviceError> {
+/// [`WALLED_QUEUES_ENV`]'s choice (`None` where unset), or why its value is refused.
+pub fn walled_queues_setting() -> Result<Option<WalledQueues>, DeviceError> {
     setting(WALLED_QUEUES_ENV, "expected 1 or 2", |v| match v {
         "2" => Some(WalledQueues::Two),
         "1" => Some(WalledQueues::One),
         _ => None,
     })
-    .map(|q| q.unwrap_or(WalledQueues::Two))
+}
+
+/// The strip with walls runs its walled and free kernels on one queue where the walled
+/// groups make at least this share of a wave of the walled kernel
+/// ([`NV_STRIP_GROUPS_PER_CU`] groups on each compute unit), else on two. Run 132 on an
+/// H200, the dam's strip at 8192² (about 650 walled groups, a whole wave of 660): one queue
+/// 1080.8–1081.3 µs per stage, two 1103.5–1107.2; at 4096² (half a wave) one 308.3–309.3,
+/// two 299.1–300.5; at 2048² (a quarter) one 110.8–111.5, two 97.2–100.4. A walled wave that
+/// fills the GPU costs little on its own, while beside the free groups it delayed them; a
+/// part of a wave leaves most of the GPU idle, which the free groups fill.
+pub const ONE_QUEUE_FROM_WAVE: f64 = 0.75;
+
+impl Stage {
+    /// How the strip's walled and free kernels share the queues on a device of
+    /// `compute_units`: [`WALLED_QUEUES_ENV`]'s choice, else [`ONE_QUEUE_FROM_WAVE`]'s rule.
+    pub fn walled_queues(
+        &self,
+        p: &Problem,
+        compute_units: usize,
+    ) -> Result<WalledQueues, DeviceError> {
+        if let Some(q) = walled_queues_setting()? {
+            return Ok(q);
+        }
+        let walled = self
+            .walled_groups(p)
+            .iter()
+            .filter(|&&f| f == GROUP_WALLED)
+            .count();
+        let wave = (compute_units * NV_STRIP_GROUPS_PER_CU) as f64;
+        Ok(if walled as f64 >= ONE_QUEUE_FROM_WAVE * wave {
+            WalledQueues::One
+        } else {
+            WalledQueues::Two
+        })
+    }
 }
 
 /// A strip work-group with no solid cell among those it reads ([`Stage::walled_groups`]): it
@@ -148,7 +182,31 @@ impl Stage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::methods::explicit::opencl::stage::tests::problem;
+    use crate::methods::explicit::opencl::stage::tests::{problem, problem_of};
+
+    /// One queue where the walled groups make at least three quarters of a wave of the
+    /// walled kernel, two below: the dam of `configs/shll_dam_break.json` on the unit square
+    /// at 1024² in strips of 126 × 16 cells has W walled groups, which a device of
+    /// ⌈W / (0.75·5)⌉ compute units or fewer runs on one queue; 132 compute units run them
+    /// on two. The variable overrides the rule (not set in the unit tests).
+    #[test]
+    fn walled_kernels_share_one_queue_from_three_quarters_of_a_wave() {
+        let walls =
+            r#""walls":[{"x":[0.475,0.525],"y":[0,0.475]},{"x":[0.475,0.525],"y":[0.85,1]}],"#;
+        let p = problem_of("shll_shallow_water", walls, 1024, 1024);
+        let st = Stage::new(&p, true, None);
+        assert!(st.walls_apart(&p));
+        let walled = st
+            .walled_groups(&p)
+            .iter()
+            .filter(|&&f| f == GROUP_WALLED)
+            .count();
+        assert!(walled > 20, "{walled}");
+        let most = (walled as f64 / (ONE_QUEUE_FROM_WAVE * NV_STRIP_GROUPS_PER_CU as f64)) as usize;
+        assert_eq!(st.walled_queues(&p, most).unwrap(), WalledQueues::One);
+        assert_eq!(st.walled_queues(&p, most + 1).unwrap(), WalledQueues::Two);
+        assert_eq!(st.walled_queues(&p, 132).unwrap(), WalledQueues::Two);
+    }
 
     /// A group is flagged when its columns and rows, with one halo column on each side and
     /// one halo row below and above, hold a solid cell: the wall of cells i = 20 … 23,
