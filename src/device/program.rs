@@ -160,7 +160,7 @@ fn compile(
         .map_err(api(device, "clCreateProgramWithSource"))?;
     let built = program.build(&[id], options);
     let seconds = start.elapsed().as_secs_f64();
-    let log = program.get_build_log(id).unwrap_or_default();
+    let log = super::source::locate(&program.get_build_log(id).unwrap_or_default(), source);
     let log_path = match log_dir {
         Some(dir) => Some(write_logs(dir, device, options, &log, source)?),
         None => None,

@@ -118,6 +118,38 @@ pub fn assemble(pieces: &[(&str, &str)]) -> String {
     out
 }
 
+/// `log` with every location of the assembled `source` that a compiler gives without the
+/// pieces' names (NVIDIA's `<kernel>:L:C:`, which ignores `#line`) given as the piece and its
+/// line (`cl/x.cl:l:C: … (assembled line L)`), through the `#line` markers of [`assemble`];
+/// other lines as they are.
+pub fn locate(log: &str, source: &str) -> String {
+    let marks: Vec<(usize, usize, &str)> = source
+        .lines()
+        .enumerate()
+        .filter_map(|(k, l)| {
+            let rest = l.strip_prefix("#line ")?;
+            let (n, path) = rest.split_once(' ')?;
+            Some((k + 1, n.parse().ok()?, path.trim_matches('"')))
+        })
+        .collect();
+    let place = |line: usize| {
+        let &(at, first, path) = marks.iter().rev().find(|m| m.0 < line)?;
+        Some((path, first + (line - at - 1)))
+    };
+    let mut out = String::with_capacity(log.len());
+    for l in log.lines() {
+        let mapped = l.trim_start().strip_prefix("<kernel>:").and_then(|rest| {
+            let (line, rest) = rest.split_once(':')?;
+            let n: usize = line.parse().ok()?;
+            let (path, at) = place(n)?;
+            Some(format!("{path}:{at}:{rest} (assembled line {n})"))
+        });
+        out.push_str(mapped.as_deref().unwrap_or(l));
+        out.push('\n');
+    }
+    out
+}
+
 /// Host constants passed as `-D NAME=VALUE`, in insertion order.
 ///
 /// Names start with `CFG_` (from the case) or `DEV_` (from the device) and use only
@@ -388,6 +420,23 @@ mod tests {
         let p = Source::probe().assemble();
         assert!(p.starts_with("#line 1 \"cl/common/prelude.cl\"\n"));
         assert!(p.contains("#line 1 \"cl/common/probe.cl\"\n"));
+    }
+
+    /// NVIDIA's locations in the assembled source become the piece's; a location that names
+    /// a piece already, and any other line, stay as they are.
+    #[test]
+    fn locate_maps_assembled_lines_to_pieces() {
+        let src = assemble(&[("cl/a.cl", "x\ny\n"), ("cl/b.cl", "p\nq\nr\n")]);
+        let log = "<kernel>:3:7: error: bad\n<kernel>:7:1: warning: odd\ncl/b.cl:2:1: error: x\n1 error generated.";
+        assert_eq!(
+            locate(log, &src),
+            "cl/a.cl:2:7: error: bad (assembled line 3)\ncl/b.cl:3:1: warning: odd (assembled line 7)\n\
+             cl/b.cl:2:1: error: x\n1 error generated.\n"
+        );
+        assert_eq!(
+            locate("<kernel>:1:1: error: before any piece", &src),
+            "<kernel>:1:1: error: before any piece\n"
+        );
     }
 
     #[test]
