@@ -11,7 +11,7 @@
 use simplets::methods::cese::opencl::{SWEEP_ENV, TILE_ENV};
 use simplets::methods::cese::solver::Cese;
 use simplets::methods::explicit::opencl::{
-    PREFETCH_ENV, SHAPE_ENV, STAGE_ENV, WALLED_ENV, WALLED_QUEUES_ENV,
+    PREFETCH_ENV, SHAPE_ENV, STAGE_ENV, WALLED_ENV, WALLED_LAUNCH_ENV,
 };
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind, KernelForm};
@@ -193,13 +193,14 @@ fn any_stage_shape_gives_the_reference_bits() {
         }
         // The strip reading each row when it comes to it, not one row ahead; every group
         // through the wall code (EULER's wall-free groups too); EULER's walled and free groups
-        // one after the other on one queue, not beside each other on two. A value the
-        // variable does not take is one line naming it.
+        // as two kernels, one after the other and beside each other on two queues, not as
+        // one kernel. A value the variable does not take is one line naming it.
         std::env::set_var(STAGE_ENV, "strip");
         for (var, value, refused) in [
             (PREFETCH_ENV, "0", "2"),
             (WALLED_ENV, "all", "some"),
-            (WALLED_QUEUES_ENV, "1", "3"),
+            (WALLED_LAUNCH_ENV, "apart", "two"),
+            (WALLED_LAUNCH_ENV, "beside", "two"),
         ] {
             std::env::set_var(var, value);
             for shape in ["128x1x16", "8x1x3"] {
@@ -212,6 +213,16 @@ fn any_stage_shape_gives_the_reference_bits() {
             assert!(e.contains(var) && !e.contains('\n'), "{e}");
             std::env::remove_var(var);
         }
+        // Every group walled, in the kernel of the walled groups alone.
+        std::env::set_var(WALLED_ENV, "all");
+        std::env::set_var(WALLED_LAUNCH_ENV, "beside");
+        std::env::set_var(SHAPE_ENV, "8x1x3");
+        assert!(
+            bits(case, BackendKind::OpenCl, 15).unwrap() == want,
+            "all walled, beside"
+        );
+        std::env::remove_var(WALLED_ENV);
+        std::env::remove_var(WALLED_LAUNCH_ENV);
     }
     // The MUSCL strip (STAGE_ENV=strip with MUSCL; no walls): shapes from one updated column
     // (8 items) and one row to many, through both cases' group edges in x and y.

@@ -21,7 +21,7 @@ mod common;
 use std::sync::Arc;
 
 use simplets::decomp::{Comm, ThreadComm};
-use simplets::methods::explicit::opencl::StageForm;
+use simplets::methods::explicit::opencl::{StageForm, WALLED_LAUNCH_ENV};
 use simplets::methods::explicit::ranks;
 use simplets::methods::explicit::solver::Explicit;
 use simplets::methods::{AnyCase, BackendChoice, BackendKind};
@@ -447,7 +447,8 @@ fn opencl_convection_diffusion_periodic_x() {
 /// groups of 126 columns and 16 rows) on 2 × 2 and 1 × 3, with HLL (the tiled stage) on 2 × 2,
 /// 2D MUSCL Euler (the first RK2 stage's exchange too) on 2 × 2, with a wall (the plain stage)
 /// and without (the MUSCL strip, groups of 124 columns and 16 rows), 1D convection (work-items
-/// strided over the row) on 2 × 1.
+/// strided over the row) on 2 × 1; the strip's walled groups in a kernel of their own
+/// (`SIMPLETS_WALLED_LAUNCH`) on 2 × 2.
 #[test]
 fn opencl_overlapped_and_blocking_exchanges() {
     let _g = common::cl_lock();
@@ -520,6 +521,18 @@ fn opencl_overlapped_and_blocking_exchanges() {
             }
         }
     }
+    // The strip's walled groups as a kernel of their own, one after the free groups' and
+    // beside it on two queues, within the frame and the interior.
+    let c = case(&sized(EULER_FIRST, r#""nx":21,"ny":13"#, 600, 100));
+    let one = single(&c, 8, None).unwrap();
+    for mode in ["apart", "beside"] {
+        std::env::set_var(WALLED_LAUNCH_ENV, mode);
+        for overlap in [true, false] {
+            let r = on_ranks_with(&c, (2, 2), 8, BackendKind::OpenCl, None, overlap).unwrap();
+            same(&one, &r, &format!("{mode}, overlap {overlap}"));
+        }
+    }
+    std::env::remove_var(WALLED_LAUNCH_ENV);
 }
 
 /// OpenCL ranks: a checkpoint of the reference on 2 × 1 ranks after 5 steps, restored on

@@ -2,17 +2,18 @@
  * cl/explicit/step.cl, whose functions they call; the MUSCL strip: cl/explicit/muscl_strip.cl;
  * `reduce` and `finish`: cl/explicit/reduce.cl). */
 
-/* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and walls
- * the groups come in two kernels, launched as rows of groups side by side (bands::walled_launch,
- * Runtime::launch_beside), each at the registers its own code takes: `walled` gives each
- * launched group, at its place GROUP_X, the group it runs as 4·g + flag (the flags of
- * Stage::walled_groups). stage_fe runs the groups with no solid cell among the cells or the
- * halo they read (0) through a copy of the strip without any wall code (no mask read, no solid
- * flags exchanged), stage_fe_walled those with one (1) through the strip with its wall faces;
- * where a group's footprint has no solid cell the wall branches are never taken, so both give
- * the same bits. A group whose computed cells are all solid (2; CFG_SOLID_GROUPS where there
- * is one) only stores its partial maxima, the strip's +0 for solid cells: its cells keep their
- * state, which both levels hold from the start. */
+/* A forward-Euler stage: q_out = q_in + Δt L(q_in) (Δt = clock[0]). With the strip and
+ * walls, `walled` gives each launched group, at its place GROUP_X + GROUP_Y·STAGE_GX, the
+ * group it runs as 4·g + flag (bands::walled_order; the flags of Stage::walled_groups): a
+ * group with no solid cell among the cells or the halo it reads (0) takes a copy of the strip
+ * without any wall code (no mask read, no solid flags exchanged), a group with one (1) the
+ * strip with its wall faces; where a group's footprint has no solid cell the wall branches
+ * are never taken, so both give the same bits. Both copies in this kernel (WalledMode::Mixed),
+ * or with DEV_WALLED_APART the walled groups in stage_fe_walled, each kernel at the registers
+ * of its own copy and launched as a row of groups (bands::WalledLaunch). A group whose
+ * computed cells are all solid (2; CFG_SOLID_GROUPS where there is one) only stores its
+ * partial maxima, the strip's +0 for solid cells: its cells keep their state, which both
+ * levels hold from the start. */
 __kernel void stage_fe(__global const real* q_in, __global real* q_out,
                        __global const real* clock, __global real* part_rate,
                        __global real* part_dq, __global const int* mask,
@@ -22,7 +23,7 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
     __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
 #if CFG_WALLS
-    const int e = walled[GROUP_X], g = e >> 2;
+    const int e = walled[GROUP_X + GROUP_Y * STAGE_GX], g = e >> 2;
 #if CFG_SOLID_GROUPS
     if ((e & 3) == 2) {
         if (get_local_id(0) == 0) {
@@ -32,8 +33,17 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
         return;
     }
 #endif
+#if DEV_WALLED_APART
     strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
                g % STAGE_GX, g / STAGE_GX, false);
+#else
+    if (e & 1)
+        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
+                   xsolid, g % STAGE_GX, g / STAGE_GX, true);
+    else
+        strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs,
+                   xsolid, g % STAGE_GX, g / STAGE_GX, false);
+#endif
 #else
     strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
                GROUP_X, GROUP_Y, false);
@@ -48,7 +58,7 @@ __kernel void stage_fe(__global const real* q_in, __global real* q_out,
 #endif
 }
 
-#if DEV_TILE == 2 && CFG_WALLS
+#if DEV_TILE == 2 && CFG_WALLS && DEV_WALLED_APART
 /* stage_fe's groups that read a solid cell (flag 1), through the strip with its wall faces. */
 __kernel void stage_fe_walled(__global const real* q_in, __global real* q_out,
                               __global const real* clock, __global real* part_rate,
@@ -57,7 +67,7 @@ __kernel void stage_fe_walled(__global const real* q_in, __global real* q_out,
 {
     __local real lr[DEV_LX], ld[DEV_LX], xs[STRIP_XS + STRIP_XP];
     __local int xsolid[2 * DEV_LX];
-    const int g = walled[GROUP_X] >> 2;
+    const int g = walled[GROUP_X + GROUP_Y * STAGE_GX] >> 2;
     strip_body(q_in, q_in, false, q_out, clock, part_rate, part_dq, mask, lr, ld, xs, xsolid,
                g % STAGE_GX, g / STAGE_GX, true);
 }

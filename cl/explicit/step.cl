@@ -19,6 +19,7 @@
  * DEV_PREFETCH (the strip reads each row one row ahead),
  * DEV_UNROLL (the strip's row loop unrolled that many times; 1: not unrolled),
  * DEV_LOCAL_PENDING (the strip's pending row in local memory, not in registers),
+ * DEV_WALLED_APART (with walls: the strip's walled groups in stage_fe_walled, cl/explicit/kernels.cl),
  * DEV_RED (reduction work-groups), CFG_NGROUPS2 (groups of `reduce`).
  *
  * Storage: variable v of stored cell k at v·CFG_NS + k, k = i + j·CFG_NXT; computed cells
@@ -26,6 +27,9 @@
  * (compulsory DRAM traffic): 8·NV read + 8·NV written (+ 8·NV read of U⁰ in the second RK2
  * stage, + 4 of the mask with walls). */
 
+#ifndef DEV_WALLED_APART
+#error "DEV_WALLED_APART not defined (1: the strip's walled groups in a kernel of their own)"
+#endif
 #ifndef CFG_SYS
 #error "CFG_SYS not defined (1 Euler, 2 shallow water, 3 convection-diffusion, 4 convection)"
 #endif

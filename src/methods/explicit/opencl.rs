@@ -24,7 +24,9 @@ pub use stage::{
     StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
     STRIP_SHAPE, WALLED_ENV,
 };
-pub use walls::{walled_queues_setting, WalledQueues, ONE_QUEUE_FROM_WAVE, WALLED_QUEUES_ENV};
+pub use walls::{
+    walled_launch_setting, WalledMode, APART_FROM_WAVE, MIXED_BELOW_WAVES, WALLED_LAUNCH_ENV,
+};
 
 use std::sync::Arc;
 
@@ -109,6 +111,10 @@ pub fn defines(p: &Problem, st: &Stage) -> Defines {
         .int("DEV_UNROLL", st.unroll(p) as i64)
         .int("DEV_LOCAL_PENDING", i64::from(st.local_pending(p)))
         .int("DEV_MSTRIP_LOCAL", i64::from(st.muscl_local(p)))
+        .int(
+            "DEV_WALLED_APART",
+            i64::from(st.walls_apart(p) && st.walled != WalledMode::Mixed),
+        )
         .int("DEV_RED", RED as i64)
 }
 
@@ -265,7 +271,7 @@ impl OpenCl {
         };
         rt.int("mask", &mask)?;
         let walled = bands::walled_launch(&p, &st).map(Arc::new);
-        rt.int("walled", walled.as_ref().map_or(&[0][..], |w| &w.order[..]))?;
+        rt.int("walled", &bands::walled_order(&p, &st))?;
         let smax = max_rate(&p, &q);
         let clock = [dt_of(&p, smax, 0.0), 0.0, smax, 0.0];
         rt.real("clock", &clock)?;
@@ -300,19 +306,15 @@ impl OpenCl {
                 )?;
             }
         }
+        if st.walled == WalledMode::Beside && walled.is_some() {
+            rt.open_side_queue()?;
+        }
         if let Some(w) = &walled {
-            let queues = st.walled_queues(&p, dev.compute_units as usize)?;
-            if queues == WalledQueues::Two {
-                rt.open_side_queue()?;
-            }
             log::info!(
-                "strip with walls: {} walled and {} other work-groups, {}",
+                "strip with walls: {} walled and {} other work-groups, launched {}",
                 w.all[1].len(),
                 w.all[0].len(),
-                match queues {
-                    WalledQueues::One => "one after the other on one queue",
-                    WalledQueues::Two => "beside each other on two queues",
-                }
+                st.walled.name()
             );
         }
         let ghosts = if p.mesh.dims == 2 {

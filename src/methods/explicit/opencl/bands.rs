@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::walls::{GROUP_FREE, GROUP_SOLID, GROUP_WALLED};
+use super::walls::{WalledMode, GROUP_FREE, GROUP_SOLID, GROUP_WALLED};
 use super::Stage;
 use crate::device::{Range2, Runtime};
 use crate::error::DeviceError;
@@ -105,9 +105,55 @@ pub fn split(p: &Problem, st: &Stage) -> Split {
     Split { frame, interior }
 }
 
-/// The strip's launches with walls ([`Stage::walls_apart`]): its groups as two kernels,
-/// `stage_fe` for the free and solid ones and `stage_fe_walled` for the walled ones, each
-/// launched as a row of groups that reads the group it runs from `order`.
+/// `stage_fe`'s `walled` argument in one launch of both copies of the strip
+/// ([`WalledMode::Mixed`]): for each launched group, at its place `L = gx + gy·(groups along
+/// x)`, the group it runs, as `4·g + flag` with the flag of [`Stage::walled_groups`]. Within
+/// each part of [`split`] (so that a rank's frame and interior still compute their own
+/// groups) the walled groups, which run the slower copy of the strip, take the first places,
+/// and the solid ones, which do next to nothing, the last: the GPU hands out a launch's
+/// groups about in the order of their places, so the walled ones spread over the compute
+/// units instead of several landing on one. Run 106 on an H200, the dam at 1024² (one wave of
+/// 621 groups): 38.1–38.5 → 35.4 µs per step; at 2048² and 4096² (several waves, where the
+/// GPU balances as groups finish) no change. A group computes the cells and partial maxima of
+/// `g` wherever it is launched, so the bits are the same.
+pub fn mixed_order(p: &Problem, st: &Stage) -> Vec<i32> {
+    let flags = st.walled_groups(p);
+    let (lx, ly) = st.work_group();
+    let gxs = st.global(p)[0] / lx;
+    let mut order = vec![0; flags.len()];
+    let s = split(p, st);
+    for part in s.frame.iter().chain(&s.interior) {
+        let places = part.places((lx, ly), gxs);
+        let mut groups = places.clone();
+        groups.sort_by_key(|&g| match flags[g] {
+            GROUP_WALLED => 0,
+            GROUP_FREE => 1,
+            _ => 2,
+        });
+        for (&at, &g) in places.iter().zip(&groups) {
+            order[at] = 4 * g as i32 + flags[g];
+        }
+    }
+    order
+}
+
+/// `stage_fe`'s (and `stage_fe_walled`'s) `walled` argument: [`mixed_order`] or
+/// [`WalledLaunch::order`] after the stage's [`WalledMode`], one unread 0 where the stage
+/// has no walled copy.
+pub fn walled_order(p: &Problem, st: &Stage) -> Vec<i32> {
+    if !st.walls_apart(p) {
+        return vec![0];
+    }
+    match walled_launch(p, st) {
+        Some(w) => w.order,
+        None => mixed_order(p, st),
+    }
+}
+
+/// The strip's launches with walls as two kernels ([`WalledMode::Apart`],
+/// [`WalledMode::Beside`]): `stage_fe` for the free and solid groups and `stage_fe_walled`
+/// for the walled ones, each launched as a row of groups that reads the group it runs from
+/// `order`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalledLaunch {
     /// `stage_fe`'s and `stage_fe_walled`'s `walled` argument: at each place (a launched
@@ -123,14 +169,14 @@ pub struct WalledLaunch {
     pub all: [Range<usize>; 2],
 }
 
-/// The strip's launches with walls ([`WalledLaunch`]), or `None` where the stage has no
-/// walled copy. The walled groups run the slower code; as a kernel of their own they take
-/// its registers only (the dam's strip with both copies in one kernel took 90 registers
-/// against 78 without walls, 5 groups per SM against 6: run 127's census) and, launched
-/// first and beside the free ones, spread over the compute units. A group computes the
-/// cells and partial maxima of `g` wherever it is launched, so the bits are the same.
+/// The strip's launches as two kernels ([`WalledLaunch`]), or `None` where the stage has no
+/// walled copy or runs both copies in one kernel ([`WalledMode::Mixed`]). The walled groups
+/// run the slower code; as a kernel of their own they take its registers only (the dam's
+/// strip with both copies in one kernel took 90 registers against 78 without walls, 5 groups
+/// per SM against 6: run 127's census; as two kernels 88 and 78, run 132). A group computes
+/// the cells and partial maxima of `g` wherever it is launched, so the bits are the same.
 pub fn walled_launch(p: &Problem, st: &Stage) -> Option<WalledLaunch> {
-    if !st.walls_apart(p) {
+    if !st.walls_apart(p) || st.walled == WalledMode::Mixed {
         return None;
     }
     let flags = st.walled_groups(p);
@@ -241,15 +287,48 @@ mod tests {
             .unwrap()
             .explicit_problem()
             .unwrap();
+        let apart = Stage {
+            walled: WalledMode::Apart,
+            ..Stage::new(&p, true, None)
+        };
         let small = Stage {
             lx: 8,
             rpi: 4,
-            ..Stage::new(&p, true, None)
+            ..apart
         };
-        for (st, solid) in [(Stage::new(&p, true, None), false), (small, true)] {
+        for (st, solid) in [(apart, false), (small, true)] {
             assert_eq!(st.form, crate::methods::explicit::opencl::StageForm::Strip);
             let flags = st.walled_groups(&p);
+            assert_eq!(
+                walled_launch(
+                    &p,
+                    &Stage {
+                        walled: WalledMode::Mixed,
+                        ..st
+                    }
+                ),
+                None
+            );
             let w = walled_launch(&p, &st).unwrap();
+            assert_eq!(w.order, walled_order(&p, &st));
+            // In one kernel: each part's own groups at its places, walled first, solid last.
+            let mixed = mixed_order(&p, &st);
+            let (lx, ly) = st.work_group();
+            let gxs = st.global(&p)[0] / lx;
+            let s = split(&p, &st);
+            for part in s.frame.iter().chain(&s.interior) {
+                let places = part.places((lx, ly), gxs);
+                let runs: Vec<usize> = places.iter().map(|&at| mixed[at] as usize).collect();
+                let mut groups: Vec<usize> = runs.iter().map(|e| e / 4).collect();
+                groups.sort_unstable();
+                assert_eq!(groups, places, "each group of the part once");
+                assert!(runs.iter().all(|e| e % 4 == flags[e / 4] as usize));
+                let rank = |e: &usize| [1, 0, 2][e % 4];
+                assert!(
+                    runs.windows(2).all(|x| rank(&x[0]) <= rank(&x[1])),
+                    "{runs:?}"
+                );
+            }
             assert_eq!(w.order.len(), flags.len());
             let walled = flags.iter().filter(|&&f| f == GROUP_WALLED).count();
             assert!(
@@ -263,9 +342,6 @@ mod tests {
             let solids = flags.iter().filter(|&&f| f == GROUP_SOLID).count();
             assert_eq!(solids > 0, solid, "{solids} solid groups");
             let mut seen = vec![false; flags.len()];
-            let (lx, ly) = st.work_group();
-            let gxs = st.global(&p)[0] / lx;
-            let s = split(&p, &st);
             let parts: Vec<&Part> = s.frame.iter().chain(&s.interior).collect();
             assert_eq!(parts.len(), w.parts.len());
             for (part, [free, wall]) in parts.iter().zip(&w.parts) {
@@ -296,8 +372,12 @@ mod tests {
         .unwrap()
         .explicit_problem()
         .unwrap();
-        let st = Stage::new(&open, true, None);
+        let st = Stage {
+            walled: WalledMode::Apart,
+            ..Stage::new(&open, true, None)
+        };
         assert_eq!(walled_launch(&open, &st), None);
+        assert_eq!(walled_order(&open, &st), vec![0]);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! does for MUSCL what the strip does for first order, on a GPU only as well (run 119 on an
 //! H200: Euler 695 → 445 µs per step at 3072 × 1536, shallow water 431 → 355 at 2048²).
 
+use super::walls::{walled_launch_setting, WalledMode};
 use crate::device::DeviceInfo;
 use crate::error::DeviceError;
 use crate::methods::explicit::{Flux, Problem, System};
@@ -229,6 +230,8 @@ pub struct Stage {
     /// Cells each item updates: a column of them in 2D (the strip's rows), strided cells in
     /// 1D.
     pub rpi: usize,
+    /// How the strip with walls launches its walled and free groups (unused otherwise).
+    pub walled: WalledMode,
 }
 
 impl Stage {
@@ -283,18 +286,28 @@ impl Stage {
             Some(v) => parse_shape(&v, dims, form).unwrap_or(default),
             None => default,
         };
-        Stage { form, lx, ly, rpi }
+        let walled = walled_launch_setting()
+            .ok()
+            .flatten()
+            .unwrap_or(WalledMode::Mixed);
+        Stage {
+            form,
+            lx,
+            ly,
+            rpi,
+            walled,
+        }
     }
 
     /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
     /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`],
-    /// [`WALLED_QUEUES_ENV`](super::WALLED_QUEUES_ENV), or [`SHAPE_ENV`] for the
+    /// [`WALLED_LAUNCH_ENV`](super::WALLED_LAUNCH_ENV), or [`SHAPE_ENV`] for the
     /// form chosen (which `new` would quietly replace by the default).
     pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
         stage_setting()?;
         prefetch_setting()?;
         all_walled_setting()?;
-        super::walls::walled_queues_setting()?;
+        walled_launch_setting()?;
         let st = Stage::new(p, gpu, want);
         if let Some(v) = shape_var() {
             parse_shape(&v, p.mesh.dims, st.form).map_err(|reason| {
@@ -310,13 +323,27 @@ impl Stage {
 
     /// The stage of `p` on `dev`: [`Stage::new`], and on an NVIDIA GPU without [`SHAPE_ENV`]
     /// [`Stage::fitted`] to the groups it runs at once ([`NV_STRIP_GROUPS_PER_CU`] on each
-    /// compute unit).
+    /// compute unit), with walls launched after [`Stage::walled_mode`] unless
+    /// [`WALLED_LAUNCH_ENV`](super::WALLED_LAUNCH_ENV) says (elsewhere one kernel, as measured
+    /// on no other GPU).
     pub fn on(p: &Problem, dev: &DeviceInfo, want: Option<StageForm>) -> Stage {
         let st = Stage::new(p, is_gpu(dev), want);
-        if shape_var().is_some() || !dev.is_nvidia() {
+        if !dev.is_nvidia() {
             return st;
         }
-        st.fitted(p, dev.compute_units as usize * NV_STRIP_GROUPS_PER_CU)
+        let slots = dev.compute_units as usize * NV_STRIP_GROUPS_PER_CU;
+        let st = if shape_var().is_some() {
+            st
+        } else {
+            st.fitted(p, slots)
+        };
+        match walled_launch_setting() {
+            Ok(None) => Stage {
+                walled: st.walled_mode(p, slots),
+                ..st
+            },
+            _ => st,
+        }
     }
 
     /// This stage on a device that runs `slots` of its groups at once: a strip whose rows make

@@ -3,66 +3,86 @@
 //! which compute solid cells only (they skip their work), and the shares of the cells each
 //! kind computes, which the byte and flop models and the build's defines use.
 
-use super::stage::{all_walled_setting, setting, Stage, StageForm, NV_STRIP_GROUPS_PER_CU};
+use super::stage::{all_walled_setting, setting, Stage, StageForm};
 use crate::error::DeviceError;
 use crate::methods::explicit::Problem;
 
-/// Environment variable for measurements: the queues of the strip's two kernels with walls
-/// ([`super::bands::WalledLaunch`]): `2`, the walled groups on the main queue and the free
-/// ones beside them on a second queue, at once; `1`, the walled groups then the free ones on
-/// the main queue. Unset, [`Stage::walled_queues`] chooses.
-pub const WALLED_QUEUES_ENV: &str = "SIMPLETS_WALLED_QUEUES";
+/// Environment variable for measurements: how the strip with walls launches its walled and
+/// free groups ([`WalledMode`]): `mixed`, `apart` or `beside`. Unset, [`Stage::on`] chooses
+/// ([`Stage::walled_mode`]).
+pub const WALLED_LAUNCH_ENV: &str = "SIMPLETS_WALLED_LAUNCH";
 
-/// How the strip's walled and free groups share the queues ([`WALLED_QUEUES_ENV`]).
+/// How the strip with walls launches its walled and free groups. The same bits in each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WalledQueues {
-    /// The walled groups on the main queue, the free ones beside them on a second queue.
-    Two,
-    /// The walled groups then the free ones on the main queue.
-    One,
+pub enum WalledMode {
+    /// One kernel holding both copies of the strip, each group taking its own, the walled
+    /// groups first within each part (`bands::mixed_order`): the kernel takes the walled
+    /// copy's registers.
+    Mixed,
+    /// Two kernels, each at its own registers, one after the other on the main queue, the
+    /// walled groups first.
+    Apart,
+    /// Two kernels beside each other: the walled groups on the main queue, the free ones on a
+    /// second queue ([`crate::device::Runtime::launch_beside`]).
+    Beside,
 }
 
-/// [`WALLED_QUEUES_ENV`]'s choice (`None` where unset), or why its value is refused.
-pub fn walled_queues_setting() -> Result<Option<WalledQueues>, DeviceError> {
-    setting(WALLED_QUEUES_ENV, "expected 1 or 2", |v| match v {
-        "2" => Some(WalledQueues::Two),
-        "1" => Some(WalledQueues::One),
-        _ => None,
+impl WalledMode {
+    /// The name [`WALLED_LAUNCH_ENV`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            WalledMode::Mixed => "mixed",
+            WalledMode::Apart => "apart",
+            WalledMode::Beside => "beside",
+        }
+    }
+}
+
+/// [`WALLED_LAUNCH_ENV`]'s choice (`None` where unset), or why its value is refused.
+pub fn walled_launch_setting() -> Result<Option<WalledMode>, DeviceError> {
+    setting(WALLED_LAUNCH_ENV, "expected mixed, apart or beside", |v| {
+        [WalledMode::Mixed, WalledMode::Apart, WalledMode::Beside]
+            .into_iter()
+            .find(|m| m.name() == v)
     })
 }
 
-/// The strip with walls runs its walled and free kernels on one queue where the walled
-/// groups make at least this share of a wave of the walled kernel
-/// ([`NV_STRIP_GROUPS_PER_CU`] groups on each compute unit), else on two. Run 132 on an
-/// H200, the dam's strip at 8192² (about 650 walled groups, a whole wave of 660): one queue
-/// 1080.8–1081.3 µs per stage, two 1103.5–1107.2; at 4096² (half a wave) one 308.3–309.3,
-/// two 299.1–300.5; at 2048² (a quarter) one 110.8–111.5, two 97.2–100.4. A walled wave that
-/// fills the GPU costs little on its own, while beside the free groups it delayed them; a
-/// part of a wave leaves most of the GPU idle, which the free groups fill.
-pub const ONE_QUEUE_FROM_WAVE: f64 = 0.75;
+/// A strip with walls whose launch holds fewer than this many waves of groups runs both
+/// copies in one kernel ([`WalledMode::Mixed`]; the strip's [`super::STRIP_KEEP_WAVES`]).
+/// Run 134 on an H200, the dam at 1024² (621 groups, one wave): one kernel 35.4 µs per stage
+/// (run 106), two beside each other 42.8–46.8, apart 57.6–57.9; at 2048² (3.3 waves) one
+/// kernel 97.6–99.1 (runs 112–113), beside 94.6–100.4 (runs 132–133). In a wave or two the
+/// walled groups, first in the launch, run beside the others in one kernel, where two
+/// kernels pay their launches and the queues' synchronisation every stage.
+pub const MIXED_BELOW_WAVES: usize = 4;
+
+/// Two kernels run one after the other ([`WalledMode::Apart`]) where the walled groups make
+/// at least this share of a wave, else beside each other ([`WalledMode::Beside`]). Run 132
+/// on an H200, the dam at 8192² (about 650 walled groups, a whole wave of 660): apart
+/// 1080.8–1081.3 µs per stage, beside 1103.5–1107.2, one kernel 1116–1121 (runs 112–113); at
+/// 4096² (half a wave) apart 308.3–309.3, beside 299.1–300.5, one kernel 307–309. A walled
+/// wave that fills the GPU costs little on its own, while beside the free groups it delays
+/// them; a part of a wave leaves most of the GPU idle, which the free groups fill.
+pub const APART_FROM_WAVE: f64 = 0.75;
 
 impl Stage {
-    /// How the strip's walled and free kernels share the queues on a device of
-    /// `compute_units`: [`WALLED_QUEUES_ENV`]'s choice, else [`ONE_QUEUE_FROM_WAVE`]'s rule.
-    pub fn walled_queues(
-        &self,
-        p: &Problem,
-        compute_units: usize,
-    ) -> Result<WalledQueues, DeviceError> {
-        if let Some(q) = walled_queues_setting()? {
-            return Ok(q);
+    /// How the strip with walls launches its groups on a device that runs `slots` groups at
+    /// once ([`MIXED_BELOW_WAVES`], [`APART_FROM_WAVE`]); [`WalledMode::Mixed`] where the
+    /// stage has no walled copy.
+    pub fn walled_mode(&self, p: &Problem, slots: usize) -> WalledMode {
+        if !self.walls_apart(p) || self.groups(p) < MIXED_BELOW_WAVES * slots {
+            return WalledMode::Mixed;
         }
         let walled = self
             .walled_groups(p)
             .iter()
             .filter(|&&f| f == GROUP_WALLED)
             .count();
-        let wave = (compute_units * NV_STRIP_GROUPS_PER_CU) as f64;
-        Ok(if walled as f64 >= ONE_QUEUE_FROM_WAVE * wave {
-            WalledQueues::One
+        if walled as f64 >= APART_FROM_WAVE * slots as f64 {
+            WalledMode::Apart
         } else {
-            WalledQueues::Two
-        })
+            WalledMode::Beside
+        }
     }
 }
 
@@ -184,28 +204,33 @@ mod tests {
     use super::*;
     use crate::methods::explicit::opencl::stage::tests::{problem, problem_of};
 
-    /// One queue where the walled groups make at least three quarters of a wave of the
-    /// walled kernel, two below: the dam of `configs/shll_dam_break.json` on the unit square
-    /// at 1024² in strips of 126 × 16 cells has W walled groups, which a device of
-    /// ⌈W / (0.75·5)⌉ compute units or fewer runs on one queue; 132 compute units run them
-    /// on two. The variable overrides the rule (not set in the unit tests).
+    /// One kernel where the launch is under four waves, else two kernels, one after the
+    /// other where the walled groups make at least three quarters of a wave, beside each
+    /// other below: the dam of `configs/shll_dam_break.json` on the unit square at 1024² in
+    /// strips of 126 × 16 cells (N groups, W of them walled) on devices of `slots` groups.
     #[test]
-    fn walled_kernels_share_one_queue_from_three_quarters_of_a_wave() {
+    fn walled_mode_follows_the_waves() {
         let walls =
             r#""walls":[{"x":[0.475,0.525],"y":[0,0.475]},{"x":[0.475,0.525],"y":[0.85,1]}],"#;
         let p = problem_of("shll_shallow_water", walls, 1024, 1024);
         let st = Stage::new(&p, true, None);
         assert!(st.walls_apart(&p));
+        let n = st.groups(&p);
         let walled = st
             .walled_groups(&p)
             .iter()
             .filter(|&&f| f == GROUP_WALLED)
             .count();
-        assert!(walled > 20, "{walled}");
-        let most = (walled as f64 / (ONE_QUEUE_FROM_WAVE * NV_STRIP_GROUPS_PER_CU as f64)) as usize;
-        assert_eq!(st.walled_queues(&p, most).unwrap(), WalledQueues::One);
-        assert_eq!(st.walled_queues(&p, most + 1).unwrap(), WalledQueues::Two);
-        assert_eq!(st.walled_queues(&p, 132).unwrap(), WalledQueues::Two);
+        assert!(walled > 20 && 4 * walled < n, "{walled} of {n}");
+        let most = n / MIXED_BELOW_WAVES;
+        assert_eq!(st.walled_mode(&p, most + 1), WalledMode::Mixed);
+        assert_ne!(st.walled_mode(&p, most), WalledMode::Mixed);
+        let apart = (walled as f64 / APART_FROM_WAVE) as usize;
+        assert!(apart < most);
+        assert_eq!(st.walled_mode(&p, apart), WalledMode::Apart);
+        assert_eq!(st.walled_mode(&p, apart + 1), WalledMode::Beside);
+        let open = problem_of("shll_shallow_water", "", 1024, 1024);
+        assert_eq!(st.walled_mode(&open, 1), WalledMode::Mixed);
     }
 
     /// A group is flagged when its columns and rows, with one halo column on each side and
@@ -221,6 +246,7 @@ mod tests {
             lx: 8,
             ly: 1,
             rpi: 3,
+            walled: WalledMode::Mixed,
         };
         let flags = st.walled_groups(&p);
         assert_eq!(flags.len(), 7 * 10);
