@@ -49,8 +49,8 @@ pub fn walled_launch_setting() -> Result<Option<WalledMode>, DeviceError> {
 
 /// A strip with walls whose launch holds fewer than this many waves of groups runs both
 /// copies in one kernel ([`WalledMode::Mixed`]; the strip's [`super::STRIP_KEEP_WAVES`]).
-/// Run 134 on an H200, the dam at 1024² (621 groups, one wave): one kernel 35.4 µs per stage
-/// (run 106), two beside each other 42.8–46.8, apart 57.6–57.9; at 2048² (3.3 waves) one
+/// Run 134 on an H200, the dam at 1024² (621 groups, one wave): one kernel 34.7 µs per stage
+/// (run 135), two beside each other 42.8–46.8, apart 57.6–57.9; at 2048² (3.3 waves) one
 /// kernel 97.6–99.1 (runs 112–113), beside 94.6–100.4 (runs 132–133). In a wave or two the
 /// walled groups, first in the launch, run beside the others in one kernel, where two
 /// kernels pay their launches and the queues' synchronisation every stage.
