@@ -9,6 +9,7 @@
 //! the ranks.
 
 mod bands;
+mod settings;
 mod stage;
 mod strips;
 mod walls;
@@ -19,14 +20,15 @@ pub use crate::device::OVERLAP_ENV;
 /// [`OVERLAP_ENV`] says: no (two ranks sharing one GPU ran 9–26 % slower overlapped, run 56).
 pub const OVERLAP_BY_DEFAULT: bool = false;
 pub use bands::{split, walled_launch, Part, Split, WalledLaunch};
+pub use settings::{
+    parse_shape, prefetch_setting, stage_setting, walled_launch_setting, PREFETCH_ENV, SHAPE_ENV,
+    STAGE_ENV, WALLED_ENV, WALLED_LAUNCH_ENV,
+};
 pub use stage::{
-    fit_rows_upto, is_gpu, parse_shape, prefetch_setting, stage_setting, system_index, Stage,
-    StageForm, MUSCL_STRIP_LOCAL, NV_STRIP_GROUPS_PER_CU, PREFETCH_ENV, RED, SHAPE_ENV, STAGE_ENV,
-    STRIP_SHAPE, WALLED_ENV,
+    fit_rows_upto, is_gpu, system_index, Stage, StageForm, MUSCL_STRIP_LOCAL,
+    NV_STRIP_GROUPS_PER_CU, RED, STRIP_SHAPE,
 };
-pub use walls::{
-    walled_launch_setting, WalledMode, APART_FROM_WAVE, MIXED_BELOW_WAVES, WALLED_LAUNCH_ENV,
-};
+pub use walls::{WalledMode, APART_FROM_WAVE, MIXED_BELOW_WAVES};
 
 use std::sync::Arc;
 

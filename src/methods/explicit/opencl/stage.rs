@@ -10,37 +10,17 @@
 //! does for MUSCL what the strip does for first order, on a GPU only as well (run 119 on an
 //! H200: Euler 695 → 445 µs per step at 3072 × 1536, shallow water 431 → 355 at 2048²).
 
-use super::walls::{walled_launch_setting, WalledMode};
+use super::settings::{
+    all_walled_setting, parse_shape, prefetch_setting, shape_var, stage_setting,
+    walled_launch_setting, SHAPE_ENV,
+};
+use super::walls::WalledMode;
 use crate::device::DeviceInfo;
 use crate::error::DeviceError;
 use crate::methods::explicit::{Flux, Problem, System};
 
 /// Work-group of the reduction kernels (`DEV_RED`).
 pub const RED: usize = 256;
-
-/// Environment variable overriding the stage shape for tuning sweeps: `LXxLYxRPI`, e.g.
-/// `64x4x4` (LX·LY a power of two, at most 1024; LY = 1 in 1D and in the strip form, whose
-/// LX is at least 4). It becomes `DEV_LX`, `DEV_LY` and `DEV_RPI`, so it is part of the
-/// kernel cache key and of the recorded build options; results do not depend on it (every
-/// cell's update is the same function).
-pub const SHAPE_ENV: &str = "SIMPLETS_EXPLICIT_SHAPE";
-
-/// Environment variable choosing the form of the 2D SHLL stages (Euler and shallow water)
-/// on any device: `strip` or `tile` ([`StageForm`]). Unset, a GPU runs the strip and another
-/// device the tile. With MUSCL (and no walls) `strip` is the MUSCL strip and `tile` the plain
-/// stage (MUSCL has no tiled form).
-pub const STAGE_ENV: &str = "SIMPLETS_EXPLICIT_STAGE";
-
-/// Environment variable for comparisons: `0` makes the strip stage read each row when it
-/// comes to it instead of one row ahead (`DEV_PREFETCH`; the default is `1`). The same bits.
-pub const PREFETCH_ENV: &str = "SIMPLETS_STRIP_PREFETCH";
-
-/// Environment variable for measurements: `all` makes every strip work-group with walls
-/// that computes a fluid cell run the strip with its wall code, not only those that read a
-/// solid cell ([`Stage::walled_groups`]), so that a bench times that code against the copy
-/// without it. The same bits: where a group reads no solid cell its wall branches are never
-/// taken.
-pub const WALLED_ENV: &str = "SIMPLETS_STRIP_WALLED";
 
 /// The strip form's default shape (LX, 1, RPI): rows of 128 items sweeping 16 rows, the
 /// fastest of ten shapes from 32 to 256 items and 8 to 64 rows for both systems (run 86).
@@ -131,88 +111,6 @@ impl StageForm {
     }
 }
 
-/// The form [`STAGE_ENV`] asks for: `Ok(None)` when unset or empty, an error naming the
-/// variable for another value.
-pub fn stage_setting() -> Result<Option<StageForm>, DeviceError> {
-    setting(STAGE_ENV, "expected `strip` or `tile`", |v| match v {
-        "strip" => Some(Some(StageForm::Strip)),
-        "tile" => Some(Some(StageForm::Tile)),
-        _ => None,
-    })
-    .map(Option::flatten)
-}
-
-/// Whether the strip stage reads each row one row ahead ([`PREFETCH_ENV`]), or why the
-/// variable's value is refused.
-pub fn prefetch_setting() -> Result<bool, DeviceError> {
-    setting(PREFETCH_ENV, "expected 0 or 1", |v| match v {
-        "1" => Some(true),
-        "0" => Some(false),
-        _ => None,
-    })
-    .map(|b| b.unwrap_or(true))
-}
-
-/// Whether every strip group with a fluid cell runs the wall code ([`WALLED_ENV`]), or why
-/// the variable's value is refused.
-pub fn all_walled_setting() -> Result<bool, DeviceError> {
-    setting(WALLED_ENV, "expected all", |v| (v == "all").then_some(true))
-        .map(|b| b.unwrap_or(false))
-}
-
-/// The value of environment variable `var` through `parse` (`Ok(None)` when unset or empty),
-/// or an error naming it with `reason`.
-pub(super) fn setting<T>(
-    var: &'static str,
-    reason: &str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> Result<Option<T>, DeviceError> {
-    let Ok(v) = std::env::var(var) else {
-        return Ok(None);
-    };
-    if v.trim().is_empty() {
-        return Ok(None);
-    }
-    parse(v.trim())
-        .map(Some)
-        .ok_or(DeviceError::BadBuildOption {
-            var,
-            value: v.clone(),
-            reason: reason.into(),
-        })
-}
-
-/// The shape `LXxLYxRPI` of [`SHAPE_ENV`] for the stage `form` of a mesh of `dims`
-/// dimensions, or why not.
-pub fn parse_shape(
-    value: &str,
-    dims: usize,
-    form: StageForm,
-) -> Result<(usize, usize, usize), String> {
-    let parts = crate::text::x_counts(value)?;
-    let [lx, ly, rpi] = parts[..] else {
-        return Err("expected LXxLYxRPI, e.g. 64x4x4".into());
-    };
-    let n = lx * ly;
-    if lx == 0 || ly == 0 || rpi == 0 || !n.is_power_of_two() || n > 1024 {
-        return Err("LX·LY must be a power of two from 1 to 1024, RPI at least 1".into());
-    }
-    if dims == 1 && ly != 1 {
-        return Err("a 1D mesh takes LY = 1".into());
-    }
-    if form == StageForm::Strip && (ly != 1 || lx < 4) {
-        return Err(format!(
-            "the strip stage takes LY = 1 and LX of at least 4 (e.g. 128x1x16; {STAGE_ENV}=tile for tiles)"
-        ));
-    }
-    if form == StageForm::MusclStrip && (ly != 1 || lx < 8) {
-        return Err(format!(
-            "the MUSCL strip takes LY = 1 and LX of at least 8 (e.g. 128x1x16; {STAGE_ENV}=tile for the plain stage)"
-        ));
-    }
-    Ok((lx, ly, rpi))
-}
-
 /// Whether the stages run on a GPU (the strip's device kind).
 pub fn is_gpu(dev: &DeviceInfo) -> bool {
     dev.device_type == "GPU"
@@ -239,7 +137,7 @@ impl Stage {
     /// first-order SHLL on Euler and shallow water on a GPU, the tile for the same systems
     /// elsewhere or with HLL or Rusanov; the MUSCL strip for 2D MUSCL with SHLL on those
     /// systems without walls on a GPU; plain otherwise. Where a strip applies, `want` (a
-    /// caller's choice, `BackendChoice::stage`) or else [`STAGE_ENV`] chooses between it and
+    /// caller's choice, `BackendChoice::stage`) or else [`STAGE_ENV`](super::STAGE_ENV) chooses between it and
     /// the tile (plain for MUSCL). The strip computes each cell's split fluxes once, where the
     /// tile computes each face from the tile's primitives (13 face evaluations per 4 cells,
     /// each reading both states). The shape: [`STRIP_SHAPE`] for both strips; otherwise
@@ -300,7 +198,8 @@ impl Stage {
     }
 
     /// [`Stage::new`], or the one-line refusal of a tuning variable that does not hold a
-    /// valid value: [`STAGE_ENV`], [`PREFETCH_ENV`], [`WALLED_ENV`],
+    /// valid value: [`STAGE_ENV`](super::STAGE_ENV), [`PREFETCH_ENV`](super::PREFETCH_ENV),
+    /// [`WALLED_ENV`](super::WALLED_ENV),
     /// [`WALLED_LAUNCH_ENV`](super::WALLED_LAUNCH_ENV), or [`SHAPE_ENV`] for the
     /// form chosen (which `new` would quietly replace by the default).
     pub fn checked(p: &Problem, gpu: bool, want: Option<StageForm>) -> Result<Stage, DeviceError> {
@@ -484,13 +383,6 @@ impl Stage {
 /// (the only systems with strips).
 pub fn system_index(p: &Problem) -> usize {
     usize::from(matches!(p.system, System::ShallowWater { .. }))
-}
-
-/// [`SHAPE_ENV`]'s value where it is set and not blank.
-fn shape_var() -> Option<String> {
-    std::env::var(SHAPE_ENV)
-        .ok()
-        .filter(|v| !v.trim().is_empty())
 }
 
 /// The strip's rows per work-group for `nx` × `ny` cells in groups of `w` columns on a device

@@ -3,14 +3,9 @@
 //! which compute solid cells only (they skip their work), and the shares of the cells each
 //! kind computes, which the byte and flop models and the build's defines use.
 
-use super::stage::{all_walled_setting, setting, Stage, StageForm};
-use crate::error::DeviceError;
+use super::settings::all_walled_setting;
+use super::stage::{Stage, StageForm};
 use crate::methods::explicit::Problem;
-
-/// Environment variable for measurements: how the strip with walls launches its walled and
-/// free groups ([`WalledMode`]): `mixed`, `apart` or `beside`. Unset, [`Stage::on`] chooses
-/// ([`Stage::walled_mode`]).
-pub const WALLED_LAUNCH_ENV: &str = "SIMPLETS_WALLED_LAUNCH";
 
 /// How the strip with walls launches its walled and free groups. The same bits in each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +23,7 @@ pub enum WalledMode {
 }
 
 impl WalledMode {
-    /// The name [`WALLED_LAUNCH_ENV`] takes.
+    /// The name [`WALLED_LAUNCH_ENV`](super::WALLED_LAUNCH_ENV) takes.
     pub fn name(self) -> &'static str {
         match self {
             WalledMode::Mixed => "mixed",
@@ -38,17 +33,8 @@ impl WalledMode {
     }
 }
 
-/// [`WALLED_LAUNCH_ENV`]'s choice (`None` where unset), or why its value is refused.
-pub fn walled_launch_setting() -> Result<Option<WalledMode>, DeviceError> {
-    setting(WALLED_LAUNCH_ENV, "expected mixed, apart or beside", |v| {
-        [WalledMode::Mixed, WalledMode::Apart, WalledMode::Beside]
-            .into_iter()
-            .find(|m| m.name() == v)
-    })
-}
-
 /// A strip with walls whose launch holds fewer than this many waves of groups runs both
-/// copies in one kernel ([`WalledMode::Mixed`]; the strip's [`super::STRIP_KEEP_WAVES`]).
+/// copies in one kernel ([`WalledMode::Mixed`]; the strip's `STRIP_KEEP_WAVES`).
 /// Run 134 on an H200, the dam at 1024² (621 groups, one wave): one kernel 34.7 µs per stage
 /// (run 135), two beside each other 42.8–46.8, apart 57.6–57.9; at 2048² (3.3 waves) one
 /// kernel 97.6–99.1 (runs 112–113), beside 94.6–100.4 (runs 132–133). In a wave or two the
@@ -112,7 +98,7 @@ impl Stage {
     /// otherwise): [`GROUP_SOLID`] where every cell the group computes is solid,
     /// [`GROUP_WALLED`] where another cell it reads (its columns and rows with the halo column
     /// on each side and the halo row below and above, ghosts included) is solid, else
-    /// [`GROUP_FREE`] ([`GROUP_WALLED`] under [`WALLED_ENV`](super::stage::WALLED_ENV)
+    /// [`GROUP_FREE`] ([`GROUP_WALLED`] under [`WALLED_ENV`](super::settings::WALLED_ENV)
     /// `=all`). `stage_fe` runs the free groups through a copy of the strip without
     /// wall code and skips the solid ones (its `walled` argument,
     /// [`super::bands::walled_launch`]).
