@@ -189,33 +189,24 @@ pub fn walled_launch(p: &Problem, st: &Stage) -> Option<WalledLaunch> {
         .chain(&s.interior)
         .map(|part| part.places((lx, ly), gxs))
         .collect();
-    let entry = |g: usize| 4 * g as i32 + flags[g];
     let mut order = Vec::with_capacity(flags.len());
-    let mut free = Vec::with_capacity(parts.len());
-    for places in &parts {
-        let start = order.len();
-        for want in [GROUP_FREE, GROUP_SOLID] {
-            order.extend(
-                places
-                    .iter()
-                    .filter(|&&g| flags[g] == want)
-                    .map(|&g| entry(g)),
-            );
+    // Each part's groups of the flags `kinds`, in that order, appended to `order`: their
+    // places there, part by part.
+    let mut append = |kinds: &[i32]| -> Vec<Range<usize>> {
+        let mut at = Vec::with_capacity(parts.len());
+        for places in &parts {
+            let start = order.len();
+            for &kind in kinds {
+                let groups = places.iter().filter(|&&g| flags[g] == kind);
+                order.extend(groups.map(|&g| 4 * g as i32 + kind));
+            }
+            at.push(start..order.len());
         }
-        free.push(start..order.len());
-    }
-    let frees = order.len();
-    let mut walled = Vec::with_capacity(parts.len());
-    for places in &parts {
-        let start = order.len();
-        order.extend(
-            places
-                .iter()
-                .filter(|&&g| flags[g] == GROUP_WALLED)
-                .map(|&g| entry(g)),
-        );
-        walled.push(start..order.len());
-    }
+        at
+    };
+    let free = append(&[GROUP_FREE, GROUP_SOLID]);
+    let walled = append(&[GROUP_WALLED]);
+    let frees = free.last().map_or(0, |r| r.end);
     let all = [0..frees, frees..order.len()];
     let parts = free.into_iter().zip(walled).map(|(f, w)| [f, w]).collect();
     Some(WalledLaunch { order, parts, all })
